@@ -1,0 +1,136 @@
+/**
+ * Network first, device copy second: what the data layer (queries.ts) calls for every read a
+ * voter needs offline. A good answer is stored per user with `savedAt`; when the network
+ * fails, the stored copy is returned with `fromCache: true` so the screen can say
+ * 'Offline: showing data from HH:MM'. Auth and other client errors are never masked by old
+ * data: they are thrown as they came.
+ */
+import { offlineDb, type CacheData, type CacheKey, type EvotingDB } from "./db";
+
+export interface Cached<T> {
+  data: T;
+  fromCache: boolean;
+  /** Epoch ms the data left the server (now, for a fresh answer). */
+  savedAt: number;
+}
+
+export interface ReadThroughOptions {
+  db?: EvotingDB;
+  now?: () => number;
+  /** Which failures may be answered from the device. Default: see `isOfflineError`. */
+  canFallBack?: (error: unknown) => boolean;
+}
+
+/**
+ * True for failures that mean "no usable answer": fetch's TypeError, a timeout/abort, 408,
+ * 429 and 5xx. A 4xx (401 signed out, 403, 404) is a real answer and must reach the screen.
+ */
+export function isOfflineError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status > 0) {
+    return status >= 500 || status === 408 || status === 429;
+  }
+  return true;
+}
+
+export async function readThrough<K extends CacheKey>(
+  key: K,
+  userId: string,
+  fetcher: () => Promise<CacheData[K]>,
+  options: ReadThroughOptions = {},
+): Promise<Cached<CacheData[K]>> {
+  const db = options.db ?? offlineDb();
+  const now = options.now ?? Date.now;
+  const canFallBack = options.canFallBack ?? isOfflineError;
+  try {
+    const data = await fetcher();
+    const savedAt = now();
+    try {
+      await db.cache.put({ userId, key, data, savedAt });
+    } catch (error) {
+      // A full or unavailable IndexedDB must not break an online read.
+      console.warn(`Could not keep ${key} for offline use`, error);
+    }
+    const fresh: Cached<CacheData[K]> = { data, fromCache: false, savedAt };
+    freshness.set(key, fresh);
+    return fresh;
+  } catch (error) {
+    if (!canFallBack(error)) throw error;
+    const stored = await readCached(key, userId, db).catch(() => null);
+    if (!stored) throw error;
+    freshness.set(key, stored);
+    return stored;
+  }
+}
+
+/** The device copy alone (e.g. to render instantly before the network answers). */
+export async function readCached<K extends CacheKey>(
+  key: K,
+  userId: string,
+  db: EvotingDB = offlineDb(),
+): Promise<Cached<CacheData[K]> | null> {
+  const entry = await db.cache.get([userId, key]);
+  return entry ? { data: entry.data as CacheData[K], fromCache: true, savedAt: entry.savedAt } : null;
+}
+
+/** Stores a copy the app obtained some other way (a mutation's answer, a realtime snapshot). */
+export async function writeCached<K extends CacheKey>(
+  key: K,
+  userId: string,
+  data: CacheData[K],
+  options: { db?: EvotingDB; now?: () => number } = {},
+): Promise<void> {
+  const db = options.db ?? offlineDb();
+  await db.cache.put({ userId, key, data, savedAt: (options.now ?? Date.now)() });
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Local wall-clock time as HH:MM (24-hour), the form the offline notice uses. */
+export function formatClock(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function offlineNotice(savedAt: number): string {
+  return `Offline: showing data from ${formatClock(savedAt)}`;
+}
+
+type FreshnessListener = () => void;
+
+/**
+ * Which reads were last answered from the device, for a top-bar notice that does not need
+ * every screen to pass `fromCache` around. `subscribe`/`getSnapshot` fit useSyncExternalStore.
+ */
+function createFreshnessStore() {
+  let snapshot: Partial<Record<CacheKey, { fromCache: boolean; savedAt: number }>> = {};
+  const listeners = new Set<FreshnessListener>();
+  return {
+    set(key: CacheKey, value: { fromCache: boolean; savedAt: number }) {
+      const previous = snapshot[key];
+      if (previous && previous.fromCache === value.fromCache && previous.savedAt === value.savedAt) return;
+      snapshot = { ...snapshot, [key]: { fromCache: value.fromCache, savedAt: value.savedAt } };
+      for (const listener of listeners) listener();
+    },
+    /** The oldest device copy currently shown, or null when everything is fresh. */
+    oldestCached(): number | null {
+      const times = Object.values(snapshot)
+        .filter((v) => v?.fromCache)
+        .map((v) => v!.savedAt);
+      return times.length ? Math.min(...times) : null;
+    },
+    reset() {
+      snapshot = {};
+      for (const listener of listeners) listener();
+    },
+    getSnapshot: () => snapshot,
+    subscribe(listener: FreshnessListener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
+export const freshness = createFreshnessStore();

@@ -1,0 +1,484 @@
+/**
+ * The sync engine: delivers the vote outbox to `POST /api/vote`, exactly once per vote.
+ *
+ * - Single flight: one replay loop per engine; a kick during a replay schedules one more pass.
+ * - Across tabs: the whole pass runs under the Web Lock 'evoting-outbox' when the browser has
+ *   Web Locks, and every send is preceded by an atomic claim in IndexedDB (queued -> sending
+ *   with a lease), so two tabs never send the same item at once. Should they ever (a lease
+ *   expired mid-request), the idempotency key makes the server answer the replay with the
+ *   original result instead of counting a second ballot.
+ * - Queue order: the oldest unanswered item of the signed-in user goes first; a later vote is
+ *   not sent while an earlier one is backing off.
+ * - Server answers: 2xx delivered; 409 already voted (resolved with the server's choice);
+ *   401 kept as auth-required until the same user signs in again; other 4xx rejected with the
+ *   server's message; no answer, 408, 429 and 5xx retried with exponential backoff and jitter,
+ *   honouring Retry-After. Every terminal answer is written to `outcomes` and reported.
+ */
+import { messages, type MyVote } from "@evoting/shared";
+import type { EvotingDB, OutboxError, OutboxItem, OutboxOutcome, PositionMark, TerminalStatus } from "./db";
+import { offlineText } from "./outbox";
+
+export const OUTBOX_LOCK = "evoting-outbox";
+
+export interface SendResult {
+  status: number;
+  body: unknown;
+  /** The raw Retry-After header, if the server sent one. */
+  retryAfter?: string | null;
+}
+
+/** Sends one item; throws when no answer came (offline, DNS, timeout). */
+export type Send = (item: OutboxItem) => Promise<SendResult>;
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The part of the Web Locks API the engine uses. */
+export interface LockManagerLike {
+  request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+}
+
+export interface SyncEngineOptions {
+  db: EvotingDB;
+  send: Send;
+  now?: () => number;
+  random?: () => number;
+  onOutcome?: (outcome: OutboxOutcome) => void;
+  /** Used on 409 to learn which candidate the server holds for the position. */
+  fetchMyVotes?: (userId: string) => Promise<MyVote[]>;
+  /**
+   * Only this user's votes are sent (a token belongs to one voter). Omit to send every user's
+   * items (tests); return null when nobody is signed in to send nothing.
+   */
+  currentUserId?: () => string | null;
+  /** Defaults to `navigator.locks` when present; null disables Web Locks. */
+  locks?: LockManagerLike | null;
+  timers?: Timers;
+  /** How long a claim holds before another engine may take the item over. */
+  leaseMs?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  engineId?: string;
+}
+
+export type SyncState = "idle" | "syncing" | "waiting" | "stopped";
+
+export interface SyncStatus {
+  state: SyncState;
+  /** The signed-in user's unanswered votes (including auth-required ones). */
+  pending: number;
+  authRequired: number;
+  /** When the engine will try again on its own, if it is waiting. */
+  nextAttemptAt: number | null;
+  lastError: OutboxError | null;
+  lastOutcome: OutboxOutcome | null;
+}
+
+export interface KickOptions {
+  /** Ignore our own backoff after a network failure (the connection is back, a new vote). */
+  force?: boolean;
+}
+
+export interface SyncEngine {
+  /** Replays whatever is waiting (app start). */
+  start(): Promise<void>;
+  /** Something changed (online, focus, new item): replay now. Resolves when that pass ends. */
+  kick(options?: KickOptions): Promise<void>;
+  /** Stops timers and waiting; an in-flight request still settles. */
+  stop(): Promise<void>;
+  /** The user signed in again: items held for a fresh token are sent. */
+  resumeForUser(userId: string): Promise<void>;
+  subscribe(listener: (status: SyncStatus) => void): () => void;
+  getStatus(): SyncStatus;
+}
+
+const RETRY_AFTER_CAP_MS = 60 * 60_000;
+
+/** Retry-After as seconds or an HTTP date; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed) * 1000, RETRY_AFTER_CAP_MS);
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), RETRY_AFTER_CAP_MS);
+}
+
+/** Exponential backoff with equal jitter: half the step fixed, half random. */
+export function backoffDelay(attempts: number, random: number, baseMs: number, maxMs: number): number {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempts - 1));
+  return Math.round(step / 2 + (random * step) / 2);
+}
+
+type Answer =
+  | { kind: "delivered"; status: number; body: unknown }
+  | { kind: "already-voted"; status: number; body: unknown }
+  | { kind: "rejected"; status: number; body: unknown }
+  | { kind: "auth"; status: number; body: unknown }
+  | { kind: "retry"; error: OutboxError; retryAfterMs: number | null };
+
+function bodyMessage(body: unknown): string | null {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === "string" && message ? message : null;
+}
+
+function bodyVote(body: unknown, positionId: string): MyVote | null {
+  const vote = (body as { vote?: Partial<MyVote> } | null)?.vote;
+  if (!vote || typeof vote.candidateId !== "string" || vote.positionId !== positionId) return null;
+  return { positionId, candidateId: vote.candidateId, candidateName: vote.candidateName ?? "" };
+}
+
+function classify(result: SendResult | Error, now: number): Answer {
+  if (result instanceof Error) {
+    return { kind: "retry", error: { kind: "network", message: result.message || "Network error" }, retryAfterMs: null };
+  }
+  const { status, body } = result;
+  if (status >= 200 && status < 300) return { kind: "delivered", status, body };
+  if (status === 409) return { kind: "already-voted", status, body };
+  if (status === 401) return { kind: "auth", status, body };
+  const retryAfterMs = parseRetryAfter(result.retryAfter, now);
+  const message = bodyMessage(body) ?? `HTTP ${status}`;
+  if (status === 429 || status === 503) {
+    return { kind: "retry", error: { kind: "busy", httpStatus: status, message }, retryAfterMs };
+  }
+  if (status >= 400 && status < 500 && status !== 408) return { kind: "rejected", status, body };
+  // 408, 5xx, and anything that is not an answer to a vote (a captive portal's redirect).
+  return { kind: "retry", error: { kind: "server", httpStatus: status, message }, retryAfterMs };
+}
+
+export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
+  const { db, send, onOutcome, fetchMyVotes, currentUserId } = options;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const timers: Timers = options.timers ?? {
+    setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+    clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  };
+  const locks =
+    options.locks === undefined
+      ? ((globalThis.navigator as { locks?: LockManagerLike } | undefined)?.locks ?? null)
+      : options.locks;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const baseDelayMs = options.baseDelayMs ?? 1_000;
+  const maxDelayMs = options.maxDelayMs ?? 5 * 60_000;
+  const engineId = options.engineId ?? crypto.randomUUID();
+
+  let stopped = true;
+  let running: Promise<void> | null = null;
+  let rerun = false;
+  let forceNext = false;
+  let timer: unknown = null;
+  let abort = new AbortController();
+  const listeners = new Set<(status: SyncStatus) => void>();
+  let status: SyncStatus = {
+    state: "stopped",
+    pending: 0,
+    authRequired: 0,
+    nextAttemptAt: null,
+    lastError: null,
+    lastOutcome: null,
+  };
+
+  function setStatus(patch: Partial<SyncStatus>) {
+    status = { ...status, ...patch };
+    for (const listener of listeners) listener(status);
+  }
+
+  function eligibleUser(): string | null | undefined {
+    return currentUserId ? currentUserId() : undefined;
+  }
+
+  async function refreshCounts(): Promise<Pick<SyncStatus, "pending" | "authRequired">> {
+    const user = eligibleUser();
+    if (user === null) return { pending: 0, authRequired: 0 };
+    const items = user === undefined ? await db.outbox.toArray() : await db.outbox.where("userId").equals(user).toArray();
+    return { pending: items.length, authRequired: items.filter((i) => i.status === "auth-required").length };
+  }
+
+  function schedule(at: number | null) {
+    if (timer !== null) timers.clearTimeout(timer);
+    timer = null;
+    if (at === null || stopped) return;
+    timer = timers.setTimeout(() => {
+      timer = null;
+      void kickInternal(false);
+    }, Math.max(0, at - now()));
+  }
+
+  type Claim = { kind: "empty" } | { kind: "wait"; until: number } | { kind: "item"; item: OutboxItem };
+
+  /** Atomically takes the queue head for this engine, or says why not. */
+  function claimHead(user: string | undefined, force: boolean, exclusive: boolean): Promise<Claim> {
+    return db.transaction("rw", db.outbox, async (): Promise<Claim> => {
+      const all = await db.outbox.orderBy("id").toArray();
+      const head = all.find((i) => (user === undefined || i.userId === user) && i.status !== "auth-required");
+      if (!head) return { kind: "empty" };
+      const t = now();
+      // Holding the Web Lock proves no other tab is mid-send, so a leftover lease is stale.
+      if (head.status === "sending" && head.leaseOwner !== engineId && head.leaseUntil > t && !exclusive) {
+        return { kind: "wait", until: head.leaseUntil };
+      }
+      const due = head.nextAttemptAt <= t || (force && !head.serverHold);
+      if (!due) return { kind: "wait", until: head.nextAttemptAt };
+      const claimed: OutboxItem = {
+        ...head,
+        status: "sending",
+        attempts: head.attempts + 1,
+        leaseOwner: engineId,
+        leaseUntil: t + leaseMs,
+      };
+      await db.outbox.put(claimed);
+      return { kind: "item", item: claimed };
+    });
+  }
+
+  async function attempt(item: OutboxItem): Promise<SendResult | Error> {
+    try {
+      return await send(item);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  }
+
+  /** Moves an item to `outcomes` and updates the card's mark and the cached votes, in one go. */
+  async function finish(
+    item: OutboxItem,
+    outcomeStatus: TerminalStatus,
+    httpStatus: number,
+    message: string,
+    recordedVote: MyVote | null,
+    freshVotes: MyVote[] | null,
+  ): Promise<OutboxOutcome | null> {
+    return db.transaction("rw", [db.outbox, db.outcomes, db.marks, db.cache], async () => {
+      const current = await db.outbox.get(item.id!);
+      if (!current) return null; // another tab settled it: its outcome is already recorded
+      const t = now();
+      const outcome: OutboxOutcome = {
+        userId: item.userId,
+        positionId: item.positionId,
+        candidateId: item.candidateId,
+        candidateName: item.candidateName,
+        ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
+        key: item.key,
+        status: outcomeStatus,
+        httpStatus,
+        message,
+        recordedVote,
+        attempts: current.attempts,
+        queuedAt: item.queuedAt,
+        settledAt: t,
+        seenAt: null,
+      };
+      await db.outbox.delete(item.id!);
+      await db.outcomes.put(outcome);
+      const mark: PositionMark =
+        outcomeStatus === "rejected"
+          ? { userId: item.userId, positionId: item.positionId, state: "rejected", candidateId: item.candidateId, candidateName: item.candidateName, key: item.key, message, updatedAt: t }
+          : { userId: item.userId, positionId: item.positionId, state: "voted", candidateId: recordedVote?.candidateId ?? null, candidateName: recordedVote?.candidateName ?? null, key: item.key, message: outcomeStatus === "already-voted" ? message : null, updatedAt: t };
+      await db.marks.put(mark);
+
+      if (freshVotes) {
+        await db.cache.put({ userId: item.userId, key: "myVotes", data: freshVotes, savedAt: t });
+      } else if (recordedVote) {
+        const cached = await db.cache.get([item.userId, "myVotes"]);
+        const votes = (cached?.data ?? []) as MyVote[];
+        if (cached && !votes.some((v) => v.positionId === item.positionId)) {
+          await db.cache.put({ ...cached, data: [...votes, recordedVote] });
+        }
+      }
+      return outcome;
+    });
+  }
+
+  async function holdForAuth(item: OutboxItem, message: string) {
+    await db.transaction("rw", db.outbox, async () => {
+      const items = await db.outbox.where("userId").equals(item.userId).toArray();
+      for (const other of items) {
+        const mine = other.id === item.id;
+        // A token refused for one vote is refused for all of this user's votes.
+        if (mine || other.status === "queued") {
+          await db.outbox.update(other.id!, {
+            status: "auth-required",
+            leaseOwner: null,
+            leaseUntil: 0,
+            lastError: { kind: "auth", httpStatus: 401, message },
+          });
+        }
+      }
+    });
+  }
+
+  async function backOff(item: OutboxItem, error: OutboxError, retryAfterMs: number | null): Promise<number> {
+    const t = now();
+    const jittered = backoffDelay(item.attempts, random(), baseDelayMs, maxDelayMs);
+    const delay = retryAfterMs === null ? jittered : Math.max(retryAfterMs, jittered);
+    const nextAttemptAt = t + delay;
+    await db.transaction("rw", db.outbox, async () => {
+      const current = await db.outbox.get(item.id!);
+      if (!current || current.leaseOwner !== engineId) return; // taken over or settled elsewhere
+      await db.outbox.update(item.id!, {
+        status: "queued",
+        nextAttemptAt,
+        serverHold: retryAfterMs !== null,
+        lastError: error,
+        leaseOwner: null,
+        leaseUntil: 0,
+      });
+    });
+    return nextAttemptAt;
+  }
+
+  async function myVoteFor(userId: string, positionId: string): Promise<{ vote: MyVote | null; all: MyVote[] | null }> {
+    if (!fetchMyVotes) return { vote: null, all: null };
+    try {
+      const all = await fetchMyVotes(userId);
+      return { vote: all.find((v) => v.positionId === positionId) ?? null, all };
+    } catch {
+      return { vote: null, all: null };
+    }
+  }
+
+  function report(outcome: OutboxOutcome | null) {
+    if (!outcome) return;
+    setStatus({ lastOutcome: outcome, lastError: null });
+    try {
+      onOutcome?.(outcome);
+    } catch (error) {
+      console.error("onOutcome listener failed", error);
+    }
+  }
+
+  /** Sends queue heads until the queue is empty or must wait; returns when to try again. */
+  async function drain(force: boolean, exclusive: boolean): Promise<number | null> {
+    const user = eligibleUser();
+    if (user === null) return null;
+    for (;;) {
+      if (stopped) return null;
+      const claim = await claimHead(user, force, exclusive);
+      if (claim.kind === "empty") return null;
+      if (claim.kind === "wait") return claim.until;
+      const item = claim.item;
+      const answer = classify(await attempt(item), now());
+
+      switch (answer.kind) {
+        case "delivered": {
+          const vote = bodyVote(answer.body, item.positionId) ?? {
+            positionId: item.positionId,
+            candidateId: item.candidateId,
+            candidateName: item.candidateName,
+          };
+          const message = bodyMessage(answer.body) ?? messages.castVoteSuccess;
+          report(await finish(item, "delivered", answer.status, message, vote, null));
+          break;
+        }
+        case "already-voted": {
+          const fromBody = bodyVote(answer.body, item.positionId);
+          const fetched = fromBody ? { vote: fromBody, all: null } : await myVoteFor(item.userId, item.positionId);
+          report(await finish(item, "already-voted", answer.status, offlineText.notNeeded, fetched.vote, fetched.all));
+          break;
+        }
+        case "rejected": {
+          const message = bodyMessage(answer.body) ?? messages.castVoteFailed;
+          report(await finish(item, "rejected", answer.status, message, null, null));
+          break;
+        }
+        case "auth": {
+          await holdForAuth(item, bodyMessage(answer.body) ?? messages.sessionExpired);
+          setStatus({ lastError: { kind: "auth", httpStatus: 401, message: offlineText.signInToSend } });
+          break; // the next head (if any) belongs to nobody eligible or waits likewise
+        }
+        case "retry": {
+          const next = await backOff(item, answer.error, answer.retryAfterMs);
+          setStatus({ lastError: answer.error });
+          return next;
+        }
+      }
+      setStatus(await refreshCounts());
+      force = false; // a kick forces the first attempt only; later heads are fresh anyway
+    }
+  }
+
+  async function pass(force: boolean) {
+    setStatus({ state: "syncing", nextAttemptAt: null, ...(await refreshCounts()) });
+    let wakeAt: number | null = null;
+    try {
+      if (locks) {
+        wakeAt = await locks.request(OUTBOX_LOCK, { signal: abort.signal }, () => drain(force, true));
+      } else {
+        wakeAt = await drain(force, false);
+      }
+    } catch (error) {
+      if (stopped) return;
+      // IndexedDB trouble (quota, a blocked upgrade): try again later rather than give up.
+      console.error("Outbox replay failed", error);
+      wakeAt = now() + maxDelayMs;
+    }
+    const counts = await refreshCounts();
+    if (stopped) {
+      setStatus({ state: "stopped", nextAttemptAt: null, ...counts });
+      return;
+    }
+    schedule(wakeAt);
+    const waiting = counts.pending > counts.authRequired;
+    setStatus({ state: waiting ? "waiting" : "idle", nextAttemptAt: wakeAt, ...counts });
+  }
+
+  function kickInternal(force: boolean): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (force) forceNext = true;
+    if (running) {
+      rerun = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          rerun = false;
+          const f = forceNext;
+          forceNext = false;
+          await pass(f);
+        } while (rerun && !stopped);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    start() {
+      if (!stopped) return kickInternal(true);
+      stopped = false;
+      abort = new AbortController();
+      return kickInternal(true);
+    },
+    kick(kickOptions: KickOptions = {}) {
+      return kickInternal(kickOptions.force ?? true);
+    },
+    async stop() {
+      stopped = true;
+      if (timer !== null) timers.clearTimeout(timer);
+      timer = null;
+      abort.abort();
+      await running?.catch(() => undefined);
+      setStatus({ state: "stopped", nextAttemptAt: null });
+    },
+    async resumeForUser(userId: string) {
+      await db.transaction("rw", db.outbox, async () => {
+        const held = await db.outbox.where("userId").equals(userId).toArray();
+        for (const item of held) {
+          if (item.status === "auth-required") {
+            await db.outbox.update(item.id!, { status: "queued", nextAttemptAt: 0, serverHold: false });
+          }
+        }
+      });
+      await kickInternal(true);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getStatus: () => status,
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Test helpers for the offline module: a private in-memory IndexedDB per test, a manual clock
+ * that also drives the engine's timers, a controllable fake server, and a Web Locks stand-in.
+ * Imported only by `*.test.ts` files.
+ */
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { EvotingDB, type OutboxItem } from "./db";
+import type { LockManagerLike, SendResult, Timers } from "./sync";
+
+/** A fresh, empty IndexedDB; call `open()` again for a second tab on the same database. */
+export function memoryIndexedDb() {
+  const indexedDB = new IDBFactory();
+  return { open: (name = "evoting-test") => new EvotingDB(name, { indexedDB, IDBKeyRange }) };
+}
+
+export function manualClock(start = Date.UTC(2025, 6, 4, 10, 0, 0)) {
+  let t = start;
+  let nextId = 1;
+  const pending = new Map<number, { at: number; fn: () => void }>();
+  const timers: Timers = {
+    setTimeout(fn, ms) {
+      const id = nextId++;
+      pending.set(id, { at: t + ms, fn });
+      return id;
+    },
+    clearTimeout(handle) {
+      pending.delete(handle as number);
+    },
+  };
+  return {
+    now: () => t,
+    timers,
+    /** The earliest scheduled wake-up, if any. */
+    nextTimerAt: () => (pending.size ? Math.min(...[...pending.values()].map((p) => p.at)) : null),
+    /** Moves time forward, firing timers that fall due (in order). */
+    advance(ms: number) {
+      const target = t + ms;
+      for (;;) {
+        const due = [...pending.entries()].filter(([, p]) => p.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        pending.delete(due[0]);
+        t = Math.max(t, due[1].at);
+        due[1].fn();
+      }
+      t = target;
+    },
+  };
+}
+
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+export function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+export type Reply = SendResult | Error | ((item: OutboxItem) => SendResult | Error | Promise<SendResult | Error>);
+
+/**
+ * A scripted server: replies are taken in order (the last one repeats); records every call and
+ * the most requests it ever had in flight at once.
+ */
+export function fakeServer(...replies: Reply[]) {
+  const calls: OutboxItem[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const script = [...replies];
+  const send = async (item: OutboxItem): Promise<SendResult> => {
+    calls.push(structuredClone(item));
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      const next = script.length > 1 ? script.shift()! : script[0];
+      const reply = typeof next === "function" ? await next(item) : next;
+      // Let other tabs' work interleave, as a real request would.
+      await new Promise((r) => setTimeout(r, 1));
+      if (reply instanceof Error) throw reply;
+      return reply;
+    } finally {
+      inFlight--;
+    }
+  };
+  return {
+    send,
+    calls,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+    push: (...more: Reply[]) => script.push(...more),
+  };
+}
+
+export const created = (item: OutboxItem): SendResult => ({
+  status: 201,
+  body: {
+    message: "Vote cast successfully!",
+    vote: { positionId: item.positionId, candidateId: item.candidateId, candidateName: item.candidateName },
+  },
+});
+
+/** Web Locks with one shared queue per "browser": callbacks run one at a time. */
+export function fakeLocks(): LockManagerLike & { held: () => boolean } {
+  let tail: Promise<unknown> = Promise.resolve();
+  let holding = false;
+  return {
+    request(_name, _options, callback) {
+      const run = tail.then(async () => {
+        holding = true;
+        try {
+          return await callback({});
+        } finally {
+          holding = false;
+        }
+      });
+      tail = run.catch(() => undefined);
+      return run;
+    },
+    held: () => holding,
+  };
+}

@@ -1,0 +1,82 @@
+/** Composes the API from its dependencies. `server.ts` wires real ones; tests wire fresh ones. */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import { secureHeaders } from "hono/secure-headers";
+import { messages } from "@evoting/shared";
+import type { AppEnv, Deps } from "./deps.ts";
+import { fail, onError } from "./http/errors.ts";
+import { serveStatic } from "./http/static.ts";
+import { realtimeRoutes } from "./realtime/routes.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { photoRoutes } from "./routes/photos.ts";
+import { voteRoutes } from "./routes/vote.ts";
+import { HashQueueFull } from "./security/passwords.ts";
+
+/** JSON bodies here are small; only candidate uploads are larger (their own limit). */
+const JSON_BODY_LIMIT = 64 * 1024;
+
+export interface AppOptions {
+  /** Folder of the built PWA to serve; omitted in API-only tests. */
+  staticRoot?: string;
+}
+
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const app = new Hono<AppEnv>();
+
+  app.onError((err, c) => {
+    if (err instanceof HashQueueFull) {
+      return c.json({ message: messages.serverBusy }, 503, { "Retry-After": "2" });
+    }
+    return onError(err, c);
+  });
+
+  app.use(
+    "*",
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        manifestSrc: ["'self'"],
+        workerSrc: ["'self'"],
+      },
+      // HSTS only means something over HTTPS; browsers ignore it on plain HTTP.
+      strictTransportSecurity: "max-age=31536000; includeSubDomains",
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+
+  const api = new Hono<AppEnv>();
+  api.use("*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
+  });
+  api.use("*", async (c, next) => {
+    if (c.req.path.startsWith("/api/admin/candidates") && c.req.method === "POST") return next();
+    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => fail(413, messages.bodyTooLarge) })(c, next);
+  });
+  api.get("/health", (c) => c.json({ status: "ok" }));
+  api.route("/auth", authRoutes(deps));
+  api.route("/admin", adminRoutes(deps));
+  api.route("/vote", voteRoutes(deps));
+  api.route("/realtime", realtimeRoutes(deps));
+  api.route("/photos", photoRoutes(deps));
+  api.all("*", (c) => c.json({ message: messages.notFound }, 404));
+
+  app.use("*", compress());
+  app.route("/api", api);
+  if (options.staticRoot) serveStatic(app, options.staticRoot);
+  app.all("*", (c) => c.json({ message: messages.notFound }, 404));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

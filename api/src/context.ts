@@ -1,0 +1,21 @@
+/** Builds the dependency graph once; shared by the server, scripts and tests. */
+import type { Clock } from "./clock.ts";
+import type { Config, Deps } from "./deps.ts";
+import type { Database } from "./db/client.ts";
+import { createHub } from "./realtime/hub.ts";
+import type { Keys } from "./security/keys.ts";
+import { SignInThrottle } from "./security/throttle.ts";
+import { ResultsService } from "./services/results.ts";
+
+export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
+  const results = new ResultsService(database, clock);
+  return {
+    database,
+    clock,
+    keys,
+    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: false, ...config },
+    throttle: new SignInThrottle(clock),
+    results,
+    hub: createHub(results),
+  };
+}

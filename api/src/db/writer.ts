@@ -1,0 +1,95 @@
+/**
+ * Group commit. Requests that must write (votes, above all) hand their statements to the
+ * writer, which runs everything queued within ~2 ms (or 200 submissions) as ONE
+ * `batch(..., "write")`: one transaction and one fsync for many votes, each caller answered
+ * only after the commit. Statements of one submission stay together and in order, so a
+ * submission may chain on `changes()` of its own previous statement.
+ *
+ * If a combined batch fails (a foreign key broken by a concurrent delete, say), each
+ * submission is retried alone so one bad request cannot fail its neighbours.
+ */
+import type { Client, InStatement, ResultSet } from "@libsql/client";
+
+interface Pending {
+  statements: InStatement[];
+  resolve: (results: ResultSet[]) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface WriterOptions {
+  maxDelayMs?: number;
+  maxBatch?: number;
+}
+
+export class BatchWriter {
+  private queue: Pending[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> | null = null;
+  private readonly maxDelayMs: number;
+  private readonly maxBatch: number;
+  /** Commits and submissions so far, for benchmarks and health. */
+  readonly stats = { batches: 0, submissions: 0 };
+
+  constructor(
+    private readonly client: Client,
+    { maxDelayMs = 2, maxBatch = 200 }: WriterOptions = {},
+  ) {
+    this.maxDelayMs = maxDelayMs;
+    this.maxBatch = maxBatch;
+  }
+
+  submit(statements: InStatement[]): Promise<ResultSet[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ statements, resolve, reject });
+      if (this.queue.length >= this.maxBatch) this.schedule(0);
+      else this.schedule(this.maxDelayMs);
+    });
+  }
+
+  private schedule(delay: number): void {
+    if (this.flushing) return; // the running flush picks the queue up when it ends
+    if (this.timer && delay > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flushing = this.flush().finally(() => {
+        this.flushing = null;
+        if (this.queue.length > 0) this.schedule(this.queue.length >= this.maxBatch ? 0 : this.maxDelayMs);
+      });
+    }, delay);
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue.splice(0, this.maxBatch);
+    if (group.length === 0) return;
+    this.stats.batches++;
+    this.stats.submissions += group.length;
+    try {
+      const results = await this.client.batch(group.flatMap((p) => p.statements), "write");
+      let offset = 0;
+      for (const p of group) {
+        p.resolve(results.slice(offset, offset + p.statements.length));
+        offset += p.statements.length;
+      }
+    } catch (error) {
+      if (group.length === 1) {
+        group[0].reject(error);
+        return;
+      }
+      for (const p of group) {
+        try {
+          p.resolve(await this.client.batch(p.statements, "write"));
+        } catch (e) {
+          p.reject(e);
+        }
+      }
+    }
+  }
+
+  /** Waits for everything queued so far to commit (shutdown, tests). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0 || this.flushing || this.timer) {
+      await new Promise((r) => setTimeout(r, this.maxDelayMs + 1));
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** Parses process.env once, with defaults from DESIGN.md section 3. Nothing else reads process.env. */
+import { z } from "zod";
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(file:|libsql:|https?:|:memory:)/, "must start with file:, libsql:, http(s): or be :memory:")
+    .default("file:data/evoting.db"),
+  DATABASE_AUTH_TOKEN: z.string().optional(),
+  ADMIN_MATRIC: z.string().regex(/^\d{4}\/5570\d+$/, "must look like 0000/5570000").default("0000/5570000"),
+  ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").max(128).optional(),
+  ADMIN_NAME: z.string().min(1).max(120).default("Administrator"),
+  /** Secret the ballot-sealing and token-signing keys derive from; hex or base64, ≥ 32 bytes. */
+  BALLOT_KEY: z.string().min(32, "must be at least 32 characters of random hex or base64").optional(),
+  /** Where the generated ballot key lives when BALLOT_KEY is unset (beside the database, never in it). */
+  BALLOT_KEY_FILE: z.string().optional(),
+  VOTE_GRACE_MINUTES: z.coerce.number().min(0).max(120).default(10),
+  SESSION_HOURS: z.coerce.number().min(0.01).max(72).default(12),
+  /** Use the first X-Forwarded-For address as the client address (only behind a trusted proxy). */
+  TRUST_PROXY: z
+    .enum(["0", "1", "true", "false"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
+  /** SQLite durability for the file database: FULL survives power loss, NORMAL only process crashes. */
+  DB_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
+  LOG_REQUESTS: z
+    .enum(["0", "1", "true", "false"])
+    .default("0")
+    .transform((v) => v === "1" || v === "true"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    console.error(`Invalid environment:\n${lines.join("\n")}`);
+    process.exit(1);
+  }
+  return parsed.data;
+}

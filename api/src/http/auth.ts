@@ -1,0 +1,44 @@
+/** Authentication and role checks, applied on the server to every protected route. */
+import { createMiddleware } from "hono/factory";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import { messages } from "@evoting/shared";
+import type { AppEnv, Deps } from "../deps.ts";
+import { findSessionUser, hashToken } from "../services/sessions.ts";
+import { fail } from "./errors.ts";
+
+export function bearerToken(c: Context): string | null {
+  const header = c.req.header("authorization");
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match ? match[1] : null;
+}
+
+export function requireUser(deps: Deps) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const token = bearerToken(c);
+    if (!token) fail(401, messages.unauthenticated);
+    const user = await findSessionUser(deps.database.db, token, deps.clock.now());
+    if (!user) fail(401, messages.sessionExpired);
+    c.set("user", user);
+    c.set("tokenHash", hashToken(token));
+    await next();
+  });
+}
+
+export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.user.role !== "admin") fail(403, messages.adminOnly);
+  await next();
+});
+
+/** The client's address for rate limits: the socket's, or X-Forwarded-For behind a trusted proxy. */
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "local"; // in-process requests (tests) have no socket
+  }
+}

@@ -1,0 +1,32 @@
+/** /realtime: short-lived stream tokens (EventSource cannot send headers) and the SSE stream. */
+import { Hono } from "hono";
+import { z } from "zod";
+import { REALTIME_CHANNEL, messages, type TokenResponse } from "@evoting/shared";
+import type { AppEnv, Deps } from "../deps.ts";
+import { requireUser } from "../http/auth.ts";
+import { fail } from "../http/errors.ts";
+import { validate } from "../http/validate.ts";
+import { signToken, verifyToken } from "../security/keys.ts";
+import { sseFrame } from "./hub.ts";
+
+export const STREAM_TOKEN_TTL_MS = 60_000;
+
+const streamQuery = z.object({
+  channel: z.literal(REALTIME_CHANNEL, { error: `channel must be '${REALTIME_CHANNEL}'` }),
+  token: z.string({ error: "token is required" }).min(1, { error: "token is required" }).max(1024),
+});
+
+export function realtimeRoutes(deps: Deps) {
+  const { keys, clock, hub } = deps;
+  return new Hono<AppEnv>()
+    .get("/token", requireUser(deps), (c) => {
+      const expiresAt = clock.now() + STREAM_TOKEN_TTL_MS;
+      const token = signToken(keys, { k: "stream", sub: c.var.user.id, exp: expiresAt });
+      return c.json({ token, expiresAt: new Date(expiresAt).toISOString() } satisfies TokenResponse);
+    })
+    .get("/", validate("query", streamQuery), async (c) => {
+      const { channel, token } = c.req.valid("query");
+      if (!verifyToken(keys, token, "stream", clock.now())) fail(401, messages.sessionExpired);
+      return hub.open(channel, c.req.raw.signal, async () => [sseFrame("snapshot", await deps.results.get())]);
+    });
+}

@@ -1,0 +1,152 @@
+/** /admin: users, positions and candidates. Every route here is admin-only on the server. */
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { eq } from "drizzle-orm";
+import {
+  MAX_PHOTO_BYTES,
+  createCandidateSchema,
+  createPositionSchema,
+  createUserSchema,
+  messages,
+} from "@evoting/shared";
+import type { AppEnv, Deps } from "../deps.ts";
+import { candidates } from "../db/schema.ts";
+import { requireAdmin, requireUser } from "../http/auth.ts";
+import { fail, validationError } from "../http/errors.ts";
+import { jsonBody } from "../http/validate.ts";
+import { sniffImage } from "../services/images.ts";
+import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../services/catalog.ts";
+import { bumpResultsVersionSql } from "../services/results.ts";
+import { createUser, toProfile } from "../services/users.ts";
+
+/** Multipart overhead on top of the photo itself. */
+const CANDIDATE_BODY_LIMIT = MAX_PHOTO_BYTES + 64 * 1024;
+
+export function adminRoutes(deps: Deps) {
+  const { database, clock } = deps;
+  const db = database.db;
+
+  return new Hono<AppEnv>()
+    .use(requireUser(deps), requireAdmin)
+
+    .post("/users", ...jsonBody(createUserSchema), async (c) => {
+      const { name, matricNumber, dateOfBirth } = c.req.valid("json");
+      const user = await createUser(db, { name, matricNumber, dateOfBirth }, clock.now());
+      if (!user) fail(409, messages.duplicateMatric);
+      await database.client.execute(bumpResultsVersionSql); // registered voters changed
+      deps.hub.resultsChanged();
+      return c.json({ ...toProfile(user), message: messages.createUserSuccess }, 201);
+    })
+
+    .get("/positions", async (c) => c.json(await listPositions(db)))
+
+    .post("/positions", ...jsonBody(createPositionSchema), async (c) => {
+      const { title, startTime, endTime } = c.req.valid("json");
+      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now() };
+      await database.writer.submit([
+        {
+          sql: "INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES (?, ?, ?, ?, ?)",
+          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt],
+        },
+        bumpResultsVersionSql,
+      ]);
+      deps.hub.resultsChanged();
+      return c.json({ ...toPosition(row), message: messages.createPositionSuccess }, 201);
+    })
+
+    .delete("/positions/:id", async (c) => {
+      const id = c.req.param("id");
+      // Deleting a position removes its candidates, their photos, its ballots and the
+      // participation records for it, in one write: totals stay consistent (a voter whose
+      // only vote was here no longer counts as having voted). docs/decisions/0001.
+      const [, deleted] = await database.writer.submit([
+        {
+          sql: "DELETE FROM photos WHERE id IN (SELECT photo_id FROM candidates WHERE position_id = ? AND photo_id IS NOT NULL)",
+          args: [id],
+        },
+        { sql: "DELETE FROM positions WHERE id = ?", args: [id] },
+        bumpResultsVersionSql,
+      ]);
+      if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
+      deps.hub.resultsChanged();
+      return c.json({ message: messages.deletePositionSuccess });
+    })
+
+    .get("/candidates", async (c) => c.json(await listCandidates(db)))
+
+    .post(
+      "/candidates",
+      bodyLimit({ maxSize: CANDIDATE_BODY_LIMIT, onError: () => fail(413, messages.photoTooLarge) }),
+      async (c) => {
+        const type = c.req.header("content-type") ?? "";
+        if (!/^multipart\/form-data/i.test(type)) fail(415, `${messages.unsupportedMediaType}: send multipart/form-data`);
+        let form: Record<string, string | File | (string | File)[]>;
+        try {
+          form = await c.req.parseBody({ all: true });
+        } catch {
+          fail(400, "Request body must be valid multipart form data");
+        }
+        const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+        const parsed = createCandidateSchema.safeParse({ name: text(form.name), positionId: text(form.positionId) });
+        if (!parsed.success) return validationError(c, parsed.error);
+        const { name, positionId } = parsed.data;
+
+        const photo = form.photo;
+        if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
+        let photoRow: { id: string; mime: string; data: Buffer } | null = null;
+        if (photo instanceof File && photo.size > 0) {
+          if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
+          const bytes = Buffer.from(await photo.arrayBuffer());
+          const mime = sniffImage(bytes);
+          if (!mime) fail(400, messages.photoInvalid);
+          photoRow = { id: randomUUID(), mime, data: bytes };
+        } else if (typeof photo === "string" && photo !== "") {
+          fail(400, messages.photoInvalid);
+        }
+
+        const position = await findPosition(db, positionId);
+        if (!position) fail(404, messages.positionNotFound);
+
+        const id = randomUUID();
+        const now = clock.now();
+        try {
+          await database.writer.submit([
+            ...(photoRow
+              ? [{ sql: "INSERT INTO photos (id, mime, data, created_at) VALUES (?, ?, ?, ?)", args: [photoRow.id, photoRow.mime, photoRow.data, now] }]
+              : []),
+            {
+              sql: "INSERT INTO candidates (id, position_id, name, photo_id, vote_count, created_at) VALUES (?, ?, ?, ?, 0, ?)",
+              args: [id, positionId, name, photoRow?.id ?? null, now],
+            },
+            bumpResultsVersionSql,
+          ]);
+        } catch {
+          fail(404, messages.positionNotFound); // the position was deleted meanwhile
+        }
+        deps.hub.resultsChanged();
+        const created = await findCandidateWithPosition(db, id);
+        return c.json({ ...created, message: messages.createCandidateSuccess }, 201);
+      },
+    )
+
+    .delete("/candidates/:id", async (c) => {
+      const id = c.req.param("id");
+      const existing = await db.select({ photoId: candidates.photoId }).from(candidates).where(eq(candidates.id, id)).limit(1);
+      if (existing.length === 0) fail(404, messages.candidateNotFound);
+      // Refused once the candidate holds ballots: removing counted ballots would silently
+      // change the result (docs/decisions/0001). The check and delete are one statement,
+      // serialised with votes by the writer, so no vote slips in between.
+      const [deleted] = await database.writer.submit([
+        {
+          sql: "DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT EXISTS (SELECT 1 FROM ballots WHERE candidate_id = ?)",
+          args: [id, id],
+        },
+        { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },
+        bumpResultsVersionSql,
+      ]);
+      if (deleted.rowsAffected === 0) fail(409, messages.candidateHasVotes);
+      deps.hub.resultsChanged();
+      return c.json({ message: messages.deleteCandidateSuccess });
+    });
+}

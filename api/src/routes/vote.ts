@@ -1,0 +1,109 @@
+/** /vote: the ballot, casting, the voter's own votes, results and the chat token. */
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import {
+  CHAT_TOKEN_TTL_MS,
+  castVoteSchema,
+  idempotencyKeySchema,
+  messages,
+  positionStatus,
+  type BallotPosition,
+  type TokenResponse,
+} from "@evoting/shared";
+import type { AppEnv, Deps } from "../deps.ts";
+import { requireUser } from "../http/auth.ts";
+import { fail } from "../http/errors.ts";
+import { jsonBody } from "../http/validate.ts";
+import { signToken, verifyToken } from "../security/keys.ts";
+import { findCandidateWithPosition, findPosition, listPositions } from "../services/catalog.ts";
+import { castVote, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
+
+interface BallotTicket {
+  k: "ticket";
+  exp: number;
+  sub: string;
+  pos: string;
+  iat: number;
+}
+
+export function voteRoutes(deps: Deps) {
+  const { database, keys, clock } = deps;
+  const voterOnly = createMiddleware<AppEnv>(async (c, next) => {
+    if (c.var.user.role === "admin") fail(403, messages.adminsCannotVote);
+    await next();
+  });
+
+  /**
+   * A ballot ticket says "this voter had this position's ballot open at iat". It lets a vote
+   * queued offline before the close be delivered up to VOTE_GRACE_MINUTES after it
+   * (docs/decisions/0002-offline-votes-after-close.md).
+   */
+  const issueTicket = (userId: string, positionId: string, endTime: number, now: number) =>
+    signToken(keys, { k: "ticket", sub: userId, pos: positionId, iat: now, exp: endTime + deps.config.voteGraceMs });
+
+  return new Hono<AppEnv>()
+    .use(requireUser(deps))
+    .get("/positions", async (c) => {
+      const now = clock.now();
+      const list = await listPositions(database.db);
+      const isVoter = c.var.user.role !== "admin";
+      return c.json(
+        list.map((p): BallotPosition => {
+          const start = Date.parse(p.startTime);
+          const end = Date.parse(p.endTime);
+          const open = positionStatus(now, start, end) === "active";
+          return isVoter && open ? { ...p, ballotTicket: issueTicket(c.var.user.id, p._id, end, now) } : p;
+        }),
+      );
+    })
+    .get("/my-votes", async (c) => c.json(await myVotes(database, keys, c.var.user.id)))
+    .get("/results", async (c) => c.json(await deps.results.get()))
+    .get("/chat-token", (c) => {
+      const expiresAt = clock.now() + CHAT_TOKEN_TTL_MS;
+      const token = signToken(keys, { k: "chat", sub: c.var.user.id, exp: expiresAt });
+      return c.json({ token, expiresAt: new Date(expiresAt).toISOString() } satisfies TokenResponse);
+    })
+    .post("/", voterOnly, ...jsonBody(castVoteSchema), async (c) => {
+      const { positionId, candidateId, ballotTicket } = c.req.valid("json");
+      const voterId = c.var.user.id;
+      const rawKey = c.req.header("idempotency-key");
+      let key: string | undefined;
+      if (rawKey !== undefined) {
+        const parsed = idempotencyKeySchema.safeParse(rawKey.trim());
+        if (!parsed.success) fail(400, messages.idempotencyKeyInvalid);
+        key = parsed.data.toLowerCase();
+        // A replay answers as the first request did, whatever has changed since (window, etc.).
+        const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, positionId, candidateId));
+        if (stored === "mismatch") fail(422, messages.idempotencyKeyReused);
+        if (stored) return c.json(stored.body as object, stored.status as 201);
+      }
+
+      const position = await findPosition(database.db, positionId);
+      if (!position) fail(404, messages.positionNotFound);
+      const candidate = await findCandidateWithPosition(database.db, candidateId);
+      if (!candidate) fail(404, messages.candidateNotFound);
+      if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
+
+      const now = clock.now();
+      const status = positionStatus(now, position.startTime, position.endTime);
+      if (status === "upcoming") fail(403, messages.votingNotStarted);
+      if (status === "ended") {
+        const ticket = ballotTicket ? verifyToken<BallotTicket>(keys, ballotTicket, "ticket", now) : null;
+        const inGrace =
+          ticket !== null && ticket.sub === voterId && ticket.pos === positionId && ticket.iat <= position.endTime;
+        if (!inGrace) fail(403, messages.votingEnded);
+      }
+
+      const answer = await castVote(database, keys, {
+        voterId,
+        positionId,
+        candidateId,
+        candidateName: candidate.name,
+        idempotencyKey: key,
+        now,
+      });
+      if (answer === "mismatch") fail(422, messages.idempotencyKeyReused);
+      if (answer.status === 201) deps.hub.resultsChanged();
+      return c.json(answer.body as object, answer.status as 201);
+    });
+}

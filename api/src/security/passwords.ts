@@ -1,0 +1,54 @@
+/**
+ * Secrets (passwords and dates of birth) are stored only as argon2id hashes at the OWASP
+ * minimum (m = 19 MiB, t = 2, p = 1). @node-rs/argon2 hashes on libuv's thread pool, off the
+ * event loop. A bounded queue keeps a sign-in rush from piling up unbounded memory: when more
+ * than `maxQueued` hashes wait, callers get `HashQueueFull` and the route answers 503 with
+ * Retry-After instead of collapsing.
+ */
+import { Algorithm, hash, verify } from "@node-rs/argon2";
+import { availableParallelism } from "node:os";
+
+const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export class HashQueueFull extends Error {}
+
+class Limiter {
+  private running = 0;
+  private waiting: (() => void)[] = [];
+  constructor(
+    private readonly concurrency: number,
+    private readonly maxQueued: number,
+  ) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length >= this.maxQueued) throw new HashQueueFull("hash queue full");
+      await new Promise<void>((r) => this.waiting.push(r));
+    }
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+  get depth(): number {
+    return this.waiting.length;
+  }
+}
+
+const limiter = new Limiter(Math.max(2, availableParallelism()), 2_000);
+
+export const hashSecret = (secret: string): Promise<string> => limiter.run(() => hash(secret, OPTIONS));
+
+export const verifySecret = (hashed: string, secret: string): Promise<boolean> =>
+  limiter.run(() => verify(hashed, secret).catch(() => false));
+
+/** A real hash of nothing: verifying against it costs the same as a real account, so timing does not tell. */
+let dummyHash: Promise<string> | null = null;
+export function dummyVerify(secret: string): Promise<boolean> {
+  dummyHash ??= hash("not-a-real-secret", OPTIONS);
+  return dummyHash.then((h) => verifySecret(h, secret)).then(() => false);
+}
+
+export const hashQueueDepth = (): number => limiter.depth;

@@ -1,0 +1,95 @@
+/**
+ * Results snapshots. Tallies live in `candidates.vote_count` (kept in the ballot's own write),
+ * so a snapshot costs a handful of small queries whatever the number of ballots. The snapshot
+ * is cached against `meta.results_version`, which every vote batch and every admin change
+ * bumps; one cheap read of that counter tells whether the cache is still right, also when
+ * another process wrote. Recomputes are single-flight.
+ */
+import { sql } from "drizzle-orm";
+import type { Results } from "@evoting/shared";
+import { sortBreakdown } from "@evoting/shared";
+import type { Database } from "../db/client.ts";
+import type { Clock } from "../clock.ts";
+import { RESULTS_VERSION } from "../db/schema.ts";
+import { photoUrl } from "./catalog.ts";
+
+export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
+
+export class ResultsService {
+  private cached: { version: number; results: Results } | null = null;
+  private computing: Promise<{ version: number; results: Results }> | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async version(): Promise<number> {
+    const rs = await this.database.client.execute(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
+    return Number(rs.rows[0]?.value ?? 0);
+  }
+
+  async get(): Promise<Results> {
+    const version = await this.version();
+    if (this.cached && this.cached.version === version) return this.cached.results;
+    if (!this.computing) {
+      this.computing = this.compute().finally(() => (this.computing = null));
+    }
+    const fresh = await this.computing;
+    // A recompute that started before our read may predate it; one more round settles it.
+    if (fresh.version < version) return this.get();
+    return fresh.results;
+  }
+
+  private async compute(): Promise<{ version: number; results: Results }> {
+    const client = this.database.client;
+    // One read batch: a consistent view of counter, voters, participation and tallies.
+    const [v, voters, voted, rows] = await client.batch(
+      [
+        `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
+        "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
+        "SELECT count(DISTINCT voter_id) AS n FROM participations",
+        `SELECT p.id AS position_id, p.title AS position_title, c.id AS candidate_id, c.name, c.photo_id, c.vote_count
+           FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
+           ORDER BY p.start_time, p.title, c.name`,
+      ],
+      "read",
+    );
+    const byPosition = new Map<string, Results["results"][number]>();
+    for (const r of rows.rows) {
+      const id = String(r.position_id);
+      let entry = byPosition.get(id);
+      if (!entry) {
+        entry = { positionId: id, positionTitle: String(r.position_title), totalVotes: 0, breakdown: [] };
+        byPosition.set(id, entry);
+      }
+      if (r.candidate_id !== null) {
+        const votes = Number(r.vote_count);
+        entry.totalVotes += votes;
+        entry.breakdown.push({
+          candidateId: String(r.candidate_id),
+          name: String(r.name),
+          photo: photoUrl(r.photo_id === null ? null : String(r.photo_id)),
+          votes,
+        });
+      }
+    }
+    const results: Results = {
+      totalRegisteredVoters: Number(voters.rows[0]?.n ?? 0),
+      totalVotesCast: Number(voted.rows[0]?.n ?? 0),
+      results: [...byPosition.values()].map((p) => ({ ...p, breakdown: sortBreakdown(p.breakdown) })),
+      generatedAt: new Date(this.clock.now()).toISOString(),
+    };
+    const snapshot = { version: Number(v.rows[0]?.value ?? 0), results };
+    if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;
+    return snapshot;
+  }
+}
+
+/** Recount tallies from the ballots (audit): returns rows whose stored tally disagrees. */
+export async function auditTallies(database: Database) {
+  const rs = await database.db.all<{ id: string; vote_count: number; counted: number }>(sql`
+    SELECT c.id, c.vote_count, (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id) AS counted
+      FROM candidates c`);
+  return rs.filter((r) => Number(r.vote_count) !== Number(r.counted));
+}

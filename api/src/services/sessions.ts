@@ -1,0 +1,62 @@
+/**
+ * Bearer sessions: 256 random bits handed to the client, only their SHA-256 stored. Each
+ * session has an absolute lifetime (SESSION_HOURS, 12 h by default) and can be revoked
+ * (logout, password change). Validity is checked in the database on every request, so a
+ * revocation holds across every process that shares the database.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { sessions, users } from "../db/schema.ts";
+import type { AuthUser } from "../deps.ts";
+
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
+
+export async function createSession(db: Db, userId: string, now: number, lifetimeMs: number) {
+  const token = randomBytes(32).toString("base64url");
+  const expiresAt = now + lifetimeMs;
+  await db.insert(sessions).values({ tokenHash: hashToken(token), userId, createdAt: now, expiresAt });
+  // Opportunistic clean-up of long-dead sessions of this user keeps the table small.
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), lt(sessions.expiresAt, now)));
+  return { token, expiresAt };
+}
+
+export async function findSessionUser(db: Db, token: string, now: number): Promise<AuthUser | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      role: users.role,
+      matricNumber: users.matricNumber,
+      email: users.email,
+      passwordHash: users.passwordHash,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), isNull(sessions.revokedAt)))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const { passwordHash, ...rest } = row;
+  return { ...rest, hasPassword: passwordHash !== null };
+}
+
+export async function revokeSession(db: Db, tokenHash: string, now: number): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** Revokes every other live session of the user (after a password change). */
+export async function revokeOtherSessions(db: Db, userId: string, keepTokenHash: string, now: number) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        ne(sessions.tokenHash, keepTokenHash),
+        or(isNull(sessions.revokedAt), gt(sessions.revokedAt, now)),
+      ),
+    );
+}

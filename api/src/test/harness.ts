@@ -1,0 +1,109 @@
+/**
+ * Test harness: a fresh migrated libSQL database per app (a temp file by default, so the
+ * real file path, WAL and the writer are exercised), a fake clock, an in-memory key, and
+ * helpers that go through HTTP with `app.request()`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createApp } from "../app.ts";
+import { ensureAdmin } from "../bootstrap.ts";
+import { FakeClock } from "../clock.ts";
+import { buildDeps } from "../context.ts";
+import { openDatabase } from "../db/client.ts";
+import type { Config } from "../deps.ts";
+import { keysFromMaster } from "../security/keys.ts";
+
+export const ADMIN = { matricNumber: "0000/5570000", password: "admin-secret-1", name: "Returning Officer" };
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  memory?: boolean;
+  now?: string;
+}
+
+export async function createTestApp(options: TestAppOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "evoting-test-"));
+  const url = options.memory ? ":memory:" : `file:${join(dir, "test.db")}`;
+  const database = await openDatabase({ url, synchronous: "NORMAL" });
+  const clock = new FakeClock(Date.parse(options.now ?? "2026-03-02T09:00:00Z"));
+  const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), options.config);
+  await ensureAdmin(database.db, ADMIN, clock.now(), () => {});
+  const app = createApp(deps);
+
+  const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set("content-type", "application/json");
+      body = JSON.stringify(init.json);
+    }
+    return app.request(`/api${path}`, { ...init, headers, body });
+  };
+
+  async function login(matricNumber: string, secret: { password?: string; dateOfBirth?: number | string }) {
+    const res = await request("/auth/login", { method: "POST", json: { matricNumber, ...secret } });
+    if (res.status !== 200) throw new Error(`login ${matricNumber} failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { token: string; user: { _id: string } };
+  }
+
+  const adminToken = async () => (await login(ADMIN.matricNumber, { password: ADMIN.password })).token;
+
+  let voterSeq = 0;
+  async function createVoter(admin: string, dateOfBirth = "20020515") {
+    const matricNumber = `2020/5570${String(++voterSeq).padStart(3, "0")}`;
+    const res = await request("/admin/users", {
+      method: "POST",
+      token: admin,
+      json: { name: `Voter ${voterSeq}`, matricNumber, dateOfBirth: Number(dateOfBirth) },
+    });
+    if (res.status !== 201) throw new Error(`create voter failed: ${res.status} ${await res.text()}`);
+    const { token } = await login(matricNumber, { dateOfBirth: Number(dateOfBirth) });
+    return { matricNumber, token, dateOfBirth };
+  }
+
+  async function createPosition(admin: string, title: string, startTime: string, endTime: string) {
+    const res = await request("/admin/positions", { method: "POST", token: admin, json: { title, startTime, endTime } });
+    if (res.status !== 201) throw new Error(`create position failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { _id: string; title: string };
+  }
+
+  async function createCandidate(admin: string, positionId: string, name: string, photo?: Blob) {
+    const form = new FormData();
+    form.set("name", name);
+    form.set("positionId", positionId);
+    if (photo) form.set("photo", photo, "photo.png");
+    const res = await request("/admin/candidates", { method: "POST", token: admin, body: form });
+    if (res.status !== 201) throw new Error(`create candidate failed: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { _id: string; name: string; photo: string | null };
+  }
+
+  /** An open position (window around the fake now) with the given candidates. */
+  async function openElection(admin: string, candidateNames = ["Ada", "Grace"], title = "President") {
+    const now = clock.now();
+    const position = await createPosition(admin, title, new Date(now - 3_600_000).toISOString(), new Date(now + 3_600_000).toISOString());
+    const candidates = [];
+    for (const name of candidateNames) candidates.push(await createCandidate(admin, position._id, name));
+    return { position, candidates };
+  }
+
+  async function close() {
+    deps.hub.close();
+    await database.writer.drain();
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  return { app, deps, clock, database, request, login, adminToken, createVoter, createPosition, createCandidate, openElection, close };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The smallest valid PNG (1x1, transparent). */
+export const TINY_PNG = Buffer.from(
+  "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+  "hex",
+);

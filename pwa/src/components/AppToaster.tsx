@@ -1,0 +1,29 @@
+import { Toaster } from "sonner";
+import { TOAST_DURATION_MS, TOAST_VISIBLE } from "@evoting/shared";
+
+/**
+ * Toasts top-right, 4 s, 3 visible (spec section 9). Styled here rather than with sonner's
+ * richColors, whose success colours fail WCAG contrast: dark text on white, a coloured edge.
+ */
+export function AppToaster() {
+  return (
+    <Toaster
+      position="top-right"
+      duration={TOAST_DURATION_MS}
+      visibleToasts={TOAST_VISIBLE}
+      closeButton
+      toastOptions={{
+        classNames: {
+          toast: "!rounded-xl !border !border-slate-200 !bg-white !text-slate-900 !shadow-lg !border-l-4",
+          title: "!text-sm !font-semibold",
+          description: "!text-slate-700",
+          success: "!border-l-green-600 [&_[data-icon]]:!text-green-700",
+          error: "!border-l-red-600 [&_[data-icon]]:!text-red-700",
+          info: "!border-l-blue-600 [&_[data-icon]]:!text-blue-700",
+          warning: "!border-l-amber-500 [&_[data-icon]]:!text-amber-700",
+          closeButton: "!bg-white !text-slate-700 !border-slate-300",
+        },
+      }}
+    />
+  );
+}

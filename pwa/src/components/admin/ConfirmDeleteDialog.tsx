@@ -1,0 +1,48 @@
+import type { ReactNode } from "react";
+import * as Dialog from "@radix-ui/react-dialog";
+import { Button } from "../ui/Button";
+import { Icon } from "../ui/Icon";
+
+interface ConfirmDeleteDialogProps {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+  onOpenChange: (open: boolean) => void;
+  children: ReactNode;
+}
+
+/** A Radix dialog: traps focus, closes on Escape or outside click, returns focus to the trigger. */
+export function ConfirmDeleteDialog({ open, title, confirmLabel, pending, onConfirm, onOpenChange, children }: ConfirmDeleteDialogProps) {
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl focus:outline-none">
+          <div className="flex items-start gap-4">
+            <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-100 text-red-700">
+              <Icon name="trash" />
+            </span>
+            <div className="min-w-0 flex-1">
+              <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
+              <Dialog.Description asChild>
+                <div className="mt-2 space-y-2 text-sm text-slate-700">{children}</div>
+              </Dialog.Description>
+            </div>
+          </div>
+          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Dialog.Close asChild>
+              <Button variant="secondary" disabled={pending}>
+                Cancel
+              </Button>
+            </Dialog.Close>
+            <Button variant="danger" onClick={onConfirm} disabled={pending}>
+              {pending ? "Deleting..." : confirmLabel}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

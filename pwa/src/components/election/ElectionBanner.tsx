@@ -1,0 +1,24 @@
+import { ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "@evoting/shared";
+import { CountdownTile } from "./CountdownTile";
+
+/** The landing page's banner with the fixed election window (spec section 4 and 9). */
+export function ElectionBanner() {
+  return (
+    <section
+      aria-labelledby="election-title"
+      className="relative overflow-hidden rounded-3xl bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 px-6 py-8 text-white shadow-lg sm:px-10"
+    >
+      <div aria-hidden="true" className="absolute -right-16 -top-20 size-64 rounded-full bg-white/10" />
+      <div aria-hidden="true" className="absolute -bottom-24 left-1/3 size-72 rounded-full bg-white/5" />
+      <div className="relative flex flex-col gap-6 md:flex-row md:items-center md:justify-between">
+        <div>
+          <h1 id="election-title" className="text-3xl font-extrabold tracking-tight sm:text-4xl">
+            {ELECTION_TITLE}
+          </h1>
+          <p className="mt-2 text-lg font-medium text-indigo-50">{ELECTION_SUBTITLE}</p>
+        </div>
+        <CountdownTile start={ELECTION_START} end={ELECTION_END} />
+      </div>
+    </section>
+  );
+}

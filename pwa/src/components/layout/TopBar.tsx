@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import type { UserProfile } from "@evoting/shared";
+import { useLogout } from "../../lib/use-logout";
+import { Icon } from "../ui/Icon";
+import { buttonClass } from "../ui/Button";
+import { TopBarExtras } from "./TopBarExtras";
+
+export function TopBar({ user, menuButton }: { user: UserProfile; menuButton: ReactNode }) {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  return (
+    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 lg:px-8">
+      {menuButton}
+      <div className="flex min-w-0 items-center gap-2 lg:hidden">
+        <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
+      </div>
+      <p className="min-w-0 flex-1 truncate text-sm text-slate-700 sm:text-base">
+        Welcome, <span className="font-semibold text-slate-900">{user.name}</span>
+      </p>
+      <TopBarExtras />
+      {user.role === "admin" && (
+        <button type="button" className={buttonClass("secondary", "sm")} onClick={() => void navigate({ to: "/admin" })}>
+          <Icon name="shield" className="size-4" />
+          <span>Admin Panel</span>
+        </button>
+      )}
+      <button
+        type="button"
+        onClick={logout}
+        aria-label="Logout"
+        title="Logout"
+        className="focus-ring rounded-lg p-2 text-slate-700 hover:bg-red-50 hover:text-red-700"
+      >
+        <Icon name="logout" />
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,29 @@
+import { formatPercent, topCandidates, type Results } from "@evoting/shared";
+import { Avatar } from "../ui/Avatar";
+import { Card, CardHeader } from "../ui/Card";
+import { RankBadge } from "./RankBadge";
+
+export function TopCandidatesList({ results }: { results: Results }) {
+  const ranked = topCandidates(results.results);
+  return (
+    <Card>
+      <CardHeader title="Top Candidates by Vote Count" />
+      <ol className="divide-y divide-slate-100" data-testid="top-candidates">
+        {ranked.map((c) => (
+          <li key={`${c.positionId}-${c.candidateId}`} className="flex items-center gap-3 px-5 py-3">
+            <RankBadge rank={c.rank} />
+            <Avatar src={c.photo} name={c.name} className="size-10" />
+            <div className="min-w-0 flex-1">
+              <p className="truncate font-semibold text-slate-900">{c.name}</p>
+              <p className="truncate text-sm text-slate-600">{c.positionTitle}</p>
+            </div>
+            <div className="text-right">
+              <p className="font-bold tabular-nums text-slate-900">{c.votes}</p>
+              <p className="text-xs text-slate-600">{formatPercent(c.percentage)}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}

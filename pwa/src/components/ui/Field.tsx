@@ -1,0 +1,60 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { cx } from "../../lib/cx";
+
+export const inputClass =
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/30 disabled:bg-slate-100 disabled:text-slate-500 aria-[invalid=true]:border-red-600";
+
+interface FieldShellProps {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}
+
+/** A visible label, the control, then its hint and error, wired with aria-describedby. */
+export function FieldShell({ label, error, hint, children }: FieldShellProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {children({ id, describedBy, invalid: Boolean(error) })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id"> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+}
+
+export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          className={cx(inputClass, className)}
+          {...input}
+        />
+      )}
+    </FieldShell>
+  );
+}

@@ -1,0 +1,61 @@
+import type { BallotPosition } from "@evoting/shared";
+import type { PositionVoteStatus } from "../../lib/vote-status";
+import { Badge } from "../ui/Badge";
+import { Card, CardHeader } from "../ui/Card";
+
+interface VotingStatusCardProps {
+  positions: BallotPosition[];
+  statusOf: (positionId: string) => PositionVoteStatus;
+}
+
+export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps) {
+  const voted = positions.filter((p) => statusOf(p._id).kind === "voted").length;
+  const total = positions.length;
+  const percent = total > 0 ? Math.round((voted / total) * 100) : 0;
+
+  return (
+    <Card>
+      <CardHeader title="Your Voting Status" />
+      <div className="space-y-4 px-5 py-4">
+        <div>
+          <div className="mb-2 flex items-baseline justify-between text-sm">
+            <span id="voting-progress-label" className="font-medium text-slate-700">
+              Progress
+            </span>
+            <span className="font-semibold tabular-nums text-slate-900" data-testid="voting-progress-count">
+              {voted}/{total}
+            </span>
+          </div>
+          <div
+            role="progressbar"
+            aria-labelledby="voting-progress-label"
+            aria-valuemin={0}
+            aria-valuemax={total}
+            aria-valuenow={voted}
+            aria-valuetext={`${voted} of ${total} positions voted`}
+            className="h-2.5 overflow-hidden rounded-full bg-slate-200"
+          >
+            <div className="h-full rounded-full bg-green-600 transition-[width] duration-500" style={{ width: `${percent}%` }} />
+          </div>
+        </div>
+        <ul className="divide-y divide-slate-100">
+          {positions.map((p) => {
+            const status = statusOf(p._id);
+            return (
+              <li key={p._id} className="flex items-center justify-between gap-3 py-2.5">
+                <span className="min-w-0 truncate text-sm font-medium text-slate-800">{p.title}</span>
+                {status.kind === "voted" ? (
+                  <Badge tone="green">Voted</Badge>
+                ) : status.kind === "queued" ? (
+                  <Badge tone="amber">Queued</Badge>
+                ) : (
+                  <Badge tone="gray">Pending</Badge>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+/** Dates shown in the viewer's own time zone, with the zone named so nobody guesses. */
+
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZoneName: "short",
+});
+
+const shortDateTime = new Intl.DateTimeFormat(undefined, {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** e.g. "Fri, 4 Jul 2025, 11:00 GMT+1". */
+export const formatDateTime = (iso: string | number | Date) => dateTime.format(new Date(iso));
+
+/** Table cells: compact, zone named once in the table caption instead. */
+export const formatShortDateTime = (iso: string | number | Date) => shortDateTime.format(new Date(iso));
+
+/** The viewer's IANA time zone, e.g. "Africa/Lagos". */
+export const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+
+/** A `datetime-local` value (the viewer's wall clock) as an ISO UTC instant. */
+export function localInputToIso(value: string): string {
+  if (!value) return "";
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
+}
+
+export const formatInteger = (n: number) => new Intl.NumberFormat().format(n);

@@ -1,0 +1,85 @@
+/**
+ * The signed-in session (spec section 3 and 4): a bearer token and the user object, kept in
+ * localStorage under `authToken` and `user` so a reload restores them. A tiny external store
+ * with no React in it, so the API client, the router guards and components share one truth.
+ */
+import type { UserProfile } from "@evoting/shared";
+
+export const TOKEN_KEY = "authToken";
+export const USER_KEY = "user";
+
+export interface Session {
+  token: string;
+  user: UserProfile;
+}
+
+type Listener = () => void;
+
+function readStored(): Session | null {
+  try {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const rawUser = localStorage.getItem(USER_KEY);
+    // Only both together make a session; a half-written pair is treated as signed out.
+    if (!token || !rawUser) return null;
+    const user = JSON.parse(rawUser) as UserProfile;
+    return user && typeof user === "object" ? { token, user } : null;
+  } catch {
+    return null;
+  }
+}
+
+let current: Session | null = readStored();
+const listeners = new Set<Listener>();
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+
+export const session = {
+  get: (): Session | null => current,
+  token: (): string | null => current?.token ?? null,
+  user: (): UserProfile | null => current?.user ?? null,
+  isAuthenticated: (): boolean => current !== null,
+  isAdmin: (): boolean => current?.user.role === "admin",
+
+  signIn(token: string, user: UserProfile) {
+    current = { token, user };
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(USER_KEY, JSON.stringify(user));
+    emit();
+  },
+
+  /** Merges fields into the stored user (email changed, password set, profile refreshed). */
+  updateUser(patch: Partial<UserProfile>) {
+    if (!current) return;
+    current = { ...current, user: { ...current.user, ...patch } };
+    localStorage.setItem(USER_KEY, JSON.stringify(current.user));
+    emit();
+  },
+
+  clear() {
+    const wasSignedIn = current !== null;
+    current = null;
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(USER_KEY);
+    if (wasSignedIn) emit();
+  },
+
+  /** Re-reads storage: used by tests and when another tab signs in or out. */
+  reload() {
+    current = readStored();
+    emit();
+  },
+
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+// Another tab signing out (or in) should be reflected here too.
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (event) => {
+    if (event.key === TOKEN_KEY || event.key === USER_KEY || event.key === null) session.reload();
+  });
+}

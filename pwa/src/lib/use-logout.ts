@@ -1,0 +1,17 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "@tanstack/react-router";
+import { api } from "./api-client";
+import { session } from "./session";
+
+/** Revokes the token server-side (best effort), forgets the session and cached data, goes to /login. */
+export function useLogout() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return () => {
+    // The request captures the token synchronously, so clearing right after is safe.
+    void api.logout().catch(() => undefined);
+    session.clear();
+    client.clear();
+    void navigate({ to: "/login", replace: true });
+  };
+}

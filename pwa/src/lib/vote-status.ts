@@ -1,0 +1,36 @@
+/**
+ * Where each position stands for this voter, derived from data only: the my-votes list and
+ * the votes being sent. The offline layer can add its queued votes as another input without
+ * any card changing how it renders.
+ */
+import type { MyVote } from "@evoting/shared";
+
+export type PositionVoteStatus =
+  | { kind: "not-voted" }
+  | { kind: "casting" }
+  /** Saved on this device and waiting to be sent (offline outbox). */
+  | { kind: "queued"; vote: MyVote }
+  | { kind: "voted"; vote: MyVote }
+  /** The server refused a queued vote; the voter must see why. */
+  | { kind: "failed"; vote: MyVote; message: string };
+
+export interface VoteStatusInputs {
+  myVotes: readonly MyVote[];
+  castingIds?: ReadonlySet<string>;
+  /** Statuses from elsewhere (the offline outbox), used when the server has no vote yet. */
+  local?: ReadonlyMap<string, PositionVoteStatus>;
+}
+
+export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs): PositionVoteStatus {
+  const vote = inputs.myVotes.find((v) => v.positionId === positionId);
+  if (vote) return { kind: "voted", vote };
+  if (inputs.castingIds?.has(positionId)) return { kind: "casting" };
+  return inputs.local?.get(positionId) ?? { kind: "not-voted" };
+}
+
+/** A position counts as voted once the user's vote list contains it (spec section 4). */
+export const isVoted = (status: PositionVoteStatus) => status.kind === "voted";
+
+/** No further choice can be made: the vote is recorded or on its way. */
+export const isLocked = (status: PositionVoteStatus) =>
+  status.kind === "voted" || status.kind === "queued" || status.kind === "casting";

@@ -1,0 +1,10 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { allCandidatesQuery } from "../../lib/queries";
+import { CandidatesPage } from "../../screens/CandidatesPage";
+
+export const Route = createFileRoute("/_auth/candidates")({
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(allCandidatesQuery());
+  },
+  component: CandidatesPage,
+});

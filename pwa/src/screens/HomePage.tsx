@@ -1,0 +1,24 @@
+import { useQuery } from "@tanstack/react-query";
+import { resultsQuery } from "../lib/queries";
+import { ElectionBanner } from "../components/election/ElectionBanner";
+import { ResultsOverview } from "../components/results/ResultsOverview";
+import { CandidatesTable } from "../components/candidates/CandidatesTable";
+
+export function HomePage() {
+  const { data: results } = useQuery(resultsQuery());
+  return (
+    <div className="space-y-8">
+      <ElectionBanner />
+      {/* The overview appears only once results have loaded (spec section 2). */}
+      {results && (
+        <section aria-labelledby="overview-title" className="space-y-4">
+          <h2 id="overview-title" className="text-xl font-bold text-slate-900">
+            Results Overview
+          </h2>
+          <ResultsOverview results={results} />
+        </section>
+      )}
+      <CandidatesTable />
+    </div>
+  );
+}

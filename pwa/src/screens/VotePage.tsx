@@ -1,0 +1,77 @@
+import { useQuery } from "@tanstack/react-query";
+import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
+import { ballotPositionsQuery, myVotesQuery, useCastVote, useCastingPositionIds } from "../lib/queries";
+import { positionVoteStatus, type PositionVoteStatus } from "../lib/vote-status";
+import { notifyError, notifySuccess } from "../lib/notify";
+import { localTimeZone } from "../lib/format";
+import { useNow } from "../lib/use-now";
+import { PageHeader } from "../components/ui/PageHeader";
+import { Card } from "../components/ui/Card";
+import { StateMessage } from "../components/ui/Spinner";
+import { VoteCard } from "../components/vote/VoteCard";
+import { VotingStatusCard } from "../components/vote/VotingStatusCard";
+
+/** Window status is re-evaluated this often so a position opens or closes without a reload. */
+const WINDOW_TICK_MS = 15_000;
+const NO_VOTES: MyVote[] = [];
+
+export function VotePage() {
+  const positions = useQuery(ballotPositionsQuery());
+  const myVotes = useQuery(myVotesQuery());
+  const castingIds = useCastingPositionIds();
+  const now = useNow(WINDOW_TICK_MS);
+  const votes = myVotes.data ?? NO_VOTES;
+  const statusOf = (positionId: string) => positionVoteStatus(positionId, { myVotes: votes, castingIds });
+
+  return (
+    <div>
+      <PageHeader
+        title="Cast Your Vote"
+        description="Select a candidate for each position. Your vote is final."
+      />
+      {positions.isPending ? (
+        <Card>
+          <StateMessage busy>Loading positions...</StateMessage>
+        </Card>
+      ) : positions.isError ? (
+        <Card role="alert" className="px-6 py-10 text-center font-medium text-red-700">
+          {messages.loadPositionsFailed}
+        </Card>
+      ) : positions.data.length === 0 ? (
+        <Card className="px-6 py-12 text-center text-slate-600">No positions are open for voting yet.</Card>
+      ) : (
+        <div className="grid items-start gap-6 lg:grid-cols-3">
+          <div className="space-y-6 lg:col-span-2">
+            <p className="text-sm text-slate-600">Times are shown in your time zone ({localTimeZone()}).</p>
+            {positions.data.map((position) => (
+              <PositionBallot key={position._id} position={position} status={statusOf(position._id)} now={now} />
+            ))}
+          </div>
+          <div className="lg:sticky lg:top-24">
+            <VotingStatusCard positions={positions.data} statusOf={statusOf} />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function PositionBallot({ position, status, now }: { position: BallotPosition; status: PositionVoteStatus; now: number }) {
+  const castVote = useCastVote();
+  return (
+    <VoteCard
+      position={position}
+      status={status}
+      now={now}
+      onCast={({ candidateId, candidateName }) =>
+        castVote.mutate(
+          { positionId: position._id, candidateId, candidateName, ballotTicket: position.ballotTicket },
+          {
+            onSuccess: () => notifySuccess(messages.castVoteSuccess),
+            onError: (error) => notifyError(error, messages.castVoteFailed),
+          },
+        )
+      }
+    />
+  );
+}

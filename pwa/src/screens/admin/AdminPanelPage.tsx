@@ -1,0 +1,55 @@
+import { Link } from "@tanstack/react-router";
+import { useSession } from "../../lib/use-session";
+import { useLogout } from "../../lib/use-logout";
+import { Button } from "../../components/ui/Button";
+import { Icon } from "../../components/ui/Icon";
+import type { IconName } from "../../components/layout/nav";
+
+type CardIcon = IconName | "list" | "chart";
+
+const actions: { to: string; label: string; description: string; icon: CardIcon; tone: string }[] = [
+  { to: "/admin/users", label: "Create Users", description: "Register voters by matric number and date of birth.", icon: "user-plus", tone: "bg-indigo-50 text-indigo-700" },
+  { to: "/admin/positions", label: "Create Positions", description: "Open a position with its voting window.", icon: "list-plus", tone: "bg-violet-50 text-violet-700" },
+  { to: "/admin/candidates", label: "Create Candidates", description: "Add candidates with a photo to a position.", icon: "id-card", tone: "bg-sky-50 text-sky-700" },
+  { to: "/admin/manage-positions", label: "Manage Positions", description: "Review windows and delete positions.", icon: "list", tone: "bg-amber-50 text-amber-800" },
+  { to: "/admin/manage-candidates", label: "Manage Candidates", description: "Review and remove candidates.", icon: "users", tone: "bg-rose-50 text-rose-700" },
+  { to: "/results", label: "Live Results", description: "Follow the count as votes arrive.", icon: "chart", tone: "bg-green-50 text-green-700" },
+  { to: "/candidates", label: "All Candidates", description: "See every candidate by position.", icon: "trophy", tone: "bg-teal-50 text-teal-700" },
+  { to: "/settings", label: "Settings", description: "Your profile, email and password.", icon: "settings", tone: "bg-slate-100 text-slate-700" },
+];
+
+export function AdminPanelPage() {
+  const current = useSession();
+  const logout = useLogout();
+  return (
+    <div className="space-y-8">
+      <section className="flex flex-wrap items-center justify-between gap-4 rounded-3xl bg-gradient-to-br from-slate-900 to-indigo-900 px-6 py-8 text-white shadow-lg sm:px-10">
+        <div>
+          <h1 className="text-3xl font-extrabold tracking-tight">Admin Panel</h1>
+          <p className="mt-2 text-indigo-100">Welcome back, {current?.user.name}. Manage the election from here.</p>
+        </div>
+        <Button variant="secondary" onClick={logout}>
+          <Icon name="logout" className="size-4" />
+          Logout
+        </Button>
+      </section>
+
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {actions.map((action) => (
+          <li key={action.to}>
+            <Link
+              to={action.to}
+              className="focus-ring group flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm transition hover:-translate-y-0.5 hover:border-indigo-300 hover:shadow-md"
+            >
+              <span className={`flex size-11 items-center justify-center rounded-xl ${action.tone}`}>
+                <Icon name={action.icon} />
+              </span>
+              <span className="mt-4 font-semibold text-slate-900 group-hover:text-indigo-800">{action.label}</span>
+              <span className="mt-1 text-sm text-slate-600">{action.description}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { createCandidateSchema, messages } from "@evoting/shared";
+import { api } from "../../lib/api-client";
+import { adminPositionsQuery, invalidateElectionData } from "../../lib/queries";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { PageHeader } from "../../components/ui/PageHeader";
+import { Card } from "../../components/ui/Card";
+import { Button } from "../../components/ui/Button";
+import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { Icon } from "../../components/ui/Icon";
+import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+
+type Field = "name" | "positionId" | "photo";
+
+export function CreateCandidatePage() {
+  const client = useQueryClient();
+  const positions = useQuery(adminPositionsQuery());
+  const [name, setName] = useState("");
+  const [positionId, setPositionId] = useState("");
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const fileInput = useRef<HTMLInputElement>(null);
+  const preview = usePreviewUrl(photo);
+
+  const create = useMutation({
+    mutationFn: api.createCandidate,
+    onSuccess: () => {
+      setName("");
+      setPositionId("");
+      setPhoto(null);
+      if (fileInput.current) fileInput.current.value = "";
+      notifySuccess(messages.createCandidateSuccess);
+      void invalidateElectionData(client);
+    },
+    // On failure the form keeps everything the admin entered (spec section 2).
+    onError: (e) => notifyError(e, messages.createCandidateFailed),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = createCandidateSchema.safeParse({ name, positionId });
+    const next: FieldErrors<Field> = parsed.success ? {} : fieldErrors<Field>(parsed.error);
+    if (photo && !photo.type.startsWith("image/")) next.photo = messages.photoInvalid;
+    setErrors(next);
+    if (!parsed.success || next.photo) return;
+    create.mutate({ ...parsed.data, photo });
+  };
+
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeader title="Create Candidates" description="Add new candidates to election positions" actions={<BackToAdminButton />} />
+      <Card>
+        <form noValidate onSubmit={submit} className="space-y-5 p-6">
+          <TextField label="Candidate Name" name="name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+
+          <FieldShell label="Position" error={errors.positionId}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                name="positionId"
+                aria-describedby={describedBy}
+                aria-invalid={invalid || undefined}
+                className={inputClass}
+                value={positionId}
+                onChange={(e) => setPositionId(e.target.value)}
+                disabled={positions.isPending}
+              >
+                <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
+                {positions.data?.map((p) => (
+                  <option key={p._id} value={p._id}>
+                    {p.title}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FieldShell>
+
+          <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional. PNG, JPEG, WebP or GIF.">
+            {({ id, describedBy, invalid }) => (
+              <div className="flex items-center gap-4">
+                <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-full border-2 border-dashed border-slate-300 bg-slate-50 text-slate-500">
+                  {preview ? (
+                    <img src={preview} alt="Selected photo preview" className="size-full object-cover" />
+                  ) : (
+                    <Icon name="upload" className="size-6" />
+                  )}
+                </div>
+                <input
+                  ref={fileInput}
+                  id={id}
+                  name="photo"
+                  type="file"
+                  accept="image/*"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid || undefined}
+                  onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+                  className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100"
+                />
+              </div>
+            )}
+          </FieldShell>
+
+          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending}>
+            {create.isPending ? "Creating..." : "Create Candidate"}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  );
+}
+
+/** An object URL for the chosen file, revoked when it changes or the page unmounts. */
+function usePreviewUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { messages, passwordFormSchema, type UserProfile } from "@evoting/shared";
+import { api } from "../../lib/api-client";
+import { queryKeys } from "../../lib/queries";
+import { session } from "../../lib/session";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { Button } from "../../components/ui/Button";
+import { Card, CardHeader } from "../../components/ui/Card";
+import { TextField } from "../../components/ui/Field";
+
+type Field = "currentPassword" | "newPassword" | "confirmPassword";
+const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
+  const client = useQueryClient();
+  const [values, setValues] = useState(empty);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+
+  const update = useMutation({
+    mutationFn: api.updatePassword,
+    onSuccess: () => {
+      // From now on this account signs in with its password (DESIGN.md section 4).
+      session.updateUser({ hasPassword: true });
+      client.setQueryData<UserProfile>(queryKeys.profile, (p) => (p ? { ...p, hasPassword: true } : p));
+      setValues(empty);
+      notifySuccess(messages.updatePasswordSuccess);
+    },
+    onError: (e) => notifyError(e, messages.updatePasswordFailed),
+  });
+
+  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = passwordFormSchema.safeParse(values);
+    const next: FieldErrors<Field> = parsed.success ? {} : fieldErrors<Field>(parsed.error);
+    if (hasPassword && !values.currentPassword) next.currentPassword = messages.currentPasswordRequired;
+    setErrors(next);
+    if (!parsed.success || Object.keys(next).length > 0) return;
+    update.mutate(
+      hasPassword
+        ? { currentPassword: values.currentPassword, newPassword: parsed.data.newPassword }
+        : { newPassword: parsed.data.newPassword },
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader
+        title="Password"
+        description={hasPassword ? "Change the password you sign in with." : "Set a password to sign in with instead of your date of birth."}
+      />
+      <form noValidate onSubmit={submit} className="space-y-4 px-5 py-4">
+        {hasPassword && (
+          <TextField
+            label="Current Password"
+            type="password"
+            name="currentPassword"
+            autoComplete="current-password"
+            value={values.currentPassword}
+            onChange={set("currentPassword")}
+            error={errors.currentPassword}
+          />
+        )}
+        <TextField
+          label="New Password"
+          type="password"
+          name="newPassword"
+          autoComplete="new-password"
+          value={values.newPassword}
+          onChange={set("newPassword")}
+          error={errors.newPassword}
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={set("confirmPassword")}
+          error={errors.confirmPassword}
+        />
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending ? "Updating..." : "Update Password"}
+        </Button>
+      </form>
+    </Card>
+  );
+}

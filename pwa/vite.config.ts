@@ -1,0 +1,77 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+import react from "@vitejs/plugin-react";
+import tailwindcss from "@tailwindcss/vite";
+import { tanstackRouter } from "@tanstack/router-plugin/vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// No `root` here: the root vitest config extends this file from the repository root, and
+// `npm run build -w pwa` runs in pwa/, so Vite's default root (the cwd) is right for both.
+// Plugin paths are absolute for the same reason.
+export default defineConfig({
+  plugins: [
+    // Must run before react(): it generates the route tree and splits each route's
+    // component into its own chunk, which keeps /login's first load small.
+    tanstackRouter({
+      target: "react",
+      autoCodeSplitting: true,
+      routesDirectory: here("./src/routes"),
+      generatedRouteTree: here("./src/routeTree.gen.ts"),
+    }),
+    react(),
+    tailwindcss(),
+    // The service worker is irrelevant to component tests and slows them down.
+    ...(process.env.VITEST
+      ? []
+      : [
+          VitePWA({
+            // Registration belongs to the offline module (pwa/src/offline), not to this file.
+            injectRegister: false,
+            registerType: "prompt",
+            includeAssets: ["logo.svg", "favicon.svg"],
+            manifest: {
+              name: "CSC E-Voting",
+              short_name: "CSC E-Voting",
+              description: "Department of Computer Science student elections",
+              theme_color: "#4338ca",
+              background_color: "#f8fafc",
+              display: "standalone",
+              start_url: "/",
+              scope: "/",
+              icons: [
+                { src: "/pwa-192.png", sizes: "192x192", type: "image/png" },
+                { src: "/pwa-512.png", sizes: "512x512", type: "image/png" },
+                { src: "/pwa-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+                { src: "/logo.svg", sizes: "any", type: "image/svg+xml" },
+              ],
+            },
+            workbox: {
+              // Only code and markup: icons come from the manifest list above, so nothing
+              // is precached twice.
+              globPatterns: ["**/*.{js,css,html}"],
+              navigateFallback: "/index.html",
+              // API calls, the SSE stream and photos are never answered with the app shell.
+              navigateFallbackDenylist: [/^\/api\//],
+            },
+          }),
+        ]),
+  ],
+  server: {
+    proxy: { "/api": "http://127.0.0.1:3000" },
+  },
+  build: {
+    target: "es2022",
+    sourcemap: false,
+    // Read by scripts/bundle-size.mjs to know which chunks a route loads.
+    manifest: true,
+    rolldownOptions: {
+      treeshake: {
+        // @evoting/shared is pure (constants, messages, schemas, maths), but its package does
+        // not say so; without this, every zod schema and zod itself land in the entry chunk.
+        moduleSideEffects: [{ test: /[\\/]shared[\\/]src[\\/]/, sideEffects: false }],
+      },
+    },
+  },
+});

@@ -42,7 +42,7 @@ export function isCalendarDate(yyyymmdd: string): boolean {
  */
 export const dateOfBirthSchema = z
   .union([z.string(), z.number()], { error: messages.dobRequired })
-  .transform((v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : "") : v.trim()))
+  .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
   .pipe(
     z
       .string()

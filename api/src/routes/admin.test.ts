@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { messages } from "@evoting/shared";
+import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+afterEach(async () => t.close());
+
+const png = () => new Blob([TINY_PNG], { type: "image/png" });
+
+describe("users", () => {
+  it("creates a voter who can sign in by date of birth; duplicates are 409", async () => {
+    const json = { name: "Ada Obi", matricNumber: "2020/5570123", dateOfBirth: 20020515 };
+    const res = await t.request("/admin/users", { method: "POST", token: admin, json });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ name: "Ada Obi", matricNumber: "2020/5570123", role: "voter", hasPassword: false });
+    const dup = await t.request("/admin/users", { method: "POST", token: admin, json: { ...json, name: "Other" } });
+    expect(dup.status).toBe(409);
+    expect((await dup.json()).message).toBe(messages.duplicateMatric);
+    expect((await t.request("/auth/login", { method: "POST", json: { matricNumber: "2020/5570123", dateOfBirth: 20020515 } })).status).toBe(200);
+  });
+
+  it("validates with the spec's messages", async () => {
+    const cases: [unknown, string][] = [
+      [{ matricNumber: "2020/5570123", dateOfBirth: 20020515 }, messages.nameRequired],
+      [{ name: "A", dateOfBirth: 20020515 }, messages.matricRequired],
+      [{ name: "A", matricNumber: "2020-5570123", dateOfBirth: 20020515 }, messages.matricFormat],
+      [{ name: "A", matricNumber: "2020/5570123" }, messages.dobRequired],
+      [{ name: "A", matricNumber: "2020/5570123", dateOfBirth: 2002051 }, messages.dobFormat],
+      [{ name: "A", matricNumber: "2020/5570123", dateOfBirth: 20021345 }, messages.dobFormat],
+    ];
+    for (const [json, message] of cases) {
+      const res = await t.request("/admin/users", { method: "POST", token: admin, json });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(message);
+    }
+  });
+});
+
+describe("positions", () => {
+  it("creates, lists (with candidates) and stores times as UTC instants", async () => {
+    const res = await t.request("/admin/positions", {
+      method: "POST",
+      token: admin,
+      json: { title: "President", startTime: "2026-03-02T10:00:00+01:00", endTime: "2026-03-02T14:00:00+01:00" },
+    });
+    expect(res.status).toBe(201);
+    const created = await res.json();
+    expect(created).toMatchObject({ title: "President", startTime: "2026-03-02T09:00:00.000Z", endTime: "2026-03-02T13:00:00.000Z", candidates: [] });
+    await t.createCandidate(admin, created._id, "Ada");
+    const list = await (await t.request("/admin/positions", { token: admin })).json();
+    expect(list).toHaveLength(1);
+    expect(list[0].candidates.map((c: { name: string }) => c.name)).toEqual(["Ada"]);
+  });
+
+  it("refuses a missing title or times, and an end before the start", async () => {
+    const post = (json: unknown) => t.request("/admin/positions", { method: "POST", token: admin, json });
+    expect((await (await post({ startTime: "2026-03-02T10:00:00Z", endTime: "2026-03-02T11:00:00Z" })).json()).message).toBe(messages.positionTitleRequired);
+    expect((await (await post({ title: "P", endTime: "2026-03-02T11:00:00Z" })).json()).message).toBe(messages.startTimeRequired);
+    expect((await (await post({ title: "P", startTime: "2026-03-02T11:00:00Z", endTime: "" })).json()).message).toBe(messages.endTimeRequired);
+    expect((await (await post({ title: "P", startTime: "2026-03-02T11:00:00Z", endTime: "2026-03-02T10:00:00Z" })).json()).message).toBe(messages.endAfterStart);
+    expect((await post({ title: "P", startTime: "yesterday", endTime: "2026-03-02T10:00:00Z" })).status).toBe(400);
+  });
+
+  it("deleting a position deletes its candidates, ballots and participation, keeping totals consistent", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "President");
+    const other = await t.openElection(admin, ["Linus"], "Secretary");
+    const onlyHere = await t.createVoter(admin);
+    const both = await t.createVoter(admin);
+    const vote = (token: string, positionId: string, candidateId: string) =>
+      t.request("/vote", { method: "POST", token, json: { positionId, candidateId } });
+    expect((await vote(onlyHere.token, position._id, candidates[0]._id)).status).toBe(201);
+    expect((await vote(both.token, position._id, candidates[1]._id)).status).toBe(201);
+    expect((await vote(both.token, other.position._id, other.candidates[0]._id)).status).toBe(201);
+
+    const del = await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin });
+    expect(del.status).toBe(200);
+    expect((await del.json()).message).toBe(messages.deletePositionSuccess);
+    const results = await (await t.request("/vote/results", { token: admin })).json();
+    expect(results.results.map((r: { positionTitle: string }) => r.positionTitle)).toEqual(["Secretary"]);
+    expect(results.totalVotesCast).toBe(1);
+    expect((await (await t.request("/admin/candidates", { token: admin })).json()).map((c: { name: string }) => c.name)).toEqual(["Linus"]);
+    expect(await (await t.request("/vote/my-votes", { token: onlyHere.token })).json()).toEqual([]);
+    const counts = await t.database.client.execute("SELECT (SELECT count(*) FROM ballots) AS b, (SELECT count(*) FROM participations) AS p, (SELECT count(*) FROM photos) AS ph");
+    expect(counts.rows[0]).toMatchObject({ b: 1, p: 1 });
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin })).status).toBe(404);
+  });
+});
+
+describe("candidates", () => {
+  it("creates a candidate with a photo checked by its bytes and serves it with long cache and nosniff", async () => {
+    const { position } = await t.openElection(admin, []);
+    const c = await t.createCandidate(admin, position._id, "Ada", png());
+    expect(c.photo).toMatch(/^\/api\/photos\/[0-9a-f-]{36}$/);
+    const photo = await t.app.request(c.photo!);
+    expect(photo.status).toBe(200);
+    expect(photo.headers.get("content-type")).toBe("image/png");
+    expect(photo.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(photo.headers.get("cache-control")).toContain("immutable");
+    expect(Buffer.from(await photo.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+    const list = await (await t.request("/admin/candidates", { token: admin })).json();
+    expect(list[0]).toMatchObject({ name: "Ada", positionId: position._id, positionTitle: "President", position: { _id: position._id, title: "President" } });
+  });
+
+  const upload = (fields: Record<string, string | Blob>) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    return t.request("/admin/candidates", { method: "POST", token: admin, body: form });
+  };
+
+  it("refuses non-images, SVG, polyglots and oversized photos, storing nothing", async () => {
+    const { position } = await t.openElection(admin, []);
+    const svg = new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], { type: "image/svg+xml" });
+    const html = new Blob(["<html><script>alert(1)</script></html>"], { type: "image/png" });
+    const polyglot = new Blob([TINY_PNG.subarray(0, 40), "<script>alert(1)</script>"], { type: "image/png" });
+    for (const photo of [svg, html, polyglot]) {
+      const res = await upload({ name: "Eve", positionId: position._id, photo });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(messages.photoInvalid);
+    }
+    const big = new Uint8Array(2 * 1024 * 1024 + 10);
+    big.set(TINY_PNG);
+    const tooBig = await upload({ name: "Eve", positionId: position._id, photo: new Blob([big], { type: "image/png" }) });
+    expect(tooBig.status).toBe(413);
+    expect((await tooBig.json()).message).toBe(messages.photoTooLarge);
+    expect(await (await t.request("/admin/candidates", { token: admin })).json()).toEqual([]);
+  });
+
+  it("validates name and position, and refuses JSON bodies with 415", async () => {
+    const { position } = await t.openElection(admin, []);
+    expect((await (await upload({ positionId: position._id })).json()).message).toBe(messages.candidateNameRequired);
+    expect((await (await upload({ name: "Ada" })).json()).message).toBe(messages.positionRequired);
+    const missing = await upload({ name: "Ada", positionId: "no-such-position" });
+    expect(missing.status).toBe(404);
+    const json = await t.request("/admin/candidates", { method: "POST", token: admin, json: { name: "Ada", positionId: position._id } });
+    expect(json.status).toBe(415);
+  });
+
+  it("deletes a candidate without votes; one with votes is refused so the count stands", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } });
+    const refused = await t.request(`/admin/candidates/${candidates[0]._id}`, { method: "DELETE", token: admin });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(messages.candidateHasVotes);
+    const ok = await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).message).toBe(messages.deleteCandidateSuccess);
+    expect((await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin })).status).toBe(404);
+    const results = await (await t.request("/vote/results", { token: admin })).json();
+    expect(results.results[0].breakdown).toEqual([expect.objectContaining({ name: "Ada", votes: 1 })]);
+  });
+});
+
+describe("authorization", () => {
+  const adminRoutes: [string, string][] = [
+    ["POST", "/admin/users"],
+    ["POST", "/admin/positions"],
+    ["POST", "/admin/candidates"],
+    ["GET", "/admin/positions"],
+    ["GET", "/admin/candidates"],
+    ["DELETE", "/admin/positions/some-id"],
+    ["DELETE", "/admin/candidates/some-id"],
+  ];
+
+  it("answers 401 to anonymous callers and 403 to voters on every admin route", async () => {
+    const voter = await t.createVoter(admin);
+    for (const [method, path] of adminRoutes) {
+      const anon = await t.request(path, { method, json: method === "POST" ? {} : undefined });
+      expect(anon.status, `${method} ${path} anonymous`).toBe(401);
+      const asVoter = await t.request(path, { method, token: voter.token, json: method === "POST" ? {} : undefined });
+      expect(asVoter.status, `${method} ${path} voter`).toBe(403);
+      expect((await asVoter.json()).message).toBe(messages.adminOnly);
+    }
+  });
+});

@@ -4,3 +4,4 @@ export * from "./schemas.ts";
 export * from "./types.ts";
 export * from "./election.ts";
 export * from "./results.ts";
+export * from "./chat.ts";

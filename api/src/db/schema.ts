@@ -118,6 +118,37 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
+/**
+ * The election chat (api/src/chat). `rev` is a room-wide change number: a post takes the next
+ * one and a removal moves the message to the next one, so "everything after rev N" is both
+ * the stream's resume point (Last-Event-ID) and what other processes poll for.
+ */
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    rev: integer("rev").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Emptied when an administrator removes the message. */
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull(),
+    removedAt: integer("removed_at"),
+    removedBy: text("removed_by"),
+  },
+  (t) => [index("chat_messages_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const chatMutes = sqliteTable("chat_mutes", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  until: integer("until").notNull(),
+  mutedBy: text("muted_by").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),

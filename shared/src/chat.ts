@@ -1,0 +1,95 @@
+/**
+ * The election chat: limits, the message shape and the user-facing sentences, shared so the
+ * PWA's input and the API's validator enforce the same rules (issue 5).
+ */
+import { z } from "zod";
+import type { Role } from "./types.ts";
+
+/** Long enough for a question to the returning officer, short enough to keep the room readable. */
+export const CHAT_MAX_LENGTH = 500;
+/** Posting budget per user: 5 messages per 10 s stops floods without slowing a conversation. */
+export const CHAT_RATE_LIMIT = { max: 5, windowMs: 10_000 } as const;
+export const CHAT_PAGE_SIZE = 50;
+export const CHAT_MAX_PAGE_SIZE = 100;
+/** Mutes run from one minute to one week. */
+export const CHAT_MAX_MUTE_MINUTES = 7 * 24 * 60;
+/** The client renews its chat token this long before it expires. */
+export const CHAT_TOKEN_RENEW_BEFORE_MS = 60_000;
+
+export const chatMessages = {
+  textRequired: "Type a message first",
+  textTooLong: `Messages can be at most ${CHAT_MAX_LENGTH} characters`,
+  removed: "Message removed by an administrator",
+  messageNotFound: "Message not found",
+  rateLimited: (seconds: number) =>
+    `You are sending messages too quickly. Please wait ${seconds} second${seconds === 1 ? "" : "s"} before sending another.`,
+  muted: (untilIso: string) => `You have been muted by an administrator until ${untilIso.slice(0, 16).replace("T", " ")} UTC.`,
+  cannotMuteAdmin: "Administrators cannot be muted",
+  muteMinutes: `Choose a mute length between 1 and ${CHAT_MAX_MUTE_MINUTES} minutes`,
+  userRequired: "userId is required",
+  offline: "You are offline. Messages can be sent again when the connection returns.",
+  loadFailed: "Could not load chat messages.",
+  sendFailed: "Failed to send message",
+} as const;
+
+export const chatPostSchema = z.object({
+  text: z
+    .string({ error: chatMessages.textRequired })
+    .trim()
+    .min(1, { error: chatMessages.textRequired })
+    .max(CHAT_MAX_LENGTH, { error: chatMessages.textTooLong }),
+});
+export type ChatPost = z.infer<typeof chatPostSchema>;
+
+export const chatMuteSchema = z.object({
+  userId: z.string({ error: chatMessages.userRequired }).min(1, { error: chatMessages.userRequired }).max(64),
+  minutes: z
+    .number({ error: chatMessages.muteMinutes })
+    .int({ error: chatMessages.muteMinutes })
+    .min(1, { error: chatMessages.muteMinutes })
+    .max(CHAT_MAX_MUTE_MINUTES, { error: chatMessages.muteMinutes }),
+});
+export type ChatMute = z.infer<typeof chatMuteSchema>;
+
+/**
+ * One chat message. `rev` orders every change in the room (a post, a removal) and is the
+ * stream's event id; a record with a higher `rev` replaces the one a client holds.
+ */
+export interface ChatMessage {
+  id: number;
+  rev: number;
+  userId: string;
+  name: string;
+  role: Role;
+  /** Empty once removed. */
+  text: string;
+  createdAt: string;
+  removed: boolean;
+}
+
+export interface ChatPage {
+  /** Newest first. */
+  messages: ChatMessage[];
+  /** Pass as `before` for the next (older) page; null when this page reaches the start. */
+  nextBefore: number | null;
+}
+
+export interface ChatStatus {
+  mutedUntil: string | null;
+  maxLength: number;
+  rateLimit: { max: number; windowMs: number };
+}
+
+export interface ChatMuteResponse {
+  userId: string;
+  mutedUntil: string | null;
+}
+
+/** Server-Sent Event names on the chat stream. */
+export const CHAT_EVENTS = {
+  ready: "ready",
+  message: "message",
+  removed: "message-removed",
+  reset: "reset",
+  muted: "muted",
+} as const;

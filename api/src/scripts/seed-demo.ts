@@ -1,0 +1,87 @@
+/**
+ * `npm run seed:demo`: a sample election in the configured database — four positions open
+ * for the next eight hours, 2–4 candidates each with a photo, and 200 voters who sign in with
+ * a date of birth. Prints a few sign-ins. Refuses to touch a database that already has
+ * positions unless run with --force.
+ */
+import { randomUUID } from "node:crypto";
+import { ensureAdmin } from "../bootstrap.ts";
+import { openDatabase } from "../db/client.ts";
+import { parseEnv } from "../env.ts";
+import { avatarPng } from "../services/avatar.ts";
+import { bumpResultsVersionSql } from "../services/results.ts";
+import { createUser } from "../services/users.ts";
+
+const ELECTION: [string, string[]][] = [
+  ["President", ["Adaeze Okafor", "Tunde Bakare", "Chiamaka Eze"]],
+  ["Vice President", ["Ibrahim Musa", "Ngozi Adeyemi"]],
+  ["General Secretary", ["Emeka Nwosu", "Fatima Bello", "Kelechi Obi", "Zainab Lawal"]],
+  ["Financial Secretary", ["Segun Afolabi", "Blessing Udo"]],
+];
+const FIRST = ["Ada", "Bola", "Chidi", "Dayo", "Efe", "Funke", "Gbenga", "Halima", "Ife", "Jide", "Kemi", "Lola", "Musa", "Nneka", "Obinna", "Poly", "Rita", "Sade", "Tobi", "Uche"];
+const LAST = ["Okoro", "Adewale", "Ibe", "Danjuma", "Eze", "Hassan", "Nwankwo", "Ogun", "Salami", "Yusuf"];
+const VOTERS = 200;
+
+const env = parseEnv();
+const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+const now = Date.now();
+await ensureAdmin(database.db, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, now);
+
+const existing = await database.client.execute("SELECT count(*) AS n FROM positions");
+if (Number(existing.rows[0].n) > 0 && !process.argv.includes("--force")) {
+  console.log("This database already has positions; nothing seeded. Use `npm run seed:demo -- --force` to add another election.");
+  database.close();
+  process.exit(0);
+}
+
+const statements = [];
+let hue = 0;
+for (const [title, names] of ELECTION) {
+  const positionId = randomUUID();
+  statements.push({
+    sql: "INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES (?, ?, ?, ?, ?)",
+    args: [positionId, title, now - 60_000, now + 8 * 3_600_000, now],
+  });
+  for (const name of names) {
+    const photoId = randomUUID();
+    hue = (hue + 47) % 360;
+    statements.push(
+      { sql: "INSERT INTO photos (id, mime, data, created_at) VALUES (?, 'image/png', ?, ?)", args: [photoId, avatarPng(hue), now] },
+      {
+        sql: "INSERT INTO candidates (id, position_id, name, photo_id, vote_count, created_at) VALUES (?, ?, ?, ?, 0, ?)",
+        args: [randomUUID(), positionId, name, photoId, now],
+      },
+    );
+  }
+}
+statements.push(bumpResultsVersionSql);
+await database.client.batch(statements, "write");
+
+const samples: string[] = [];
+// Matric numbers 2021/5570NNNN from a random block, so a forced re-seed rarely collides.
+const base = 1000 * (1 + Math.floor(Math.random() * 8));
+let created = 0;
+for (let i = 0; i < VOTERS; i += 20) {
+  // Hash in small parallel groups: argon2 runs on the thread pool.
+  const group = await Promise.all(
+    Array.from({ length: Math.min(20, VOTERS - i) }, (_, j) => {
+      const n = i + j;
+      const matricNumber = `2021/5570${base + n}`;
+      const dob = `${1998 + (n % 7)}${String((n % 12) + 1).padStart(2, "0")}${String((n % 28) + 1).padStart(2, "0")}`;
+      const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]}`;
+      return createUser(database.db, { name, matricNumber, dateOfBirth: dob }, now).then((u) => (u ? { matricNumber, dob, name } : null));
+    }),
+  );
+  for (const u of group) {
+    if (!u) continue;
+    created++;
+    if (samples.length < 5) samples.push(`  ${u.matricNumber}  date of birth ${u.dob}  (${u.name})`);
+  }
+}
+await database.client.execute(bumpResultsVersionSql);
+database.close();
+
+console.log(`Seeded ${ELECTION.length} positions open until ${new Date(now + 8 * 3_600_000).toLocaleString()}, ${ELECTION.reduce((n, [, c]) => n + c.length, 0)} candidates with photos, ${created} voters.`);
+console.log("Sign in as a voter with, for example:");
+console.log(samples.join("\n"));
+console.log(`Admin: ${env.ADMIN_MATRIC} with ADMIN_PASSWORD (or the password printed at first start).`);

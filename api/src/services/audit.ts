@@ -1,0 +1,42 @@
+/**
+ * The returning officer's consistency check: for every position the number of ballots equals
+ * the number of participation records, and every candidate's tally equals its ballots.
+ */
+import type { Database } from "../db/client.ts";
+import { auditTallies } from "./results.ts";
+
+export interface AuditReport {
+  ok: boolean;
+  ballots: number;
+  participations: number;
+  positionMismatches: { positionId: string; ballots: number; participations: number }[];
+  tallyMismatches: { id: string; vote_count: number; counted: number }[];
+  integrity: string;
+}
+
+export async function auditDatabase(database: Database): Promise<AuditReport> {
+  const [totals, perPosition, integrity] = await database.client.batch(
+    [
+      "SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM participations) AS participations",
+      `SELECT p.id AS position_id,
+              (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots,
+              (SELECT count(*) FROM participations x WHERE x.position_id = p.id) AS participations
+         FROM positions p`,
+      "PRAGMA quick_check",
+    ],
+    "read",
+  );
+  const positionMismatches = perPosition.rows
+    .map((r) => ({ positionId: String(r.position_id), ballots: Number(r.ballots), participations: Number(r.participations) }))
+    .filter((r) => r.ballots !== r.participations);
+  const tallyMismatches = await auditTallies(database);
+  const integrityResult = String(integrity.rows[0]?.[0] ?? "unknown");
+  return {
+    ok: positionMismatches.length === 0 && tallyMismatches.length === 0 && integrityResult === "ok",
+    ballots: Number(totals.rows[0].ballots),
+    participations: Number(totals.rows[0].participations),
+    positionMismatches,
+    tallyMismatches,
+    integrity: integrityResult,
+  };
+}

@@ -6,6 +6,7 @@
  */
 import { messages } from "@evoting/shared";
 import { offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome, type VoteChoice } from "./db";
+import { offlineText } from "./notices";
 
 export type QueueVoteInput = VoteChoice;
 
@@ -21,14 +22,6 @@ export class QueueRefusedError extends Error {
   }
 }
 
-/** Voter-facing sentences of the offline flow (candidates for `@evoting/shared` messages). */
-export const offlineText = {
-  queued: "Saved on this device, will be sent when you are back online",
-  queuedBadge: "Queued",
-  alreadyQueued: "A vote for this position is already waiting to be sent",
-  notNeeded: "You had already voted for this position, so your queued vote was not needed.",
-  signInToSend: "Sign in again to send your queued vote",
-} as const;
 
 export interface QueueOptions {
   db?: EvotingDB;

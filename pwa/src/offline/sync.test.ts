@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { EvotingDB, OutboxOutcome } from "./db";
-import { offlineText, queueVote } from "./outbox";
+import { offlineText } from "./notices";
+import { queueVote } from "./outbox";
 import { backoffDelay, createSyncEngine, parseRetryAfter, type SyncEngineOptions } from "./sync";
 import { created, deferred, fakeLocks, fakeServer, manualClock, memoryIndexedDb } from "./test-support";
 

@@ -16,7 +16,7 @@
  */
 import { messages, type MyVote } from "@evoting/shared";
 import type { EvotingDB, OutboxError, OutboxItem, OutboxOutcome, PositionMark, TerminalStatus } from "./db";
-import { offlineText } from "./outbox";
+import { offlineText } from "./notices";
 
 export const OUTBOX_LOCK = "evoting-outbox";
 

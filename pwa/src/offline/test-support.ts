@@ -3,6 +3,9 @@
  * that also drives the engine's timers, a controllable fake server, and a Web Locks stand-in.
  * Imported only by `*.test.ts` files.
  */
+// A global indexedDB, as in a browser. Dexie looks for it when it loads, so a test file using
+// liveQuery imports "fake-indexeddb/auto" first itself; each test still opens its own database.
+import "fake-indexeddb/auto";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { EvotingDB, type OutboxItem } from "./db";
 import type { LockManagerLike, SendResult, Timers } from "./sync";

@@ -1,0 +1,205 @@
+/**
+ * Wires the offline module into the running app: one database, one sync engine talking to
+ * `POST {apiBase}/vote` with the stored bearer token, and the browser events that should make
+ * it replay (connection back, tab focused or shown). The app calls `installOffline()` once at
+ * start; everything else (queries, the vote page, the top bar) uses the returned object.
+ */
+import type { MyVote } from "@evoting/shared";
+import { messages } from "@evoting/shared";
+import { freshness } from "./cache";
+import { clearUserData, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
+import { markOutcomeSeen, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";
+import { createStore, type ReadableStore } from "./store";
+import { createSyncEngine, type LockManagerLike, type SendResult, type SyncEngine, type SyncStatus } from "./sync";
+import { watchVoteStates, type LocalVoteStates } from "./vote-states";
+
+export interface InstallOfflineOptions {
+  /** The API base, e.g. '/api' (api-client's API_BASE). */
+  apiBase: string;
+  getToken: () => string | null;
+  getUserId: () => string | null;
+  /** Called once per settled vote (toast it, update query caches). Seen-marking is done here. */
+  onOutcome?: (outcome: OutboxOutcome) => void;
+  /** The server refused the token while replaying (sign the user out like any other 401). */
+  onUnauthorized?: () => void;
+  db?: EvotingDB;
+  fetch?: typeof fetch;
+  /** Where online/focus/visibility events come from; null in tests that kick by hand. */
+  eventTarget?: Pick<Window, "addEventListener" | "removeEventListener"> | null;
+  locks?: LockManagerLike | null;
+  now?: () => number;
+  requestTimeoutMs?: number;
+  /** How long `castVote` waits for the server before reporting 'queued'. */
+  castWaitMs?: number;
+}
+
+export type CastResult =
+  | { status: "queued"; item: OutboxItem }
+  | { status: OutboxOutcome["status"]; item: OutboxItem; outcome: OutboxOutcome };
+
+export interface OfflineRuntime {
+  db: EvotingDB;
+  engine: SyncEngine;
+  /** Engine status (pending count, waiting, auth-required) for the status card and top bar. */
+  sync: ReadableStore<SyncStatus>;
+  /** navigator.onLine, kept current. */
+  online: ReadableStore<boolean>;
+  /**
+   * Saves the vote in the outbox (refusing a second one for the position), asks the engine to
+   * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'.
+   */
+  castVote(input: QueueVoteInput): Promise<CastResult>;
+  /** Live queued/voted/failed states of one user's positions for the vote page. */
+  voteStates(userId: string): ReadableStore<LocalVoteStates> & { close(): void };
+  /** After sign-in: send what was held for this user and report outcomes not yet shown. */
+  signedIn(userId: string): Promise<void>;
+  /** Logout: forget the user's data except unsent votes. */
+  signedOut(userId: string): Promise<void>;
+  uninstall(): Promise<void>;
+}
+
+function timeoutSignal(ms: number): AbortSignal {
+  if (typeof AbortSignal.timeout === "function") return AbortSignal.timeout(ms);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new DOMException("The request timed out", "TimeoutError")), ms);
+  return controller.signal;
+}
+
+export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
+  const db = options.db ?? offlineDb();
+  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const base = options.apiBase.replace(/\/$/, "");
+  const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+  const castWaitMs = options.castWaitMs ?? 10_000;
+  const target = options.eventTarget === undefined ? (typeof window === "undefined" ? null : window) : options.eventTarget;
+  const now = options.now ?? Date.now;
+
+  const authHeaders = (): Record<string, string> | null => {
+    const token = options.getToken();
+    return token ? { Authorization: `Bearer ${token}`, Accept: "application/json" } : null;
+  };
+
+  const send = async (item: OutboxItem): Promise<SendResult> => {
+    const headers = authHeaders();
+    // A vote is only ever sent with its own voter's token; anything else waits for them.
+    if (!headers || options.getUserId() !== item.userId) {
+      return { status: 401, body: { message: messages.sessionExpired } };
+    }
+    const response = await fetchImpl(`${base}/vote`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": item.key },
+      body: JSON.stringify({
+        positionId: item.positionId,
+        candidateId: item.candidateId,
+        ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
+      }),
+      cache: "no-store",
+      signal: timeoutSignal(requestTimeoutMs),
+    });
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch {
+      // A proxy's HTML error page or an empty body: the status still decides.
+    }
+    if (response.status === 401) options.onUnauthorized?.();
+    return { status: response.status, body, retryAfter: response.headers.get("Retry-After") };
+  };
+
+  const fetchMyVotes = async (userId: string): Promise<MyVote[]> => {
+    const headers = authHeaders();
+    if (!headers || options.getUserId() !== userId) throw new Error("Not signed in as this voter");
+    const response = await fetchImpl(`${base}/vote/my-votes`, { headers, cache: "no-store", signal: timeoutSignal(requestTimeoutMs) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return (await response.json()) as MyVote[];
+  };
+
+  const settled = new Map<string, (outcome: OutboxOutcome) => void>();
+  const onOutcome = (outcome: OutboxOutcome) => {
+    settled.get(outcome.key)?.(outcome);
+    try {
+      options.onOutcome?.(outcome);
+    } finally {
+      void markOutcomeSeen(outcome.key, db, now).catch(() => undefined);
+    }
+  };
+
+  const engine = createSyncEngine({
+    db,
+    send,
+    fetchMyVotes,
+    onOutcome,
+    now,
+    currentUserId: () => (options.getToken() ? options.getUserId() : null),
+    ...(options.locks === undefined ? {} : { locks: options.locks }),
+  });
+
+  const sync = createStore<SyncStatus>(engine.getStatus());
+  const unsubscribeSync = engine.subscribe((status) => sync.set(status));
+  const online = createStore<boolean>(typeof navigator === "undefined" ? true : navigator.onLine !== false);
+
+  const onOnline = () => {
+    online.set(true);
+    void engine.kick();
+  };
+  const onOffline = () => online.set(false);
+  const onFocus = () => void engine.kick();
+  const onVisible = () => {
+    if (typeof document !== "undefined" && document.visibilityState === "visible") void engine.kick();
+  };
+  target?.addEventListener("online", onOnline);
+  target?.addEventListener("offline", onOffline);
+  target?.addEventListener("focus", onFocus);
+  if (typeof document !== "undefined" && target) document.addEventListener("visibilitychange", onVisible);
+
+  void engine.start();
+
+  async function showUnseen(userId: string) {
+    for (const outcome of await unseenOutcomes(userId, db)) onOutcome(outcome);
+  }
+  const signedInUser = options.getToken() ? options.getUserId() : null;
+  if (signedInUser) void showUnseen(signedInUser).catch(() => undefined);
+
+  return {
+    db,
+    engine,
+    sync,
+    online,
+    async castVote(input) {
+      const item = await queueVote(input, { db, now });
+      let resolveOutcome!: (outcome: OutboxOutcome) => void;
+      const outcome = new Promise<OutboxOutcome>((resolve) => (resolveOutcome = resolve));
+      settled.set(item.key, resolveOutcome);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        // Whichever comes first: the outcome, the end of a pass that could not deliver (the
+        // item is backing off: report 'queued' at once), or the wait running out.
+        const delivery = engine.kick().then(() => db.outcomes.get(item.key));
+        const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), castWaitMs)));
+        const result = await Promise.race([outcome, delivery, timeout]);
+        return result ? { status: result.status, item, outcome: result } : { status: "queued", item };
+      } finally {
+        clearTimeout(timer);
+        settled.delete(item.key);
+      }
+    },
+    voteStates: (userId) => watchVoteStates(db, userId),
+    async signedIn(userId) {
+      await engine.resumeForUser(userId);
+      await showUnseen(userId);
+    },
+    async signedOut(userId) {
+      freshness.reset();
+      await clearUserData(userId, db);
+      await engine.kick();
+    },
+    async uninstall() {
+      target?.removeEventListener("online", onOnline);
+      target?.removeEventListener("offline", onOffline);
+      target?.removeEventListener("focus", onFocus);
+      if (typeof document !== "undefined" && target) document.removeEventListener("visibilitychange", onVisible);
+      unsubscribeSync();
+      await engine.stop();
+    },
+  };
+}

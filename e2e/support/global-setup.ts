@@ -1,0 +1,103 @@
+/**
+ * Builds the PWA, then starts the real server (API + PWA on one origin) on a free port with a
+ * fresh temporary database, and stops it afterwards. Tests read the address with
+ * `inject("baseURL")`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { ADMIN } from "./accounts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+const repo = fileURLToPath(new URL("../..", import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Server exited early (${child.exitCode}):\n${log()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Server did not become healthy:\n${log()}`);
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    const build = spawnSync("npm", ["run", "build", "-w", "pwa"], { cwd: repo, stdio: "pipe", encoding: "utf8" });
+    if (build.status !== 0) throw new Error(`PWA build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+
+  const tmpRoot = join(repo, "e2e", ".tmp");
+  mkdirSync(tmpRoot, { recursive: true });
+  const dir = mkdtempSync(join(tmpRoot, "run-"));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "api/src/server.ts"], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${join(dir, "e2e.db")}`,
+      ADMIN_MATRIC: ADMIN.matric,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_NAME: ADMIN.name,
+      BALLOT_KEY: randomBytes(32).toString("hex"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+
+  try {
+    await waitForHealth(baseURL, child, () => output);
+  } catch (error) {
+    child.kill("SIGTERM");
+    throw error;
+  }
+  project.provide("baseURL", baseURL);
+
+  return async () => {
+    child.kill("SIGTERM");
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve();
+      }, 5_000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

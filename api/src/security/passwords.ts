@@ -5,10 +5,12 @@
  * than `maxQueued` hashes wait, callers get `HashQueueFull` and the route answers 503 with
  * Retry-After instead of collapsing.
  */
-import { Algorithm, hash, verify } from "@node-rs/argon2";
+import { hash, verify } from "@node-rs/argon2";
 import { availableParallelism } from "node:os";
 
-const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** `Algorithm` is a const enum, which isolated modules cannot import: 2 is Argon2id. */
+const ARGON2ID = 2;
+const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export class HashQueueFull extends Error {}
 

@@ -7,6 +7,7 @@ import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { fail, onError } from "./http/errors.ts";
 import { serveStatic } from "./http/static.ts";
+import { chatRoutes } from "./chat/routes.ts";
 import { realtimeRoutes } from "./realtime/routes.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/admin", adminRoutes(deps));
   api.route("/vote", voteRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));
+  api.route("/chat", chatRoutes(deps));
   api.route("/photos", photoRoutes(deps));
   api.all("*", (c) => c.json({ message: messages.notFound }, 404));
 

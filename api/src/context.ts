@@ -2,6 +2,7 @@
 import type { Clock } from "./clock.ts";
 import type { Config, Deps } from "./deps.ts";
 import type { Database } from "./db/client.ts";
+import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
 import type { Keys } from "./security/keys.ts";
 import { SignInThrottle } from "./security/throttle.ts";
@@ -9,6 +10,7 @@ import { ResultsService } from "./services/results.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const results = new ResultsService(database, clock);
+  const hub = createHub(results, config.realtime);
   return {
     database,
     clock,
@@ -16,6 +18,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: false, ...config },
     throttle: new SignInThrottle(clock),
     results,
-    hub: createHub(results),
+    hub,
+    chat: new ChatService(database, clock, hub),
   };
 }

@@ -4,12 +4,15 @@ import type { Database } from "./db/client.ts";
 import type { Keys } from "./security/keys.ts";
 import type { SignInThrottle } from "./security/throttle.ts";
 import type { ResultsService } from "./services/results.ts";
-import type { Hub } from "./realtime/hub.ts";
+import type { Hub, HubOptions } from "./realtime/hub.ts";
+import type { ChatService } from "./chat/service.ts";
 
 export interface Config {
   sessionMs: number;
   voteGraceMs: number;
   trustProxy: boolean;
+  /** Realtime delivery intervals (tests shorten them). */
+  realtime?: Partial<HubOptions>;
 }
 
 export interface Deps {
@@ -20,6 +23,7 @@ export interface Deps {
   throttle: SignInThrottle;
   results: ResultsService;
   hub: Hub;
+  chat: ChatService;
 }
 
 export interface AuthUser {

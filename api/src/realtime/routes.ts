@@ -1,4 +1,5 @@
 /** /realtime: short-lived stream tokens (EventSource cannot send headers) and the SSE stream. */
+import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
 import { REALTIME_CHANNEL, messages, type TokenResponse } from "@evoting/shared";
@@ -26,7 +27,15 @@ export function realtimeRoutes(deps: Deps) {
     })
     .get("/", validate("query", streamQuery), async (c) => {
       const { channel, token } = c.req.valid("query");
-      if (!verifyToken(keys, token, "stream", clock.now())) fail(401, messages.sessionExpired);
-      return hub.open(channel, c.req.raw.signal, async () => [sseFrame("snapshot", await deps.results.get())]);
+      const payload = verifyToken<{ k: "stream"; sub: string; exp: number }>(keys, token, "stream", clock.now());
+      if (!payload) fail(401, messages.sessionExpired);
+      return hub.open(channel, {
+        signal: c.req.raw.signal,
+        // Under @hono/node-server the hub writes to the Node response directly (see hub.ts).
+        outgoing: (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing,
+        userId: payload.sub,
+        // Every (re)connect starts from the current snapshot.
+        initial: async () => [sseFrame("snapshot", await deps.results.get())],
+      });
     });
 }

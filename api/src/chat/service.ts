@@ -1,0 +1,185 @@
+/**
+ * The election chat room: history, posting (with mute and rate limit), removal and mutes.
+ *
+ * Every change takes the room's next `rev` inside its own write (SQLite serialises writers,
+ * also across processes), so `rev` orders the room's history of changes: the stream resumes
+ * from it (Last-Event-ID) and the hub polls its maximum to pick up other processes' writes.
+ * The mute and rate-limit checks sit in the INSERT's own WHERE clause, so they hold across
+ * processes and under concurrent posts from one user.
+ */
+import type { Row } from "@libsql/client";
+import { CHAT_RATE_LIMIT, CHAT_EVENTS, type ChatMessage, type ChatPage, type Role } from "@evoting/shared";
+import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
+import type { ChangeFeed, Hub } from "../realtime/hub.ts";
+import { sseFrame } from "../realtime/hub.ts";
+
+export const CHAT_CHANNEL = "chat";
+/** A resume further back than this sends `reset` (reload history) instead of a replay. */
+export const MAX_REPLAY = 500;
+const FEED_BATCH = 200;
+
+const SELECT_MESSAGE = `SELECT m.id, m.rev, m.user_id, u.name, u.role, m.text, m.created_at, m.removed_at
+  FROM chat_messages m JOIN users u ON u.id = m.user_id`;
+
+function toMessage(r: Row): ChatMessage {
+  const removed = r.removed_at !== null;
+  return {
+    id: Number(r.id),
+    rev: Number(r.rev),
+    userId: String(r.user_id),
+    name: String(r.name),
+    role: (r.role === "admin" ? "admin" : "voter") satisfies Role,
+    text: removed ? "" : String(r.text),
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+    removed,
+  };
+}
+
+export function chatFrame(message: ChatMessage): Uint8Array {
+  return sseFrame(message.removed ? CHAT_EVENTS.removed : CHAT_EVENTS.message, message, message.rev);
+}
+
+export type PostOutcome =
+  | { ok: true; message: ChatMessage }
+  | { ok: false; reason: "muted"; until: number }
+  | { ok: false; reason: "rate"; retryAfterMs: number };
+
+export type MuteOutcome = { ok: true; until: number | null } | { ok: false; reason: "not-found" | "admin" };
+
+export class ChatService {
+  /** Pushes local changes out through the hub at once (other processes' arrive by polling). */
+  private readonly push: () => void;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly hub: Hub,
+  ) {
+    this.push = hub.addFeed(this.feed());
+  }
+
+  async page(before: number | undefined, limit: number): Promise<ChatPage> {
+    const rs = await this.database.client.execute({
+      sql: `${SELECT_MESSAGE} WHERE m.id < ? ORDER BY m.id DESC LIMIT ?`,
+      args: [before ?? Number.MAX_SAFE_INTEGER, limit + 1],
+    });
+    const messages = rs.rows.slice(0, limit).map(toMessage);
+    const more = rs.rows.length > limit;
+    return { messages, nextBefore: more ? (messages.at(-1)?.id ?? null) : null };
+  }
+
+  async post(userId: string, text: string): Promise<PostOutcome> {
+    const now = this.clock.now();
+    const windowStart = now - CHAT_RATE_LIMIT.windowMs;
+    const [inserted] = await this.database.writer.submit([
+      {
+        sql: `INSERT INTO chat_messages (rev, user_id, text, created_at)
+              SELECT (SELECT coalesce(max(rev), 0) + 1 FROM chat_messages), ?1, ?2, ?3
+               WHERE NOT EXISTS (SELECT 1 FROM chat_mutes WHERE user_id = ?1 AND until > ?3)
+                 AND (SELECT count(*) FROM chat_messages WHERE user_id = ?1 AND created_at > ?4) < ?5
+              RETURNING id`,
+        args: [userId, text, now, windowStart, CHAT_RATE_LIMIT.max],
+      },
+    ]);
+    const id = inserted.rows[0]?.id;
+    if (id !== undefined && id !== null) {
+      this.push();
+      const message = await this.find(Number(id));
+      if (!message) throw new Error(`chat message ${id} vanished`);
+      return { ok: true, message };
+    }
+    const until = await this.mutedUntil(userId);
+    if (until !== null) return { ok: false, reason: "muted", until };
+    const rs = await this.database.client.execute({
+      sql: `SELECT created_at FROM chat_messages WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1 OFFSET ?`,
+      args: [userId, windowStart, CHAT_RATE_LIMIT.max - 1],
+    });
+    // The oldest message still counting against the budget frees a slot when it leaves the window.
+    const oldest = Number(rs.rows[0]?.created_at ?? now);
+    return { ok: false, reason: "rate", retryAfterMs: Math.max(1_000, oldest + CHAT_RATE_LIMIT.windowMs - now) };
+  }
+
+  /** Removes a message (its text is erased). Null when there is no such message. */
+  async remove(id: number, adminId: string): Promise<ChatMessage | null> {
+    const now = this.clock.now();
+    const [updated] = await this.database.writer.submit([
+      {
+        sql: `UPDATE chat_messages
+                 SET rev = (SELECT max(rev) + 1 FROM chat_messages), text = '', removed_at = ?, removed_by = ?
+               WHERE id = ? AND removed_at IS NULL`,
+        args: [now, adminId, id],
+      },
+    ]);
+    if (updated.rowsAffected > 0) this.push();
+    return this.find(id);
+  }
+
+  async mute(userId: string, minutes: number, adminId: string): Promise<MuteOutcome> {
+    const rs = await this.database.client.execute({ sql: "SELECT role FROM users WHERE id = ?", args: [userId] });
+    const user = rs.rows[0];
+    if (!user) return { ok: false, reason: "not-found" };
+    if (user.role === "admin") return { ok: false, reason: "admin" };
+    const now = this.clock.now();
+    const until = now + minutes * 60_000;
+    await this.database.writer.submit([
+      {
+        sql: `INSERT INTO chat_mutes (user_id, until, muted_by, created_at) VALUES (?, ?, ?, ?)
+              ON CONFLICT (user_id) DO UPDATE SET until = excluded.until, muted_by = excluded.muted_by, created_at = excluded.created_at`,
+        args: [userId, until, adminId, now],
+      },
+    ]);
+    this.notifyMute(userId, until);
+    return { ok: true, until };
+  }
+
+  async unmute(userId: string): Promise<void> {
+    await this.database.writer.submit([{ sql: "DELETE FROM chat_mutes WHERE user_id = ?", args: [userId] }]);
+    this.notifyMute(userId, null);
+  }
+
+  async mutedUntil(userId: string): Promise<number | null> {
+    const rs = await this.database.client.execute({
+      sql: "SELECT until FROM chat_mutes WHERE user_id = ? AND until > ?",
+      args: [userId, this.clock.now()],
+    });
+    const until = rs.rows[0]?.until;
+    return until === undefined || until === null ? null : Number(until);
+  }
+
+  async head(): Promise<number> {
+    const rs = await this.database.client.execute("SELECT coalesce(max(rev), 0) AS rev FROM chat_messages");
+    return Number(rs.rows[0]?.rev ?? 0);
+  }
+
+  /** Changes after `rev`, oldest first. */
+  async after(rev: number, limit: number): Promise<ChatMessage[]> {
+    const rs = await this.database.client.execute({
+      sql: `${SELECT_MESSAGE} WHERE m.rev > ? ORDER BY m.rev LIMIT ?`,
+      args: [rev, limit],
+    });
+    return rs.rows.map(toMessage);
+  }
+
+  private async find(id: number): Promise<ChatMessage | null> {
+    const rs = await this.database.client.execute({ sql: `${SELECT_MESSAGE} WHERE m.id = ?`, args: [id] });
+    return rs.rows[0] ? toMessage(rs.rows[0]) : null;
+  }
+
+  /** Tells the user's own open streams in this process (their input updates at once). */
+  private notifyMute(userId: string, until: number | null) {
+    const mutedUntil = until === null ? null : new Date(until).toISOString();
+    this.hub.broadcast(CHAT_CHANNEL, sseFrame(CHAT_EVENTS.muted, { mutedUntil }), userId);
+  }
+
+  private feed(): ChangeFeed {
+    return {
+      channel: CHAT_CHANNEL,
+      head: () => this.head(),
+      after: async (rev) => {
+        const changes = await this.after(rev, FEED_BATCH);
+        return { frames: changes.map(chatFrame), rev: changes.at(-1)?.rev ?? rev };
+      },
+    };
+  }
+}

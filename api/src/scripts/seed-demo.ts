@@ -36,11 +36,11 @@ if (Number(existing.rows[0].n) > 0 && !process.argv.includes("--force")) {
 
 const statements = [];
 let hue = 0;
-for (const [title, names] of ELECTION) {
+for (const [index, [title, names]] of ELECTION.entries()) {
   const positionId = randomUUID();
   statements.push({
     sql: "INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES (?, ?, ?, ?, ?)",
-    args: [positionId, title, now - 60_000, now + 8 * 3_600_000, now],
+    args: [positionId, title, now - 60_000, now + 8 * 3_600_000, now + index],
   });
   for (const name of names) {
     const photoId = randomUUID();

@@ -30,10 +30,10 @@ export function toPosition(p: PositionRow, cands: Candidate[] = []): Position {
   };
 }
 
-/** Every position (by start time, then title) with its candidates (by name). Two queries, no N+1. */
+/** Every position (by start time, then creation order) with its candidates (by name). Two queries, no N+1. */
 export async function listPositions(db: Db): Promise<Position[]> {
   const [posRows, candRows] = await Promise.all([
-    db.select().from(positions).orderBy(asc(positions.startTime), asc(positions.title)),
+    db.select().from(positions).orderBy(asc(positions.startTime), asc(positions.createdAt), asc(positions.title)),
     db.select().from(candidates).orderBy(asc(candidates.name)),
   ]);
   const byPosition = new Map<string, Candidate[]>();

@@ -51,7 +51,7 @@ export class ResultsService {
         "SELECT count(DISTINCT voter_id) AS n FROM participations",
         `SELECT p.id AS position_id, p.title AS position_title, c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
-           ORDER BY p.start_time, p.title, c.name`,
+           ORDER BY p.start_time, p.created_at, p.title, c.name`,
       ],
       "read",
     );

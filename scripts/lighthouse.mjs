@@ -1,0 +1,83 @@
+// `npm run lighthouse`: Lighthouse (npm package, Debian's Chromium) against `npm start` on a
+// temp database, mobile preset by default (`-- --desktop` for desktop). Prints the category
+// scores for the sign-in page and, signed in as a seeded voter, the vote page.
+// Lighthouse 12 has no PWA category: installability is asserted in the browser suite.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import lighthouse from "lighthouse";
+import * as chromeLauncher from "chrome-launcher";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const desktop = process.argv.includes("--desktop");
+const dir = mkdtempSync(join(tmpdir(), "evoting-lh-"));
+const port = 21_000 + Math.floor(Math.random() * 10_000);
+const base = `http://127.0.0.1:${port}`;
+const env = { ...process.env, PORT: String(port), DATABASE_URL: `file:${join(dir, "lh.db")}`, ADMIN_PASSWORD: "lighthouse-admin" };
+
+const run = (args) =>
+  new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")} exited ${code}`))));
+  });
+
+const seeded = await run(["--import", "tsx", "api/src/scripts/seed-demo.ts"]);
+const sample = seeded.match(/(\d{4}\/5570\d+)\s+date of birth (\d{8})/);
+const server = spawn(process.execPath, ["--import", "tsx", "api/src/server.ts"], { cwd: root, env, stdio: "ignore" });
+try {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const config = desktop
+      ? { extends: "lighthouse:default", settings: { formFactor: "desktop", screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }, throttlingMethod: "simulate" } }
+      : { extends: "lighthouse:default" };
+    const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] };
+    const pages = [["/login", null]];
+    if (sample) {
+      const login = await fetch(`${base}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ matricNumber: sample[1], dateOfBirth: Number(sample[2]) }),
+      }).then((r) => r.json());
+      pages.push(["/vote", login]);
+    }
+    console.log(`Lighthouse ${desktop ? "desktop" : "mobile"} preset, ${base}`);
+    for (const [path, session] of pages) {
+      const script = session
+        ? `localStorage.setItem('authToken', ${JSON.stringify(session.token)}); localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`
+        : null;
+      const result = await lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
+      const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
+      console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
+      const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
+      for (const a of failing.slice(0, 8)) console.log(`    below 90: ${a.id} (${a.displayValue ?? a.score})`);
+    }
+  } finally {
+    await chrome.kill();
+  }
+} finally {
+  server.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Lighthouse's `page` argument: a Puppeteer-free way is not offered, so sign in via a first navigation. */
+async function pageWithSession(chromePort, origin, script) {
+  const { default: puppeteer } = await import("puppeteer-core");
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chromePort}` });
+  const page = await browser.newPage();
+  await page.goto(`${origin}/login`);
+  await page.evaluate(script);
+  return page;
+}

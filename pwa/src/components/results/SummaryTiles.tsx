@@ -22,20 +22,20 @@ export function SummaryTiles({ results, turnoutDecimals = 1 }: SummaryTilesProps
   ] as const;
 
   return (
-    <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4 lg:gap-4">
+    <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4 lg:gap-4">
       {tiles.map((tile) => (
-        <div key={tile.label} className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+        <li key={tile.label} className="flex items-center gap-4 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
           <span className={`hidden size-11 shrink-0 items-center justify-center rounded-xl sm:flex ${tile.tone}`}>
             <Icon name={tile.icon} className="size-5" />
           </span>
-          <div className="flex min-w-0 flex-col-reverse">
-            <dd className="text-2xl font-bold tabular-nums text-slate-900" data-testid={`tile-${tile.label}`}>
+          <div className="min-w-0">
+            <p className="text-sm font-medium text-slate-600">{tile.label}</p>
+            <p className="text-2xl font-bold tabular-nums text-slate-900" data-testid={`tile-${tile.label}`}>
               {tile.value}
-            </dd>
-            <dt className="text-sm font-medium text-slate-600">{tile.label}</dt>
+            </p>
           </div>
-        </div>
+        </li>
       ))}
-    </dl>
+    </ul>
   );
 }

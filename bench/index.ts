@@ -1,0 +1,63 @@
+/**
+ * `npm run bench` (issue 2's benchmark; not part of `npm test`).
+ *   npm run bench                       every part
+ *   npm run bench -- --only=votes,results --duration=10 --connections=50 --sync=FULL
+ * Parts: ceiling, votes, results, bundle, sse. Each starts its own server on a temp
+ * database and drives it with autocannon from a separate process (loopback only).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { intArg, parseArgs } from "./lib/args.ts";
+import { ROOT } from "./lib/server.ts";
+import { benchCeiling, benchResults, benchVotes, type ThroughputOptions } from "./throughput.ts";
+import type { CannonResult } from "./lib/cannon.ts";
+
+const args = parseArgs();
+const ALL = ["ceiling", "votes", "results", "bundle", "sse"];
+const only = new Set((args.get("only") ?? ALL.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
+for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part '${part}'; parts are ${ALL.join(", ")}`);
+
+const sync = (args.get("sync") ?? "FULL").toUpperCase();
+if (sync !== "FULL" && sync !== "NORMAL") throw new Error("--sync must be FULL or NORMAL");
+const opts: ThroughputOptions = {
+  connections: intArg(args, "connections", 50),
+  durationS: Math.min(60, intArg(args, "duration", 10)),
+  synchronous: sync,
+};
+
+console.log(`CSC E-Voting bench: ${[...only].join(", ")}; ${opts.connections} connections, ${opts.durationS} s per run, node ${process.version}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+const verdicts: string[] = [];
+const check = (ok: boolean, text: string) => verdicts.push(`${ok ? "MET " : "MISSED"}  ${text}`);
+
+let ceiling: CannonResult | undefined;
+if (only.has("ceiling") || only.has("votes")) ceiling = await benchCeiling(opts);
+if (only.has("votes")) {
+  const v = await benchVotes(opts, ceiling);
+  const share = ceiling ? v.reqPerSec / ceiling.reqPerSec : NaN;
+  check(share >= 0.25, `cast-vote ≥ 25% of the ceiling: ${(share * 100).toFixed(1)}% (${Math.round(v.reqPerSec)} of ${Math.round(ceiling!.reqPerSec)} req/s)`);
+  check(v.p99 < 50, `cast-vote p99 < 50 ms: ${v.p99} ms`);
+  check(v.non2xx === 0 && v.errors === 0, `cast-vote without errors: non-2xx ${v.non2xx}, errors ${v.errors}`);
+}
+if (only.has("results")) {
+  const r = await benchResults(opts);
+  check(r.p99 < 10, `results p99 < 10 ms with 500,000 ballots at ${opts.connections} connections: ${r.p99} ms`);
+}
+if (only.has("bundle")) {
+  const script = join(ROOT, "pwa/scripts/bundle-size.mjs");
+  if (existsSync(script)) {
+    console.log("bundle   " + execFileSync(process.execPath, [script], { cwd: ROOT, encoding: "utf8" }).trim().replace(/\n/g, "\n         "));
+  } else console.log("bundle   skipped: pwa/scripts/bundle-size.mjs does not exist yet");
+}
+if (only.has("sse")) {
+  const file = join(ROOT, "bench/sse.ts");
+  if (existsSync(file)) {
+    const mod = (await import(file)) as { runSseBench?: (o: Record<string, unknown>) => Promise<unknown> };
+    if (typeof mod.runSseBench === "function") {
+      const out = await mod.runSseBench({});
+      if (out !== undefined) console.log("sse      " + JSON.stringify(out));
+    } else console.log("sse      skipped: bench/sse.ts exports no runSseBench");
+  } else console.log("sse      skipped: bench/sse.ts does not exist yet");
+}
+if (verdicts.length) console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);

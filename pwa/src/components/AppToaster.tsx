@@ -12,6 +12,9 @@ export function AppToaster() {
       duration={TOAST_DURATION_MS}
       visibleToasts={TOAST_VISIBLE}
       closeButton
+      // Below the 4rem top bar, so a toast never hides the logout or Admin Panel buttons.
+      offset={{ top: 76, right: 24 }}
+      mobileOffset={{ top: 72, left: 12, right: 12 }}
       toastOptions={{
         classNames: {
           toast: "!rounded-xl !border !border-slate-200 !bg-white !text-slate-900 !shadow-lg !border-l-4",

@@ -54,7 +54,7 @@ interface RequestOptions {
   signal?: AbortSignal;
 }
 
-async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = "GET", body, signOutOn401 = true, signal } = options;
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   const token = session.token();

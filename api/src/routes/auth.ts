@@ -54,7 +54,7 @@ export function authRoutes(deps: Deps) {
         fail(401, messages.invalidCredentials);
       }
       throttle.succeed(matricNumber);
-      const session = await createSession(db, user.id, clock.now(), deps.config.sessionMs);
+      const session = await createSession(deps.database.writer, user.id, clock.now(), deps.config.sessionMs);
       return c.json({
         token: session.token,
         role: user.role,

@@ -27,11 +27,18 @@ describe("guards", () => {
   test("the redirect replaces the history entry", async () => {
     const { page } = browser;
     await page.goto("/login");
-    await page.goto("/vote");
+    await page.getByRole("button", { name: "Login" }).waitFor();
+    const before = await page.evaluate(() => history.length);
+    // A client-side visit to a protected route: one new entry, replaced by /login, not two.
+    await page.evaluate(() => {
+      history.pushState({}, "", "/vote");
+      dispatchEvent(new PopStateEvent("popstate", { state: {} }));
+    });
     await page.waitForURL("**/login");
+    await page.getByRole("button", { name: "Login" }).waitFor();
+    expect(await page.evaluate(() => history.length)).toBe(before + 1);
     await page.goBack();
-    // Back goes to the page before /vote, never to /vote again.
-    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.waitForURL("**/login");
   });
 });
 
@@ -81,5 +88,15 @@ describe("login form", () => {
     await page.waitForURL("**/admin");
     await page.getByRole("button", { name: "Logout" }).first().click();
     await page.waitForURL("**/login");
+    expect(await page.evaluate(() => [localStorage.getItem("authToken"), localStorage.getItem("user")])).toEqual([null, null]);
+  });
+
+  test("a stored session the API no longer accepts (401) signs out to /login", async () => {
+    const { page } = browser;
+    await signIn(page, ADMIN.matric, ADMIN.password, "password");
+    await page.evaluate(() => localStorage.setItem("authToken", "revoked-or-forged-token"));
+    await page.goto("/admin/manage-positions");
+    await page.waitForURL("**/login");
+    expect(await page.evaluate(() => localStorage.getItem("authToken"))).toBeNull();
   });
 });

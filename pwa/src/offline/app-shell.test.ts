@@ -19,7 +19,7 @@ describe("registerAppShell", () => {
     const reload = vi.fn();
     let busy = true;
     const shell = registerAppShell({ enabled: true, createWorkbox: async () => wb, reload, isBusy: () => busy, target: new EventTarget() as unknown as Window });
-    await vi.waitFor(() => expect(wb.register).toHaveBeenCalled());
+    await vi.waitFor(() => expect(wb.register).toHaveBeenCalled(), { timeout: 5_000 });
 
     wb.emit("activated", { isUpdate: false });
     expect(shell.state.getSnapshot().offlineReady).toBe(true);

@@ -52,7 +52,7 @@ describe("installOffline", () => {
     expect(init?.headers).toMatchObject({ Authorization: "Bearer tok-1", "Idempotency-Key": result.item.key, "Content-Type": "application/json" });
     expect(JSON.parse(String(init?.body))).toEqual({ positionId: "p1", candidateId: "c1", ballotTicket: "ticket" });
     expect(outcomes.map((o) => o.status)).toEqual(["delivered"]);
-    await vi.waitFor(async () => expect((await db.outcomes.get(result.item.key))?.seenAt).not.toBeNull());
+    await vi.waitFor(async () => expect((await db.outcomes.get(result.item.key))?.seenAt).not.toBeNull(), { timeout: 5_000 });
   });
 
   it("reports 'queued' at once when the network is down, and delivers when the connection returns", async () => {
@@ -69,7 +69,7 @@ describe("installOffline", () => {
 
     up = true;
     events.dispatchEvent(new Event("online"));
-    await vi.waitFor(() => expect(outcomes.map((o) => o.status)).toEqual(["delivered"]));
+    await vi.waitFor(() => expect(outcomes.map((o) => o.status)).toEqual(["delivered"]), { timeout: 5_000 });
     expect(runtime.online.getSnapshot()).toBe(true);
     expect(await db.marks.get(["u1", "p1"])).toMatchObject({ state: "voted" });
   });
@@ -123,7 +123,7 @@ describe("installOffline", () => {
     const states = runtime.voteStates("u1");
     const result = await runtime.castVote(ada);
     expect(result).toMatchObject({ status: "already-voted", outcome: { recordedVote: { candidateName: "Bob" } } });
-    await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" } }));
+    await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" } }), { timeout: 5_000 });
     states.close();
   });
 
@@ -138,7 +138,7 @@ describe("installOffline", () => {
     expect(await db.cache.count()).toBe(0);
     expect(await db.outbox.count()).toBe(1);
     const states = runtime.voteStates("u1");
-    await vi.waitFor(() => expect(states.getSnapshot().get("p1")?.kind).toBe("queued"));
+    await vi.waitFor(() => expect(states.getSnapshot().get("p1")?.kind).toBe("queued"), { timeout: 5_000 });
     states.close();
   });
 });

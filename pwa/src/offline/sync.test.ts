@@ -65,7 +65,8 @@ describe("delivery", () => {
     const { engine } = setup(db, server.send);
 
     const runs = [engine.start(), engine.kick(), engine.kick(), engine.kick()];
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1), { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 50));
     expect(server.calls).toHaveLength(1);
     gate.resolve();
     await Promise.all(runs);
@@ -382,7 +383,7 @@ describe("restart and several tabs", () => {
     const b = createSyncEngine({ db: tabB, ...opts });
 
     const aRun = a.start();
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1)); // tab A's request is in flight
     clock.advance(1_001);
     await b.start();
     slow.resolve();

@@ -1,6 +1,14 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
+import { APP_TITLE } from "@evoting/shared";
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  // Each screen names itself in the tab title, for history, tabs and screen readers.
+  useEffect(() => {
+    document.title = `${title} · ${APP_TITLE}`;
+    return () => {
+      document.title = APP_TITLE;
+    };
+  }, [title]);
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>

@@ -383,7 +383,7 @@ describe("restart and several tabs", () => {
     const b = createSyncEngine({ db: tabB, ...opts });
 
     const aRun = a.start();
-    await vi.waitFor(() => expect(server.calls).toHaveLength(1)); // tab A's request is in flight
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1), { timeout: 5_000 }); // tab A's request is in flight
     clock.advance(1_001);
     await b.start();
     slow.resolve();

@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes } from "react";
 import { cx } from "../../lib/cx";
 
-type Variant = "primary" | "secondary" | "danger" | "ghost";
+type Variant = "primary" | "secondary" | "danger" | "ghost" | "danger-ghost";
 type Size = "sm" | "md" | "lg";
 
 const variants: Record<Variant, string> = {
@@ -10,6 +10,7 @@ const variants: Record<Variant, string> = {
     "bg-white text-slate-800 border border-slate-300 shadow-sm hover:bg-slate-50 disabled:text-slate-400 disabled:bg-slate-50",
   danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-300",
   ghost: "text-slate-700 hover:bg-slate-100 disabled:text-slate-400",
+  "danger-ghost": "text-red-700 hover:bg-red-50 disabled:text-red-300",
 };
 
 const sizes: Record<Size, string> = {

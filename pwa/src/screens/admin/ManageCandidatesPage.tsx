@@ -79,9 +79,8 @@ export function ManageCandidatesPage() {
                       </td>
                       <td className="px-5 py-3 text-right">
                         <Button
-                          variant="ghost"
+                          variant="danger-ghost"
                           size="sm"
-                          className="text-red-700 hover:bg-red-50"
                           aria-label={`Delete ${c.name}`}
                           disabled={remove.isPending}
                           onClick={() => setSelected(c)}

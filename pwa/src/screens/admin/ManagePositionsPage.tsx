@@ -82,9 +82,8 @@ export function ManagePositionsPage() {
                     </td>
                     <td className="px-5 py-3 text-right">
                       <Button
-                        variant="ghost"
+                        variant="danger-ghost"
                         size="sm"
-                        className="text-red-700 hover:bg-red-50"
                         aria-label={`Delete ${p.title}`}
                         disabled={remove.isPending}
                         onClick={() => setSelected(p)}

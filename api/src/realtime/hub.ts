@@ -118,11 +118,17 @@ export interface Hub {
   close(): void;
 }
 
+/**
+ * Frames go straight to the socket: the response has flushed its headers and sends a
+ * close-delimited body (see open()), so there is no framing left for ServerResponse to add,
+ * and skipping it saves a cork/uncork tick per subscriber per frame.
+ */
 function nodeSink(res: ServerResponse, maxBuffered: number): Sink {
   return {
     write(chunk) {
-      if (res.destroyed || res.writableEnded || res.writableLength > maxBuffered) return false;
-      res.write(chunk);
+      const socket = res.socket;
+      if (!socket || socket.destroyed || !socket.writable || socket.writableLength > maxBuffered) return false;
+      socket.write(chunk);
       return true;
     },
     end(abort) {
@@ -321,7 +327,10 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       let stream: ReadableStream<Uint8Array> | null = null;
 
       if (isNodeResponse(outgoing)) {
-        outgoing.writeHead(200, SSE_HEADERS);
+        // A close-delimited body instead of chunked encoding: each frame is then one plain
+        // socket write of the shared bytes, not a chunk header + data + CRLF per subscriber.
+        outgoing.removeHeader("Transfer-Encoding");
+        outgoing.writeHead(200, { ...SSE_HEADERS, Connection: "close" });
         outgoing.flushHeaders();
         outgoing.socket?.setNoDelay(true);
         subscriber.sink = nodeSink(outgoing, opts.maxBufferedBytes);

@@ -1,3 +1,5 @@
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Results } from "@evoting/shared";
 import { createApp } from "../app.ts";
@@ -28,7 +30,7 @@ const ballots = (r: Results) => r.results.reduce((n, p) => n + p.totalVotes, 0);
 /** A voter and `n` open positions, so one voter can cast `n` votes in a burst. */
 async function election(t: TestApp, n: number) {
   const admin = await t.adminToken();
-  const positions = [];
+  const positions: Awaited<ReturnType<TestApp["openElection"]>>[] = [];
   for (let i = 0; i < n; i++) positions.push(await t.openElection(admin, ["Ada", "Grace"], `Post ${i}`));
   const voter = await t.createVoter(admin);
   const vote = (i: number) =>
@@ -134,6 +136,40 @@ describe("results stream", () => {
     await reader.waitFor(() => reader.of("filler").length === 10, 1_000, "every frame at the reader");
     await reader.close();
     await stuck.body?.cancel().catch(() => {});
+  });
+});
+
+describe("under @hono/node-server", () => {
+  it("writes frames straight to the socket and frees the subscriber on disconnect", async () => {
+    const t = await fresh({ config: { realtime: { heartbeatMs: 100 } } });
+    const { admin, vote } = await election(t, 1);
+    const server = serve({ fetch: t.app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((ok) => server.once("listening", () => ok()));
+    apps.push({
+      close: () =>
+        new Promise<void>((ok) => {
+          server.close(() => ok());
+          (server as import("node:http").Server).closeAllConnections();
+        }),
+    });
+    const port = (server.address() as AddressInfo).port;
+
+    const abort = new AbortController();
+    const res = await fetch(`http://127.0.0.1:${port}/api/realtime?channel=ballot-updates&token=${await streamToken(t, admin)}`, {
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("transfer-encoding")).toBeNull(); // close-delimited, no chunk framing
+    const s = readSse(res);
+    await s.waitFor(() => s.of("snapshot").length === 1);
+    expect((await vote(0)).status).toBe(201);
+    await s.waitFor(() => s.of("new-vote").some((e) => ballots(JSON.parse(e.data)) === 1), 2_000, "the vote");
+    await s.waitFor(() => s.comments() >= 2, 1_000, "heartbeats");
+    expect(t.deps.hub.subscriberCount()).toBe(1);
+    abort.abort();
+    await s.waitFor(() => t.deps.hub.subscriberCount() === 0, 2_000, "the subscriber to go");
+    await s.close();
   });
 });
 

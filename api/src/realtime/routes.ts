@@ -2,7 +2,7 @@
 import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
-import { REALTIME_CHANNEL, messages, type TokenResponse } from "@evoting/shared";
+import { REALTIME_CHANNEL, messages, type Results, type TokenResponse } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
@@ -19,6 +19,13 @@ const streamQuery = z.object({
 
 export function realtimeRoutes(deps: Deps) {
   const { keys, clock, hub } = deps;
+  // The results service hands out the same object until the results change: encode it once
+  // for every subscriber that connects meanwhile (a reconnect wave after a blip).
+  let lastSnapshot: { results: Results; frame: Uint8Array } | null = null;
+  const snapshotFrame = (results: Results) => {
+    if (lastSnapshot?.results !== results) lastSnapshot = { results, frame: sseFrame("snapshot", results) };
+    return lastSnapshot.frame;
+  };
   return new Hono<AppEnv>()
     .get("/token", requireUser(deps), (c) => {
       const expiresAt = clock.now() + STREAM_TOKEN_TTL_MS;
@@ -35,7 +42,7 @@ export function realtimeRoutes(deps: Deps) {
         outgoing: (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing,
         userId: payload.sub,
         // Every (re)connect starts from the current snapshot.
-        initial: async () => [sseFrame("snapshot", await deps.results.get())],
+        initial: async () => [snapshotFrame(await deps.results.get())],
       });
     });
 }

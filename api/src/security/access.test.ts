@@ -1,0 +1,190 @@
+/**
+ * Access control (issue 6): every route walked as anonymous, voter, another voter and admin,
+ * and object-level checks: a voter can never read or change another voter's data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
+
+type Role = "anonymous" | "voter" | "admin";
+interface Route {
+  method: string;
+  path: () => string;
+  /** Who gets past the door: public routes check their own input or token instead. */
+  access: "public" | "signed-in" | "voter" | "admin";
+  /** Public routes answer the same to every role (the bearer is irrelevant to them). */
+  expect?: number;
+  body?: () => unknown;
+  form?: () => FormData;
+}
+
+let t: TestApp;
+let admin: string;
+let alice: { token: string; matricNumber: string };
+let bob: { token: string; matricNumber: string };
+let positionId: string;
+let candidateId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  const election = await t.openElection(admin, ["Ada", "Grace"]);
+  positionId = election.position._id;
+  candidateId = election.candidates[0]._id;
+  alice = await t.createVoter(admin, "20010101");
+  bob = await t.createVoter(admin, "20020202");
+});
+afterAll(async () => t.close());
+
+const MISSING = "00000000-0000-4000-8000-000000000000";
+const routes: Route[] = [
+  { method: "POST", path: () => "/auth/check-user", access: "public", expect: 200, body: () => ({ matricNumber: alice.matricNumber }) },
+  { method: "POST", path: () => "/auth/login", access: "public", expect: 401, body: () => ({ matricNumber: "2020/5570999", dateOfBirth: 20000101 }) },
+  { method: "GET", path: () => "/health", access: "public", expect: 200 },
+  { method: "GET", path: () => `/photos/${MISSING}`, access: "public", expect: 404 },
+  { method: "GET", path: () => "/auth/profile", access: "signed-in" },
+  { method: "PUT", path: () => "/auth/email", access: "signed-in", body: () => ({ email: "someone@uniport.edu.ng" }) },
+  { method: "GET", path: () => "/vote/positions", access: "signed-in" },
+  { method: "GET", path: () => "/vote/my-votes", access: "signed-in" },
+  { method: "GET", path: () => "/vote/results", access: "signed-in" },
+  { method: "GET", path: () => "/vote/chat-token", access: "signed-in" },
+  { method: "GET", path: () => "/realtime/token", access: "signed-in" },
+  { method: "GET", path: () => "/chat/messages", access: "signed-in" },
+  { method: "GET", path: () => "/chat/status", access: "signed-in" },
+  { method: "POST", path: () => "/vote", access: "voter", body: () => ({ positionId, candidateId: "not-a-candidate" }) },
+  { method: "POST", path: () => "/admin/users", access: "admin", body: () => ({ name: "", matricNumber: "x", dateOfBirth: 1 }) },
+  { method: "GET", path: () => "/admin/positions", access: "admin" },
+  { method: "POST", path: () => "/admin/positions", access: "admin", body: () => ({ title: "" }) },
+  { method: "DELETE", path: () => `/admin/positions/${MISSING}`, access: "admin" },
+  { method: "GET", path: () => "/admin/candidates", access: "admin" },
+  { method: "POST", path: () => "/admin/candidates", access: "admin", form: () => new FormData() },
+  { method: "DELETE", path: () => `/admin/candidates/${MISSING}`, access: "admin" },
+  { method: "DELETE", path: () => "/chat/messages/999999", access: "admin" },
+  { method: "POST", path: () => "/chat/mutes", access: "admin", body: () => ({}) },
+  { method: "DELETE", path: () => `/chat/mutes/${MISSING}`, access: "admin" },
+];
+
+function send(r: Route, token?: string) {
+  return t.request(r.path(), {
+    method: r.method,
+    token,
+    ...(r.body ? { json: r.body() } : {}),
+    ...(r.form ? { body: r.form() } : {}),
+  });
+}
+
+/** The door's answer for a role: 401/403, or null when the role gets through. */
+function door(r: Route, role: Role): 401 | 403 | null {
+  if (r.access === "public") return null;
+  if (role === "anonymous") return 401;
+  if (r.access === "admin" && role !== "admin") return 403;
+  if (r.access === "voter" && role === "admin") return 403;
+  return null;
+}
+
+describe("every route, every role", () => {
+  for (const role of ["anonymous", "voter", "admin"] as Role[]) {
+    it(`as ${role}`, async () => {
+      const token = role === "anonymous" ? undefined : role === "admin" ? admin : bob.token;
+      for (const r of routes) {
+        const res = await send(r, token);
+        const expected = door(r, role);
+        const label = `${role} ${r.method} ${r.path()} -> ${res.status}`;
+        if (r.expect) expect(res.status, label).toBe(r.expect);
+        else if (expected) expect(res.status, label).toBe(expected);
+        else expect([401, 403], label).not.toContain(res.status);
+        expect(res.status, label).toBeLessThan(500);
+        if (res.status !== 204 && res.status !== 200 && !r.path().startsWith("/photos")) {
+          expect(typeof (await res.json()).message, label).toBe("string");
+        }
+      }
+    });
+  }
+
+  it("a forged, malformed, expired or revoked bearer token is 401 everywhere it matters", async () => {
+    const forged = ["x".repeat(43), "Bearer", "a".repeat(500), "../../etc/passwd-padding-padding", "null"];
+    const gated = routes.filter((r) => r.access !== "public");
+    for (const token of forged) {
+      for (const r of gated) expect((await send(r, token)).status, `${r.method} ${r.path()}`).toBe(401);
+    }
+    const { token } = await t.login(bob.matricNumber, { dateOfBirth: 20020202 });
+    expect((await t.request("/auth/logout", { method: "POST", token })).status).toBe(204);
+    expect((await t.request("/auth/profile", { token })).status).toBe(401);
+    const late = await t.login(bob.matricNumber, { dateOfBirth: 20020202 });
+    t.clock.advance(13 * 3_600_000); // past the 12 h absolute lifetime
+    expect((await t.request("/auth/profile", { token: late.token })).status).toBe(401);
+    t.clock.advance(-13 * 3_600_000);
+  });
+
+  it("a stream or chat token is not a bearer session, and a session is not a stream token", async () => {
+    const stream = (await (await t.request("/realtime/token", { token: bob.token })).json()).token as string;
+    const chat = (await (await t.request("/vote/chat-token", { token: bob.token })).json()).token as string;
+    for (const token of [stream, chat]) expect((await t.request("/vote/my-votes", { token })).status).toBe(401);
+    const bySession = await t.request(`/realtime?channel=ballot-updates&token=${encodeURIComponent(bob.token)}`);
+    expect(bySession.status).toBe(401);
+    const byChat = await t.request(`/realtime?channel=ballot-updates&token=${encodeURIComponent(chat)}`);
+    expect(byChat.status).toBe(401);
+  });
+});
+
+describe("object-level: one voter never reaches another's data", () => {
+  it("profile, my-votes and email are the caller's own", async () => {
+    const vote = await t.request("/vote", { method: "POST", token: alice.token, json: { positionId, candidateId } });
+    expect(vote.status).toBe(201);
+    const aliceVotes = await (await t.request("/vote/my-votes", { token: alice.token })).json();
+    const bobVotes = await (await t.request("/vote/my-votes", { token: bob.token })).json();
+    expect(aliceVotes).toHaveLength(1);
+    expect(bobVotes).toEqual([]);
+
+    expect((await (await t.request("/auth/profile", { token: bob.token })).json()).matricNumber).toBe(bob.matricNumber);
+    // Smuggled ids or matric numbers in the body are ignored: the session decides whose email.
+    const put = await t.request("/auth/email", {
+      method: "PUT",
+      token: bob.token,
+      json: { email: "bob@uniport.edu.ng", matricNumber: alice.matricNumber, userId: "anything", _id: "anything" },
+    });
+    expect(put.status).toBe(200);
+    expect((await (await t.request("/auth/profile", { token: alice.token })).json()).email).toBeNull();
+    expect((await (await t.request("/auth/profile", { token: bob.token })).json()).email).toBe("bob@uniport.edu.ng");
+  });
+
+  it("idempotency keys are per user: another voter's key neither replays nor blocks", async () => {
+    const key = crypto.randomUUID();
+    const json = { positionId, candidateId };
+    const a = await t.request("/vote", { method: "POST", token: alice.token, headers: { "idempotency-key": key }, json });
+    expect(a.status).toBe(409); // alice voted above; her key now records the 409
+    const b = await t.request("/vote", { method: "POST", token: bob.token, headers: { "idempotency-key": key }, json });
+    expect(b.status).toBe(201); // bob's first vote counts, not alice's stored answer
+    const bobAgain = await t.request("/vote", {
+      method: "POST",
+      token: bob.token,
+      headers: { "idempotency-key": key },
+      json: { positionId, candidateId: "other-candidate" },
+    });
+    expect(bobAgain.status).toBe(422);
+    const mine = await (await t.request("/vote/my-votes", { token: bob.token })).json();
+    expect(mine).toEqual([{ positionId, candidateId, candidateName: "Ada" }]);
+    const results = await (await t.request("/vote/results", { token: bob.token })).json();
+    expect(results.results[0].totalVotes).toBe(2);
+  });
+
+  it("a password change revokes only the changer's other sessions", async () => {
+    const bobSecond = await t.login(bob.matricNumber, { dateOfBirth: 20020202 });
+    const res = await t.request("/auth/password", { method: "PUT", token: bob.token, json: { newPassword: "bob-secret-1" } });
+    expect(res.status).toBe(200);
+    expect((await t.request("/auth/profile", { token: bobSecond.token })).status).toBe(401);
+    expect((await t.request("/auth/profile", { token: bob.token })).status).toBe(200);
+    expect((await t.request("/auth/profile", { token: alice.token })).status).toBe(200);
+  });
+
+  it("voters cannot create, delete or moderate; admins cannot vote", async () => {
+    const form = new FormData();
+    form.set("name", "Mallory");
+    form.set("positionId", positionId);
+    form.set("photo", new Blob([TINY_PNG], { type: "image/png" }), "m.png");
+    expect((await t.request("/admin/candidates", { method: "POST", token: alice.token, body: form })).status).toBe(403);
+    expect((await t.request(`/admin/positions/${positionId}`, { method: "DELETE", token: alice.token })).status).toBe(403);
+    expect((await t.request("/vote", { method: "POST", token: admin, json: { positionId, candidateId } })).status).toBe(403);
+    const list = await (await t.request("/admin/candidates", { token: admin })).json();
+    expect(list.map((c: { name: string }) => c.name)).not.toContain("Mallory");
+  });
+});

@@ -47,7 +47,7 @@ export function VotePage() {
               <PositionBallot key={position._id} position={position} status={statusOf(position._id)} now={now} />
             ))}
           </div>
-          <div className="lg:sticky lg:top-24">
+          <div className="order-first lg:sticky lg:top-24 lg:order-last">
             <VotingStatusCard positions={positions.data} statusOf={statusOf} />
           </div>
         </div>

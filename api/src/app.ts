@@ -53,6 +53,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       // HSTS only means something over HTTPS; browsers ignore it on plain HTTP.
       strictTransportSecurity: "max-age=31536000; includeSubDomains",
       crossOriginEmbedderPolicy: false,
+      // Keep a stricter policy a route set itself (photos: `default-src 'none'; sandbox`).
+      overwrite: false,
     }),
   );
 

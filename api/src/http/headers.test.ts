@@ -1,0 +1,176 @@
+/**
+ * Security headers and body limits (issue 6): a CSP the PWA runs under (no inline script),
+ * HSTS, nosniff and friends on every answer (API, static files, SPA fallback, errors), and a
+ * body limit on every route that takes a body (413, streamed or declared).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_PHOTO_BYTES } from "@evoting/shared";
+import { createApp } from "../app.ts";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+
+let t: TestApp;
+let admin: string;
+let voter: string;
+let staticDir: string;
+let withStatic: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  voter = (await t.createVoter(admin)).token;
+  staticDir = mkdtempSync(join(tmpdir(), "evoting-static-"));
+  mkdirSync(join(staticDir, "assets"));
+  writeFileSync(join(staticDir, "index.html"), '<!doctype html><div id="root"></div><script type="module" src="/assets/app.js"></script>');
+  writeFileSync(join(staticDir, "assets/app.js"), "console.log(1)");
+  withStatic = createApp(t.deps, { staticRoot: staticDir });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(staticDir, { recursive: true, force: true });
+});
+
+function directives(csp: string): Map<string, string[]> {
+  return new Map(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name.toLowerCase(), values]),
+  );
+}
+
+function expectSecureHeaders(res: Response, label: string) {
+  const h = res.headers;
+  expect(h.get("x-content-type-options"), label).toBe("nosniff");
+  const hsts = h.get("strict-transport-security") ?? "";
+  expect(Number(/max-age=(\d+)/.exec(hsts)?.[1] ?? 0), `${label} HSTS`).toBeGreaterThanOrEqual(15_552_000);
+  const csp = directives(h.get("content-security-policy") ?? "");
+  const scripts = csp.get("script-src") ?? csp.get("default-src") ?? [];
+  expect(scripts.length, `${label} CSP script-src`).toBeGreaterThan(0);
+  expect(scripts, label).not.toContain("'unsafe-inline'");
+  expect(scripts, label).not.toContain("'unsafe-eval'");
+  expect(scripts.some((s) => s === "*" || s.startsWith("http:") || s === "data:"), label).toBe(false);
+  // Photos carry their own stricter policy (default-src 'none'; sandbox).
+  if (!label.includes("/photos/")) {
+    expect(csp.get("object-src"), label).toEqual(["'none'"]);
+    expect(csp.get("frame-ancestors"), label).toEqual(["'none'"]);
+    expect(csp.get("base-uri"), label).toEqual(["'self'"]);
+  }
+  expect(h.get("x-frame-options"), label).toMatch(/DENY|SAMEORIGIN/i);
+  expect(h.get("referrer-policy"), label).toBeTruthy();
+}
+
+describe("security headers", () => {
+  it("are on API answers: success, errors, 404s", async () => {
+    const cases: [string, RequestInit & { token?: string; json?: unknown }][] = [
+      ["/health", {}],
+      ["/vote/results", { token: voter }],
+      ["/vote/results", {}],
+      ["/admin/positions", { token: voter }],
+      ["/auth/login", { method: "POST", json: { matricNumber: "nope" } }],
+      ["/no/such/route", {}],
+    ];
+    for (const [path, init] of cases) {
+      const res = await t.request(path, init);
+      expectSecureHeaders(res, `${init.method ?? "GET"} ${path} ${res.status}`);
+      expect(res.headers.get("cache-control"), path).toContain("no-store");
+    }
+  });
+
+  it("are on the PWA's files and the SPA fallback", async () => {
+    for (const path of ["/", "/vote", "/admin/users", "/assets/app.js", "/assets/missing.js"]) {
+      const res = await withStatic.request(path);
+      expectSecureHeaders(res, `static ${path} ${res.status}`);
+    }
+  });
+
+  it("the CSP fits the built PWA: no inline scripts, no inline event handlers", () => {
+    const root = resolve(import.meta.dirname, "../../..", "pwa");
+    const files = [join(root, "index.html"), join(root, "dist/index.html")].filter(existsSync);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const html = readFileSync(file, "utf8");
+      for (const tag of html.match(/<script\b[^>]*>[\s\S]*?<\/script>/gi) ?? []) {
+        expect(tag, `${file}: inline script would be blocked by the CSP`).toMatch(/^<script\b[^>]*\bsrc=/i);
+        expect(tag.replace(/^<script\b[^>]*>/i, "").replace(/<\/script>$/i, "").trim(), file).toBe("");
+      }
+      expect(html, file).not.toMatch(/\son[a-z]+\s*=\s*["']/i);
+      expect(html, file).not.toMatch(/javascript:/i);
+    }
+  });
+
+  it("photos are served with nosniff, a sandboxing CSP and their sniffed type only", async () => {
+    const { position } = await t.openElection(admin, [], "Treasurer");
+    const form = new FormData();
+    form.set("name", "Pat");
+    form.set("positionId", position._id);
+    const { TINY_PNG } = await import("../test/harness.ts");
+    form.set("photo", new Blob([TINY_PNG], { type: "text/html" }), "evil.html");
+    const created = await t.request("/admin/candidates", { method: "POST", token: admin, body: form });
+    expect(created.status).toBe(201);
+    const photo = (await created.json()).photo as string;
+    const res = await t.app.request(photo);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("sandbox");
+  });
+});
+
+describe("body limits", () => {
+  const jsonRoutes: [string, string, () => string | undefined][] = [
+    ["POST", "/auth/check-user", () => undefined],
+    ["POST", "/auth/login", () => undefined],
+    ["POST", "/auth/logout", () => voter],
+    ["PUT", "/auth/email", () => voter],
+    ["PUT", "/auth/password", () => voter],
+    ["POST", "/admin/users", () => admin],
+    ["POST", "/admin/positions", () => admin],
+    ["POST", "/vote", () => voter],
+    ["POST", "/chat/messages", () => voter],
+    ["POST", "/chat/mutes", () => admin],
+    ["DELETE", "/admin/positions/x", () => admin],
+  ];
+  const big = JSON.stringify({ pad: "x".repeat(100 * 1024) });
+
+  it("answers 413 to an oversized declared body on every route", async () => {
+    for (const [method, path, token] of jsonRoutes) {
+      const res = await t.request(path, { method, token: token(), headers: { "content-type": "application/json" }, body: big });
+      expect(res.status, `${method} ${path}`).toBe(413);
+      expect((await res.json()).message).toBeTruthy();
+    }
+  });
+
+  it("answers 413 to an oversized streamed body with no Content-Length", async () => {
+    for (const [method, path, token] of jsonRoutes) {
+      const chunk = new TextEncoder().encode("x".repeat(16 * 1024));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent++ >= 8) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const res = await t.request(path, {
+        method,
+        token: token(),
+        headers: { "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      expect(res.status, `${method} ${path}`).toBe(413);
+    }
+  });
+
+  it("caps candidate uploads a little above the photo limit", async () => {
+    const form = new FormData();
+    form.set("name", "Big");
+    form.set("positionId", "x");
+    form.set("photo", new Blob([new Uint8Array(MAX_PHOTO_BYTES + 200 * 1024)]), "big.png");
+    const res = await t.request("/admin/candidates", { method: "POST", token: admin, body: form });
+    expect(res.status).toBe(413);
+  });
+});

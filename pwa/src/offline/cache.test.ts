@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { MyVote } from "@evoting/shared";
-import { freshness, formatClock, isOfflineError, offlineNotice, readCached, readThrough } from "./cache";
+import { freshness, formatClock, isOfflineError, offlineNotice, offlineRead, readCached, readThrough } from "./cache";
 import { memoryIndexedDb } from "./test-support";
 
 const votes: MyVote[] = [{ positionId: "p1", candidateId: "c1", candidateName: "Ada" }];
@@ -63,6 +63,26 @@ describe("readThrough", () => {
     expect(freshness.oldestCached()).toBeNull();
     expect(listener).toHaveBeenCalledTimes(3);
     unsubscribe();
+  });
+});
+
+describe("offlineRead (a queryFn keeping the query's data shape)", () => {
+  it("returns plain data, from the device when offline, and bypasses the store when signed out", async () => {
+    const db = memoryIndexedDb().open();
+    let user: string | null = "u1";
+    let up = true;
+    const fetcher = vi.fn(async () => {
+      if (!up) throw new TypeError("Failed to fetch");
+      return votes;
+    });
+    const queryFn = offlineRead("myVotes", fetcher, () => user, { db, now: () => 7 });
+    expect(await queryFn()).toEqual(votes);
+    up = false;
+    expect(await queryFn()).toEqual(votes);
+    expect(freshness.oldestCached()).toBe(7);
+    user = null;
+    await expect(queryFn()).rejects.toThrow("Failed to fetch");
+    expect(await db.cache.count()).toBe(1);
   });
 });
 

@@ -63,6 +63,26 @@ export async function readThrough<K extends CacheKey>(
   }
 }
 
+/**
+ * A react-query `queryFn` with the same data shape as `fetcher`, read network first and kept
+ * for the signed-in user (`getUserId`); with nobody signed in it is just `fetcher`. Whether the
+ * answer came from the device is published on `freshness` for the offline notice.
+ * Queries using it need `networkMode: "always"`, else react-query pauses them offline and
+ * never reaches the device copy.
+ */
+export function offlineRead<K extends CacheKey>(
+  key: K,
+  fetcher: () => Promise<CacheData[K]>,
+  getUserId: () => string | null,
+  options: ReadThroughOptions = {},
+): () => Promise<CacheData[K]> {
+  return async () => {
+    const userId = getUserId();
+    if (!userId) return fetcher();
+    return (await readThrough(key, userId, fetcher, options)).data;
+  };
+}
+
 /** The device copy alone (e.g. to render instantly before the network answers). */
 export async function readCached<K extends CacheKey>(
   key: K,

@@ -42,6 +42,26 @@ describe("guards", () => {
   });
 });
 
+describe("weight", () => {
+  test("a first visit to /login downloads at most 150 KB of compressed JavaScript", async () => {
+    const fresh = await openBrowser(baseURL);
+    try {
+      const scripts: Promise<number>[] = [];
+      fresh.page.on("requestfinished", (request) => {
+        if (request.resourceType() === "script") scripts.push(request.sizes().then((s) => s.responseBodySize));
+      });
+      await fresh.page.goto("/login", { waitUntil: "networkidle" });
+      await fresh.page.getByRole("button", { name: "Login" }).waitFor();
+      const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+      console.log(`/login initial JS over the wire: ${(bytes / 1024).toFixed(1)} KB`);
+      expect(bytes).toBeGreaterThan(0);
+      expect(bytes / 1024).toBeLessThanOrEqual(150);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe("login form", () => {
   test("shows the spec's states for an unknown, malformed and password account", async () => {
     const { page } = browser;

@@ -1,5 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { ApiRequestError } from "./api-client";
+import { session } from "./session";
 
 /** Client errors (4xx) will not change on retry; network and 5xx errors get two more tries. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -17,3 +18,17 @@ export function createQueryClient(): QueryClient {
 }
 
 export const queryClient = createQueryClient();
+
+/**
+ * Cached answers belong to the session that fetched them: when the token changes (sign-in,
+ * sign-out, a 401, another tab), drop them so one voter never sees another's votes.
+ */
+export function clearOnSessionChange(client: QueryClient): () => void {
+  let token = session.token();
+  return session.subscribe(() => {
+    const next = session.token();
+    if (next === token) return;
+    token = next;
+    client.clear();
+  });
+}

@@ -32,3 +32,18 @@ describe("session", () => {
     expect(localStorage.getItem("user")).toBeNull();
   });
 });
+
+describe("cache and session", () => {
+  test("a different token clears cached answers; a user update does not", async () => {
+    const { createQueryClient, clearOnSessionChange } = await import("./query-client");
+    const client = createQueryClient();
+    const stop = clearOnSessionChange(client);
+    session.signIn("first", user);
+    client.setQueryData(["vote", "my-votes"], [{ positionId: "p", candidateId: "c", candidateName: "X" }]);
+    session.updateUser({ email: "a@uniport.edu.ng" });
+    expect(client.getQueryData(["vote", "my-votes"])).toHaveLength(1);
+    session.signIn("second", { ...user, _id: "u2" });
+    expect(client.getQueryData(["vote", "my-votes"])).toBeUndefined();
+    stop();
+  });
+});

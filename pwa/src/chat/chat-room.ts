@@ -24,7 +24,8 @@ export interface ChatSnapshot {
 
 export interface ChatRoomDeps {
   api: typeof chatApi;
-  EventSourceImpl: typeof EventSource;
+  /** Absent where the platform has none (tests, very old browsers): history still works. */
+  EventSourceImpl?: typeof EventSource;
   selfId: string;
   now?: () => number;
   storage?: Pick<Storage, "getItem" | "setItem">;
@@ -114,6 +115,10 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
 
   async function connect(forceToken: boolean) {
     if (stopped) return;
+    if (!EventSourceImpl) {
+      await loadFirstPage();
+      return;
+    }
     let value: string;
     try {
       value = await freshToken(forceToken);

@@ -4,7 +4,7 @@ import { chatApi } from "./chat-api";
 import { createChatRoom, type ChatRoom, type ChatSnapshot } from "./chat-room";
 
 export function useChatRoom(userId: string): { room: ChatRoom; snapshot: ChatSnapshot } {
-  const [room] = useState(() => createChatRoom({ api: chatApi, EventSourceImpl: EventSource, selfId: userId }));
+  const [room] = useState(() => createChatRoom({ api: chatApi, EventSourceImpl: globalThis.EventSource, selfId: userId }));
   useEffect(() => {
     room.start();
     return () => room.stop();

@@ -295,6 +295,24 @@ describe("retries", () => {
     expect(parseRetryAfter(null, now)).toBeNull();
   });
 
+  it("a request that never answers is abandoned when its claim expires, then retried with the same key", async () => {
+    const db = memoryIndexedDb().open();
+    const item = await queueVote(ada, { db });
+    const server = fakeServer(() => new Promise<never>(() => undefined), created);
+    const { engine, clock, outcomes } = setup(db, server.send, { leaseMs: 5_000 });
+
+    const run = engine.start();
+    await vi.waitFor(() => expect(server.calls).toHaveLength(1), { timeout: 5_000 });
+    clock.advance(5_000);
+    await run;
+    expect((await db.outbox.toArray())[0]).toMatchObject({ status: "queued", leaseOwner: null, lastError: { kind: "network" } });
+
+    clock.advance(clock.nextTimerAt()! - clock.now());
+    await engine.kick({ force: false });
+    expect(server.calls.map((c) => c.key)).toEqual([item.key, item.key]);
+    expect(outcomes.map((o) => o.status)).toEqual(["delivered"]);
+  });
+
   it("after stop() nothing is sent, even when a retry falls due", async () => {
     const db = memoryIndexedDb().open();
     await queueVote(ada, { db });

@@ -233,11 +233,20 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     });
   }
 
+  /** One request; a request outliving its lease is abandoned (another tab may now own the item). */
   async function attempt(item: OutboxItem): Promise<SendResult | Error> {
+    let timeout: unknown = null;
     try {
-      return await send(item);
+      return await Promise.race([
+        send(item),
+        new Promise<never>((_, reject) => {
+          timeout = timers.setTimeout(() => reject(new Error("No answer before the claim expired")), leaseMs);
+        }),
+      ]);
     } catch (error) {
       return error instanceof Error ? error : new Error(String(error));
+    } finally {
+      timers.clearTimeout(timeout);
     }
   }
 
@@ -400,9 +409,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   async function pass(force: boolean) {
-    setStatus({ state: "syncing", nextAttemptAt: null, ...(await refreshCounts()) });
+    setStatus({ state: "syncing", nextAttemptAt: null });
     let wakeAt: number | null = null;
     try {
+      setStatus(await refreshCounts());
       if (locks) {
         wakeAt = await locks.request(OUTBOX_LOCK, { signal: abort.signal }, () => drain(force, true));
       } else {
@@ -414,7 +424,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       console.error("Outbox replay failed", error);
       wakeAt = now() + maxDelayMs;
     }
-    const counts = await refreshCounts();
+    const counts = await refreshCounts().catch(() => ({ pending: status.pending, authRequired: status.authRequired }));
     if (stopped) {
       setStatus({ state: "stopped", nextAttemptAt: null, ...counts });
       return;

@@ -50,7 +50,13 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 
 export default async function setup(project: TestProject) {
   if (process.env.E2E_SKIP_BUILD !== "1") {
-    const build = spawnSync("npm", ["run", "build", "-w", "pwa"], { cwd: repo, stdio: "pipe", encoding: "utf8" });
+    // Vitest sets NODE_ENV=test; a Vite build inheriting it would ship React's development build.
+    const build = spawnSync("npm", ["run", "build", "-w", "pwa"], {
+      cwd: repo,
+      stdio: "pipe",
+      encoding: "utf8",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (build.status !== 0) throw new Error(`PWA build failed:\n${build.stdout}\n${build.stderr}`);
   }
 

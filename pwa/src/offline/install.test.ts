@@ -121,10 +121,11 @@ describe("installOffline", () => {
     );
     const { runtime } = install(fetchImpl as typeof fetch);
     const states = runtime.voteStates("u1");
+    const stop = states.subscribe(() => undefined);
     const result = await runtime.castVote(ada);
     expect(result).toMatchObject({ status: "already-voted", outcome: { recordedVote: { candidateName: "Bob" } } });
     await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" } }), { timeout: 5_000 });
-    states.close();
+    stop();
   });
 
   it("logout keeps the unsent vote (and its 'Queued' card) for the next sign-in", async () => {
@@ -138,7 +139,8 @@ describe("installOffline", () => {
     expect(await db.cache.count()).toBe(0);
     expect(await db.outbox.count()).toBe(1);
     const states = runtime.voteStates("u1");
+    const stop = states.subscribe(() => undefined);
     await vi.waitFor(() => expect(states.getSnapshot().get("p1")?.kind).toBe("queued"), { timeout: 5_000 });
-    states.close();
+    stop();
   });
 });

@@ -49,8 +49,8 @@ export interface OfflineRuntime {
    * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'.
    */
   castVote(input: QueueVoteInput): Promise<CastResult>;
-  /** Live queued/voted/failed states of one user's positions for the vote page. */
-  voteStates(userId: string): ReadableStore<LocalVoteStates> & { close(): void };
+  /** Live queued/voted/failed states of one user's positions for the vote page (one store per user). */
+  voteStates(userId: string): ReadableStore<LocalVoteStates>;
   /** After sign-in: send what was held for this user and report outcomes not yet shown. */
   signedIn(userId: string): Promise<void>;
   /** Logout: forget the user's data except unsent votes. */
@@ -115,6 +115,7 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   };
 
   const settled = new Map<string, (outcome: OutboxOutcome) => void>();
+  const voteStores = new Map<string, ReadableStore<LocalVoteStates>>();
   const onOutcome = (outcome: OutboxOutcome) => {
     settled.get(outcome.key)?.(outcome);
     try {
@@ -183,7 +184,11 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
         settled.delete(item.key);
       }
     },
-    voteStates: (userId) => watchVoteStates(db, userId),
+    voteStates(userId) {
+      let store = voteStores.get(userId);
+      if (!store) voteStores.set(userId, (store = watchVoteStates(db, userId)));
+      return store;
+    },
     async signedIn(userId) {
       await engine.resumeForUser(userId);
       await showUnseen(userId);

@@ -35,13 +35,30 @@ const EMPTY: LocalVoteStates = new Map();
 
 /**
  * A live view of one user's marks: updates when this tab or another one queues or settles a
- * vote (Dexie's liveQuery observes IndexedDB across tabs). Call `close()` when done.
+ * vote (Dexie's liveQuery observes IndexedDB across tabs). It watches IndexedDB only while
+ * someone is subscribed, so useSyncExternalStore can use it directly, StrictMode included.
  */
-export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<LocalVoteStates> & { close(): void } {
+export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<LocalVoteStates> {
   const store = createStore<LocalVoteStates>(EMPTY);
-  const subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
-    next: (marks) => store.set(toLocalVoteStates(marks)),
-    error: (error) => console.error("Could not read queued votes", error),
-  });
-  return { ...store, close: () => subscription.unsubscribe() };
+  let subscription: { unsubscribe(): void } | null = null;
+  let subscribers = 0;
+  return {
+    getSnapshot: store.getSnapshot,
+    subscribe(listener) {
+      const unsubscribe = store.subscribe(listener);
+      if (subscribers++ === 0) {
+        subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
+          next: (marks) => store.set(toLocalVoteStates(marks)),
+          error: (error) => console.error("Could not read queued votes", error),
+        });
+      }
+      return () => {
+        unsubscribe();
+        if (--subscribers === 0) {
+          subscription?.unsubscribe();
+          subscription = null;
+        }
+      };
+    },
+  };
 }

@@ -1,0 +1,33 @@
+// First: Dexie reads the global indexedDB when it loads, and liveQuery depends on it.
+import "fake-indexeddb/auto";
+import { describe, expect, it, vi } from "vitest";
+import { queueVote } from "./outbox";
+import { memoryIndexedDb } from "./test-support";
+import { toLocalVoteStates, watchVoteStates } from "./vote-states";
+
+describe("vote states for the cards", () => {
+  it("maps marks to the cards' statuses: queued, voted, failed with its reason", () => {
+    const base = { userId: "u1", key: "k", updatedAt: 1 };
+    const states = toLocalVoteStates([
+      { ...base, positionId: "p1", state: "queued", candidateId: "c1", candidateName: "Ada", message: null },
+      { ...base, positionId: "p2", state: "voted", candidateId: "c2", candidateName: "Bob", message: null },
+      { ...base, positionId: "p3", state: "rejected", candidateId: "c3", candidateName: "Cy", message: "Voting for this position has ended" },
+    ]);
+    expect(states.get("p1")).toEqual({ kind: "queued", vote: { positionId: "p1", candidateId: "c1", candidateName: "Ada" } });
+    expect(states.get("p2")?.kind).toBe("voted");
+    expect(states.get("p3")).toEqual({ kind: "failed", vote: { positionId: "p3", candidateId: "c3", candidateName: "Cy" }, message: "Voting for this position has ended" });
+  });
+
+  it("follows IndexedDB while subscribed, for this user only", async () => {
+    const db = memoryIndexedDb().open();
+    const store = watchVoteStates(db, "u1");
+    const listener = vi.fn();
+    const unsubscribe = store.subscribe(listener);
+    await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { db });
+    await queueVote({ userId: "u2", positionId: "p2", candidateId: "c1", candidateName: "Ada" }, { db });
+    await vi.waitFor(() => expect(store.getSnapshot().get("p1")?.kind).toBe("queued"), { timeout: 5_000 });
+    expect(store.getSnapshot().has("p2")).toBe(false);
+    expect(listener).toHaveBeenCalled();
+    unsubscribe();
+  });
+});

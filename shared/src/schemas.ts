@@ -90,7 +90,8 @@ const instantSchema = (requiredMessage: string, label: string) =>
     .refine((v) => v !== "", { error: requiredMessage })
     .transform((v, ctx) => {
       const ms = typeof v === "number" ? v : Date.parse(v);
-      if (!Number.isFinite(ms) || (typeof v === "string" && !/^\d{4}-\d{2}-\d{2}T/.test(v))) {
+      // Beyond ±8.64e15 ms a Date is invalid and toISOString() throws (found by api/src/fuzz.fuzz.test.ts).
+      if (!Number.isFinite(ms) || Math.abs(ms) > 8.64e15 || (typeof v === "string" && !/^\d{4}-\d{2}-\d{2}T/.test(v))) {
         ctx.addIssue({ code: "custom", message: `${label} must be a valid date and time` });
         return z.NEVER;
       }

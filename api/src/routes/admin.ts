@@ -66,7 +66,8 @@ export function adminRoutes(deps: Deps) {
           args: [id],
         },
         { sql: "DELETE FROM positions WHERE id = ?", args: [id] },
-        bumpResultsVersionSql,
+        // Only when something was deleted: a 404 must not touch stored state (fuzz.fuzz.test.ts).
+        `${bumpResultsVersionSql} AND changes() > 0`,
       ]);
       if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
       deps.hub.resultsChanged();

@@ -77,7 +77,7 @@ describe("chat", () => {
     await chatButton(voter.page).and(voter.page.getByRole("button", { name: "Chat, 1 unread message" })).waitFor();
     await openChat(voter.page);
     // Plain text: the markup shows as typed, nothing is rendered as HTML.
-    await panel(voter.page).getByText("Yes, until 14:00. <b>Bring your ID</b>").waitFor();
+    await panel(voter.page).getByText("Yes, until 14:00. <b>Bring your ID</b>", { exact: true }).waitFor();
     await expect(panel(voter.page).locator("b").count()).resolves.toBe(0);
     await expect(chatButton(voter.page).getAttribute("aria-label")).resolves.toBe("Chat");
     await audit(voter.page, "chat-panel");

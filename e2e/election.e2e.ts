@@ -279,8 +279,14 @@ describe("live updates", () => {
     await signIn(page, VOTER_2.matric, VOTER_2.dob, "dob");
     await page.goto("/vote");
     const card = page.getByRole("form", { name: "President" });
-    await card.getByRole("radio", { name: "Tunde Bakare" }).check();
-    await card.getByRole("button", { name: "Cast Vote" }).click();
+    // Keyboard only: Space picks, an arrow moves the choice within the group, Tab reaches the button.
+    await card.getByRole("radio", { name: "Amaka Nwosu" }).focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowRight");
+    await expect(card.getByRole("radio", { name: "Tunde Bakare" }).isChecked()).resolves.toBe(true);
+    await page.keyboard.press("Tab");
+    await expect(card.getByRole("button", { name: "Cast Vote" }).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await page.keyboard.press("Enter");
     await card.getByRole("button", { name: "Vote Cast" }).waitFor();
 
     await expectToast(watcher, "A new vote has been cast! Results are updating.");

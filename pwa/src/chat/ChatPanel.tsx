@@ -40,8 +40,10 @@ export function ChatPanel({ room, snapshot, user }: ChatPanelProps) {
     previousHeight.current = list.scrollHeight;
   }, [chat.messages]);
 
+  // Announce what arrives while the panel is open, not what came before it opened.
+  const arrivedBeforeOpen = useRef(arrived);
   useEffect(() => {
-    if (arrived) setAnnouncement(`${arrived.name}: ${arrived.text}`);
+    if (arrived && arrived !== arrivedBeforeOpen.current) setAnnouncement(`${arrived.name}: ${arrived.text}`);
   }, [arrived]);
 
   const isAdmin = user.role === "admin";

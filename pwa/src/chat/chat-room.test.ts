@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { ChatMessage, ChatPage } from "@evoting/shared";
+import type { ChatMessage, ChatPage, ChatStatus } from "@evoting/shared";
 import { ApiRequestError } from "../lib/api-client";
 import type { chatApi } from "./chat-api";
 import { createChatRoom } from "./chat-room";
@@ -42,7 +42,7 @@ function fakeApi(pages: ChatPage[] = [{ messages: [], nextBefore: null }]) {
     page: vi.fn(async () => pages.shift() ?? { messages: [], nextBefore: null }),
     post: vi.fn(async (text: string) => msg(100, 100, { text, userId: "me", name: "Me" })),
     remove: vi.fn(async (id: number) => msg(id, 200, { removed: true, text: "" })),
-    status: vi.fn(async () => ({ mutedUntil: null, maxLength: 500, rateLimit: { max: 5, windowMs: 10_000 } })),
+    status: vi.fn(async (): Promise<ChatStatus> => ({ mutedUntil: null, maxLength: 500, rateLimit: { max: 5, windowMs: 10_000 } })),
     mute: vi.fn(async (userId: string) => ({ userId, mutedUntil: new Date().toISOString() })),
     unmute: vi.fn(async (userId: string) => ({ userId, mutedUntil: null })),
   } satisfies typeof chatApi;

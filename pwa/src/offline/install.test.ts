@@ -128,6 +128,24 @@ describe("installOffline", () => {
     stop();
   });
 
+  it("outcomes settled before the UI listens are replayed to its first listener, once", async () => {
+    const fetchImpl = vi.fn(async () => json(201, { message: "ok", vote: { positionId: "p1", candidateId: "c1", candidateName: "Ada" } }));
+    const db = memoryIndexedDb().open();
+    runtime = installOffline({ apiBase: "/api", getToken: () => "t", getUserId: () => "u1", db, fetch: fetchImpl as typeof fetch, eventTarget: null, locks: null });
+    const result = await runtime.castVote(ada);
+    expect(result.status).toBe("delivered");
+    expect((await db.outcomes.get(result.item.key))?.seenAt).toBeNull();
+
+    const heard: string[] = [];
+    const stop = runtime.subscribeOutcomes((o) => heard.push(o.status));
+    await vi.waitFor(() => expect(heard).toEqual(["delivered"]), { timeout: 5_000 });
+    await vi.waitFor(async () => expect((await db.outcomes.get(result.item.key))?.seenAt).not.toBeNull(), { timeout: 5_000 });
+    stop();
+    runtime.subscribeOutcomes((o) => heard.push(o.status));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(heard).toEqual(["delivered"]);
+  });
+
   it("logout keeps the unsent vote (and its 'Queued' card) for the next sign-in", async () => {
     const fetchImpl = vi.fn(async () => {
       throw new TypeError("Failed to fetch");

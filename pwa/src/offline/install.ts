@@ -18,7 +18,7 @@ export interface InstallOfflineOptions {
   apiBase: string;
   getToken: () => string | null;
   getUserId: () => string | null;
-  /** Called once per settled vote (toast it, update query caches). Seen-marking is done here. */
+  /** Called once per settled vote; same as an early `subscribeOutcomes`. */
   onOutcome?: (outcome: OutboxOutcome) => void;
   /** The server refused the token while replaying (sign the user out like any other 401). */
   onUnauthorized?: () => void;
@@ -49,6 +49,11 @@ export interface OfflineRuntime {
    * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'.
    */
   castVote(input: QueueVoteInput): Promise<CastResult>;
+  /**
+   * Every settled vote, once: toast it and update query caches here. Outcomes that settled
+   * with no listener (before the UI mounted, in a closed tab) are replayed to the first one.
+   */
+  subscribeOutcomes(listener: (outcome: OutboxOutcome) => void): () => void;
   /** Live queued/voted/failed states of one user's positions for the vote page (one store per user). */
   voteStates(userId: string): ReadableStore<LocalVoteStates>;
   /** After sign-in: send what was held for this user and report outcomes not yet shown. */
@@ -116,13 +121,20 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
 
   const settled = new Map<string, (outcome: OutboxOutcome) => void>();
   const voteStores = new Map<string, ReadableStore<LocalVoteStates>>();
+  const outcomeListeners = new Set<(outcome: OutboxOutcome) => void>();
+  if (options.onOutcome) outcomeListeners.add(options.onOutcome);
   const onOutcome = (outcome: OutboxOutcome) => {
     settled.get(outcome.key)?.(outcome);
-    try {
-      options.onOutcome?.(outcome);
-    } finally {
-      void markOutcomeSeen(outcome.key, db, now).catch(() => undefined);
+    // Nobody to tell yet (the UI has not subscribed): leave it unseen, it is replayed later.
+    if (outcomeListeners.size === 0) return;
+    for (const listener of [...outcomeListeners]) {
+      try {
+        listener(outcome);
+      } catch (error) {
+        console.error("Outcome listener failed", error);
+      }
     }
+    void markOutcomeSeen(outcome.key, db, now).catch(() => undefined);
   };
 
   const engine = createSyncEngine({
@@ -158,8 +170,9 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   async function showUnseen(userId: string) {
     for (const outcome of await unseenOutcomes(userId, db)) onOutcome(outcome);
   }
-  const signedInUser = options.getToken() ? options.getUserId() : null;
-  if (signedInUser) void showUnseen(signedInUser).catch(() => undefined);
+  const signedInUser = () => (options.getToken() ? options.getUserId() : null);
+  const initialUser = signedInUser();
+  if (initialUser && outcomeListeners.size > 0) void showUnseen(initialUser).catch(() => undefined);
 
   return {
     db,
@@ -183,6 +196,15 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
         clearTimeout(timer);
         settled.delete(item.key);
       }
+    },
+    subscribeOutcomes(listener) {
+      outcomeListeners.add(listener);
+      // The first listener (the app's toaster) hears what settled while nobody was listening.
+      const user = signedInUser();
+      if (outcomeListeners.size === 1 && user) void showUnseen(user).catch(() => undefined);
+      return () => {
+        outcomeListeners.delete(listener);
+      };
     },
     voteStates(userId) {
       let store = voteStores.get(userId);

@@ -19,3 +19,4 @@ export type { LocalVoteStatus, LocalVoteStates } from "./vote-states";
 export { offlineText, describeOutcome } from "./notices";
 export { createStore } from "./store";
 export type { ReadableStore } from "./store";
+export { prefetchPhotos } from "./photos";

@@ -1,0 +1,19 @@
+/**
+ * Candidate photos live in the service worker's runtime cache ('candidate-photos', cache
+ * first), not in IndexedDB. A photo is only cached once it has been fetched, so after the
+ * ballot loads online this asks for every candidate's photo in the background: the vote page
+ * then shows faces offline even for cards the voter never scrolled to.
+ */
+import type { Position } from "@evoting/shared";
+
+export async function prefetchPhotos(
+  positions: readonly Pick<Position, "candidates">[],
+  fetchImpl: (url: string) => Promise<unknown> = (url) => fetch(url, { credentials: "same-origin" }),
+  controlled: boolean = typeof navigator !== "undefined" && Boolean(navigator.serviceWorker?.controller),
+): Promise<number> {
+  // Without a controlling service worker nothing would keep the bytes: skip the traffic.
+  if (!controlled) return 0;
+  const urls = [...new Set(positions.flatMap((p) => p.candidates.map((c) => c.photo)).filter((u): u is string => Boolean(u)))];
+  await Promise.all(urls.map((url) => fetchImpl(url).catch(() => undefined)));
+  return urls.length;
+}

@@ -5,7 +5,7 @@ const candidate = (id: string, photo: string | null) => ({ _id: id, name: id, ph
 
 describe("prefetchPhotos", () => {
   it("asks once for each distinct photo when a service worker will keep it", async () => {
-    const fetchImpl = vi.fn(async () => undefined);
+    const fetchImpl = vi.fn(async (_url: string) => undefined);
     const positions = [
       { candidates: [candidate("a", "/api/photos/1"), candidate("b", null)] },
       { candidates: [candidate("c", "/api/photos/2"), candidate("d", "/api/photos/1")] },

@@ -123,10 +123,13 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   const voteStores = new Map<string, ReadableStore<LocalVoteStates>>();
   const outcomeListeners = new Set<(outcome: OutboxOutcome) => void>();
   if (options.onOutcome) outcomeListeners.add(options.onOutcome);
+  const told = new Set<string>();
   const onOutcome = (outcome: OutboxOutcome) => {
     settled.get(outcome.key)?.(outcome);
     // Nobody to tell yet (the UI has not subscribed): leave it unseen, it is replayed later.
-    if (outcomeListeners.size === 0) return;
+    // `told` stops a live report and a replay of the same outcome from both reaching the voter.
+    if (outcomeListeners.size === 0 || told.has(outcome.key)) return;
+    told.add(outcome.key);
     for (const listener of [...outcomeListeners]) {
       try {
         listener(outcome);

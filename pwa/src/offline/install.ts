@@ -4,8 +4,7 @@
  * it replay (connection back, tab focused or shown). The app calls `installOffline()` once at
  * start; everything else (queries, the vote page, the top bar) uses the returned object.
  */
-import type { MyVote } from "@evoting/shared";
-import { messages } from "@evoting/shared";
+import { messages, type MyVote } from "@evoting/shared";
 import { freshness } from "./cache";
 import { clearUserData, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
 import { markOutcomeSeen, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";

@@ -65,7 +65,8 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult) {
       const cpu = watch.stop();
       const share = ceiling ? ` = ${((r.reqPerSec / ceiling.reqPerSec) * 100).toFixed(1)}% of the ceiling` : "";
       console.log(`votes    cast-vote (synchronous=${o.synchronous}), ${o.connections} connections: ${line(r)}${share}`);
-      console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
+      const cpuPerVote = ((cpu.meanCpuPct / 100) * r.durationS * 1000) / Math.max(1, r.total);
+      console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core = ${cpuPerVote.toFixed(2)} ms CPU per vote, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
       return r;
     } finally {
       await server.stop();

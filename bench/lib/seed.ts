@@ -9,8 +9,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hash, Algorithm } from "@node-rs/argon2";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
+import { hashSecret } from "../../api/src/security/passwords.ts";
 
 export const VOTER_DOB = "20020515";
 const HOUR = 3_600_000;
@@ -50,7 +50,7 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
   const database = await openDatabase({ url: `file:${dbPath}`, synchronous: "NORMAL" });
   try {
     const c = database.client;
-    const dobHash = await hash(VOTER_DOB, { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const dobHash = await hashSecret(VOTER_DOB); // the server's own OWASP parameters
     await c.execute({
       sql: `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
             INSERT INTO users (id, name, matric_number, role, dob_hash, created_at)

@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
 import { BatchWriter } from "./writer.ts";
 
-export type Db = LibSQLDatabase<typeof schema>;
+// drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
+export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
 
 export interface Database {
   client: Client;

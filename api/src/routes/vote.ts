@@ -15,7 +15,7 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
-import { findCandidateWithPosition, findPosition, listPositions } from "../services/catalog.ts";
+import { findBallotChoice, listPositions } from "../services/catalog.ts";
 import { castVote, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
 
 interface BallotTicket {
@@ -78,9 +78,8 @@ export function voteRoutes(deps: Deps) {
         if (stored) return c.json(stored.body as object, stored.status as 201);
       }
 
-      const position = await findPosition(database.db, positionId);
+      const { position, candidate } = await findBallotChoice(database.db, positionId, candidateId);
       if (!position) fail(404, messages.positionNotFound);
-      const candidate = await findCandidateWithPosition(database.db, candidateId);
       if (!candidate) fail(404, messages.candidateNotFound);
       if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
 

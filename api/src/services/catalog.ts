@@ -67,3 +67,23 @@ export async function findCandidateWithPosition(db: Db, id: string) {
   const row = rows[0];
   return row ? toCandidate(row.c, row.p) : undefined;
 }
+
+/**
+ * What casting a vote needs to know, in ONE query (the vote path runs it for every ballot):
+ * the position's window (undefined: no such position) and the candidate's name and position
+ * (undefined: no such candidate, in any position).
+ */
+export async function findBallotChoice(db: Db, positionId: string, candidateId: string) {
+  const rs = await db.$client.execute({
+    sql: `SELECT p.start_time, p.end_time, c.name, c.position_id
+            FROM positions p LEFT JOIN candidates c ON c.id = ?
+           WHERE p.id = ?`,
+    args: [candidateId, positionId],
+  });
+  const row = rs.rows[0];
+  if (!row) return { position: undefined, candidate: undefined };
+  return {
+    position: { startTime: Number(row.start_time), endTime: Number(row.end_time) },
+    candidate: row.name === null ? undefined : { name: String(row.name), positionId: String(row.position_id) },
+  };
+}

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
-import { sessions, users } from "../db/schema.ts";
+import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
@@ -33,24 +33,25 @@ export async function createSession(writer: BatchWriter, userId: string, now: nu
 
 export async function findSessionUser(db: Db, token: string, now: number): Promise<AuthUser | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const tokenHash = hashToken(token);
-  const rows = await db
-    .select({
-      id: users.id,
-      name: users.name,
-      role: users.role,
-      matricNumber: users.matricNumber,
-      email: users.email,
-      passwordHash: users.passwordHash,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now), isNull(sessions.revokedAt)))
-    .limit(1);
-  const row = rows[0];
+  // Raw SQL on purpose: every authenticated request runs this, and the query builder cost
+  // more than the lookup itself (bench/: ~0.1 ms of CPU per request).
+  const rs = await db.$client.execute({
+    sql: `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password
+            FROM sessions s JOIN users u ON u.id = s.user_id
+           WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
+           LIMIT 1`,
+    args: [hashToken(token), now],
+  });
+  const row = rs.rows[0];
   if (!row) return null;
-  const { passwordHash, ...rest } = row;
-  return { ...rest, hasPassword: passwordHash !== null };
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    role: row.role === "admin" ? "admin" : "voter",
+    matricNumber: String(row.matric_number),
+    email: row.email === null ? null : String(row.email),
+    hasPassword: Number(row.has_password) === 1,
+  };
 }
 
 export async function revokeSession(db: Db, tokenHash: string, now: number): Promise<void> {

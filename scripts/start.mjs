@@ -8,7 +8,9 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 if (!existsSync(join(root, "pwa/dist/index.html"))) {
   console.log("Building the PWA (first start)...");
-  const build = spawnSync("npm", ["run", "build", "-w", "pwa"], { cwd: root, stdio: "inherit" });
+  // A production build whatever NODE_ENV the caller has (a test runner sets "test", which
+  // would ship React's development build).
+  const build = spawnSync("npm", ["run", "build", "-w", "pwa"], { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const server = spawn(process.execPath, ["--import", "tsx", join(root, "api/src/server.ts")], { cwd: root, stdio: "inherit" });

@@ -32,7 +32,10 @@ describe("casting", () => {
     });
     const second = await cast(voter.token, { positionId: position._id, candidateId: candidates[0]._id });
     expect(second.status).toBe(409);
-    expect((await second.json()).message).toBe(messages.alreadyVoted);
+    expect(await second.json()).toEqual({
+      message: messages.alreadyVoted,
+      vote: { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace" },
+    });
     expect(await (await t.request("/vote/my-votes", { token: voter.token })).json()).toEqual([
       { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace" },
     ]);

@@ -103,6 +103,12 @@ export function voteRoutes(deps: Deps) {
       });
       if (answer === "mismatch") fail(422, messages.idempotencyKeyReused);
       if (answer.status === 201) deps.hub.resultsChanged();
+      if (answer.status === 409) {
+        // Tell the voter what the server holds, so a device that queued a vote elsewhere can
+        // show the choice that counted without another request.
+        const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
+        return c.json({ ...(answer.body as object), ...(vote ? { vote } : {}) }, 409);
+      }
       return c.json(answer.body as object, answer.status as 201);
     });
 }

@@ -16,6 +16,7 @@
  */
 import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { intArg, parseArgs } from "./lib/args.ts";
@@ -89,6 +90,9 @@ export async function runSseBench(options: SseBenchOptions = {}): Promise<SseBen
   if (subscribers < requested) {
     log(`open-file limit is ${fdLimit} (raise it with \`ulimit -n\`): opening ${subscribers} of ${requested} streams`);
   }
+  // Server, subscribers and voters share this machine: say how busy it was.
+  const load = () => loadavg()[0].toFixed(1);
+  log(`${subscribers} subscribers, ${rate} votes/s for ${durationS} s; ${availableParallelism()} cores, load average ${load()} at start`);
   const totalVotes = rate * durationS;
   const voters = Math.ceil(totalVotes / positions);
 
@@ -239,6 +243,7 @@ export async function runSseBench(options: SseBenchOptions = {}): Promise<SseBen
       noneBehind: result.leftBehind === 0 && unseen === 0,
     };
 
+    log(`load average ${load()} at the end`);
     log(`server RSS ${result.serverRssBaseMiB} MiB → ${result.serverRssWithStreamsMiB} MiB with ${r.connected} streams: ${result.kibPerStream} KiB per stream`);
     log(`vote commit → last subscriber has it: p50 ${result.delayMs.p50} ms, p95 ${result.delayMs.p95} ms, max ${result.delayMs.max} ms (${unseen} never seen)`);
     log(

@@ -10,6 +10,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "bench/**/*.test.ts"],
+          // Scratch copies made by benchmarks are not the project's tests.
+          exclude: ["**/node_modules/**", "**/.tmp/**"],
           testTimeout: 30_000,
         },
       },

@@ -100,7 +100,7 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
       });
       await c.execute({
         sql: `INSERT INTO ballots (id, position_id, candidate_id, cast_hour)
-              SELECT lower(hex(randomblob(16))), position_id, position_id || '-candidate-' || (abs(random()) % ?), ?
+              SELECT lower(hex(randomblob(16))), position_id, position_id || '-candidate-' || (abs(random()) % CAST(? AS INTEGER)), ?
                 FROM participations`,
         args: [candidatesPerPosition, Math.floor(now / HOUR) * HOUR],
       });

@@ -41,19 +41,38 @@ export default defineConfig({
               start_url: "/",
               scope: "/",
               icons: [
-                { src: "/pwa-192.png", sizes: "192x192", type: "image/png" },
-                { src: "/pwa-512.png", sizes: "512x512", type: "image/png" },
-                { src: "/pwa-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
-                { src: "/logo.svg", sizes: "any", type: "image/svg+xml" },
+                { src: "/pwa-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+                { src: "/pwa-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+                // Its own padded artwork: a launcher's mask crops the outer 10% of a maskable icon.
+                { src: "/pwa-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
               ],
             },
             workbox: {
-              // Only code and markup: icons come from the manifest list above, so nothing
-              // is precached twice.
+              // Precache: code and markup only. Icons come from the manifest list above (the
+              // plugin adds them), so nothing is listed twice.
               globPatterns: ["**/*.{js,css,html}"],
+              // Every app route opens offline from the cached shell...
               navigateFallback: "/index.html",
-              // API calls, the SSE stream and photos are never answered with the app shell.
-              navigateFallbackDenylist: [/^\/api\//],
+              // ...but an /api address is never answered with it (a JSON client would get HTML).
+              navigateFallbackDenylist: [/^\/api(\/|$)/],
+              // A new release removes the previous release's precache instead of piling up.
+              cleanupOutdatedCaches: true,
+              // The first visit is controlled at once, so it already works offline after one load.
+              clientsClaim: true,
+              runtimeCaching: [
+                {
+                  // Candidate photos: immutable per URL (a new photo is a new URL), so cache
+                  // first; the vote page prefetches them so faces show offline. API data is
+                  // not cached here: Dexie keeps it per user (pwa/src/offline).
+                  urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/api/photos/"),
+                  handler: "CacheFirst",
+                  options: {
+                    cacheName: "candidate-photos",
+                    expiration: { maxEntries: 300, maxAgeSeconds: 30 * 24 * 60 * 60 },
+                    cacheableResponse: { statuses: [200] },
+                  },
+                },
+              ],
             },
           }),
         ]),

@@ -3,6 +3,8 @@ import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { clearOnSessionChange, queryClient } from "./lib/query-client";
+import { getAppShell } from "./lib/app-shell";
+import { connectOutcomes } from "./lib/offline-outcomes";
 import { createAppRouter } from "./router";
 import "./styles.css";
 
@@ -16,3 +18,8 @@ createRoot(document.getElementById("root")!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+
+// After the first render: the service worker (app shell offline, install, updates) and the
+// vote outbox (replays what was queued, tells the voter how each queued vote ended).
+getAppShell();
+connectOutcomes(queryClient);

@@ -10,44 +10,72 @@ import {
   useQueryClient,
   type QueryClient,
 } from "@tanstack/react-query";
-import { RESULTS_REFETCH_MS, type BallotPosition, type Candidate, type MyVote, type Results } from "@evoting/shared";
+import {
+  RESULTS_REFETCH_MS,
+  type BallotPosition,
+  type Candidate,
+  type MyVote,
+  type Results,
+} from "@evoting/shared";
+import type { CacheData, CacheKey } from "../offline/db";
 import { api, type CastVoteRequest } from "./api-client";
+import { mutationKeys, queryKeys } from "./query-keys";
+import { session } from "./session";
 
-export const queryKeys = {
-  profile: ["auth", "profile"] as const,
-  ballotPositions: ["vote", "positions"] as const,
-  myVotes: ["vote", "my-votes"] as const,
-  results: ["vote", "results"] as const,
-  adminPositions: ["admin", "positions"] as const,
-  adminCandidates: ["admin", "candidates"] as const,
-};
+export { mutationKeys, queryKeys } from "./query-keys";
 
-export const mutationKeys = {
-  castVote: ["vote", "cast"] as const,
-};
+// The voter's reads go network first and fall back to this device's copy (pwa/src/offline),
+// so they run with `networkMode: "always"`: react-query must not pause them while offline.
+// The offline module (Dexie) is imported on first use, keeping it out of /login's first load.
 
-export const profileQuery = () => queryOptions({ queryKey: queryKeys.profile, queryFn: api.profile, staleTime: 0 });
+const loadOffline = () => import("./offline");
+const signedInId = () => session.user()?._id ?? null;
+const hasIndexedDb = () => typeof indexedDB !== "undefined";
+
+function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): () => Promise<CacheData[K]> {
+  return async () => {
+    if (!signedInId() || !hasIndexedDb()) return fetcher();
+    return (await loadOffline()).readThrough(key, fetcher);
+  };
+}
+
+const profileFn = offlineRead("profile", api.profile);
+export const profileQuery = () =>
+  queryOptions({ queryKey: queryKeys.profile, queryFn: profileFn, staleTime: 0, networkMode: "always" });
+
+/** Ballot positions and all candidates share a key, so they share this one function. */
+const readPositions = offlineRead("positions", api.ballotPositions);
+async function positionsFn(): Promise<BallotPosition[]> {
+  const positions = await readPositions();
+  // Warm the service worker's photo cache so faces show offline, even on unscrolled cards.
+  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.prefetchPhotos(positions));
+  return positions;
+}
 
 export const ballotPositionsQuery = () =>
-  queryOptions({ queryKey: queryKeys.ballotPositions, queryFn: api.ballotPositions });
+  queryOptions({ queryKey: queryKeys.ballotPositions, queryFn: positionsFn, networkMode: "always" });
 
 /** Candidates for any signed-in user, flattened from the ballot (voters cannot read the admin list). */
 export const allCandidatesQuery = () =>
   queryOptions({
     queryKey: queryKeys.ballotPositions,
-    queryFn: api.ballotPositions,
+    queryFn: positionsFn,
+    networkMode: "always",
     select: (positions: BallotPosition[]): Candidate[] =>
       positions.flatMap((p) =>
         p.candidates.map((c) => ({ ...c, positionId: c.positionId ?? p._id, positionTitle: c.positionTitle ?? p.title })),
       ),
   });
 
-export const myVotesQuery = () => queryOptions({ queryKey: queryKeys.myVotes, queryFn: api.myVotes });
+const myVotesFn = offlineRead("myVotes", api.myVotes);
+export const myVotesQuery = () => queryOptions({ queryKey: queryKeys.myVotes, queryFn: myVotesFn, networkMode: "always" });
 
+const resultsFn = offlineRead("results", api.results);
 export const resultsQuery = () =>
   queryOptions({
     queryKey: queryKeys.results,
-    queryFn: api.results,
+    queryFn: resultsFn,
+    networkMode: "always",
     refetchInterval: RESULTS_REFETCH_MS,
   });
 
@@ -70,6 +98,16 @@ export function invalidateElectionData(client: QueryClient) {
 /** Applies a server results snapshot (e.g. from the SSE stream) without a refetch. */
 export function setResults(client: QueryClient, results: Results) {
   client.setQueryData(queryKeys.results, results);
+  // Kept as the last results snapshot for offline use.
+  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.keepResults(results));
+}
+
+/** A vote the server holds joins the my-votes list, which is what locks the card. */
+export function addMyVote(client: QueryClient, vote: MyVote) {
+  client.setQueryData<MyVote[]>(queryKeys.myVotes, (votes = []) => [
+    ...votes.filter((v) => v.positionId !== vote.positionId),
+    vote,
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -78,27 +116,36 @@ export function setResults(client: QueryClient, results: Results) {
 export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string };
 
 /**
- * Casts one vote. Each call gets a fresh Idempotency-Key, so the server can replay a retried
- * request instead of counting it twice. On success the vote joins the my-votes list, which
- * is what locks the card; results are refetched.
+ * How a cast ended for the card. `outbox`: through the offline outbox, whose outcome listener
+ * (main.tsx) tells the voter and updates the caches. `direct`: IndexedDB was unavailable or
+ * nobody is signed in, so the vote went straight to the API and the caller says so.
+ */
+export type CastVoteResult =
+  | { via: "outbox"; status: "queued" | "delivered" | "already-voted" | "rejected"; vote: MyVote | null }
+  | { via: "direct"; status: "delivered"; vote: MyVote };
+
+async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
+  const { positionId, candidateId, candidateName, ballotTicket } = variables;
+  if (signedInId() && hasIndexedDb()) return (await loadOffline()).castThroughOutbox(variables);
+  const response = await api.castVote({ positionId, candidateId, ballotTicket, idempotencyKey: crypto.randomUUID() });
+  return { via: "direct", status: "delivered", vote: response?.vote ?? { positionId, candidateId, candidateName } };
+}
+
+/**
+ * Casts one vote, through the offline outbox: saved on this device first, then sent with its
+ * own Idempotency-Key (retries are replayed by the server, never counted twice). Resolves
+ * 'queued' when no answer came quickly; the outbox keeps sending it.
  */
 export function useCastVote() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.castVote,
-    mutationFn: ({ positionId, candidateId, ballotTicket }: CastVoteVariables) =>
-      api.castVote({ positionId, candidateId, ballotTicket, idempotencyKey: crypto.randomUUID() }),
-    onSuccess: (response, variables) => {
-      const vote: MyVote = response?.vote ?? {
-        positionId: variables.positionId,
-        candidateId: variables.candidateId,
-        candidateName: variables.candidateName,
-      };
-      client.setQueryData<MyVote[]>(queryKeys.myVotes, (votes = []) => [
-        ...votes.filter((v) => v.positionId !== vote.positionId),
-        vote,
-      ]);
-      void client.invalidateQueries({ queryKey: queryKeys.results });
+    mutationFn: castVote,
+    // Sending is the outbox's job; react-query must not hold the cast while offline.
+    networkMode: "always",
+    onSuccess: (result) => {
+      if (result.vote && result.status !== "rejected") addMyVote(client, result.vote);
+      if (result.status !== "queued") void client.invalidateQueries({ queryKey: queryKeys.results });
     },
     onError: () => {
       // A 409 means this voter's vote is already recorded (perhaps from another device).

@@ -10,8 +10,13 @@ export function useLogout() {
   return () => {
     // The request captures the token synchronously, so clearing right after is safe.
     void api.logout().catch(() => undefined);
+    const userId = session.user()?._id ?? null;
     session.clear();
     client.clear();
+    // This device forgets the voter's data too, except votes not yet sent (kept for next sign-in).
+    if (userId && typeof indexedDB !== "undefined") {
+      void import("./offline").then((offline) => offline.getOffline().signedOut(userId)).catch(() => undefined);
+    }
     void navigate({ to: "/login", replace: true });
   };
 }

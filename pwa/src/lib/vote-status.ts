@@ -10,7 +10,8 @@ export type PositionVoteStatus =
   | { kind: "casting" }
   /** Saved on this device and waiting to be sent (offline outbox). */
   | { kind: "queued"; vote: MyVote }
-  | { kind: "voted"; vote: MyVote }
+  /** `note`: said when a queued vote turned out not to be needed (voted on another device). */
+  | { kind: "voted"; vote: MyVote; note?: string }
   /** The server refused a queued vote; the voter must see why. */
   | { kind: "failed"; vote: MyVote; message: string };
 
@@ -23,7 +24,10 @@ export interface VoteStatusInputs {
 
 export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs): PositionVoteStatus {
   const vote = inputs.myVotes.find((v) => v.positionId === positionId);
-  if (vote) return { kind: "voted", vote };
+  if (vote) {
+    const local = inputs.local?.get(positionId);
+    return local?.kind === "voted" && local.note ? { kind: "voted", vote, note: local.note } : { kind: "voted", vote };
+  }
   if (inputs.castingIds?.has(positionId)) return { kind: "casting" };
   return inputs.local?.get(positionId) ?? { kind: "not-voted" };
 }

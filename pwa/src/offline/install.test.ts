@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OutboxOutcome } from "./db";
 import { installOffline, type OfflineRuntime } from "./install";
 import { memoryIndexedDb } from "./test-support";
+import { offlineText } from "./notices";
 
 const ada = { userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
@@ -124,7 +125,7 @@ describe("installOffline", () => {
     const stop = states.subscribe(() => undefined);
     const result = await runtime.castVote(ada);
     expect(result).toMatchObject({ status: "already-voted", outcome: { recordedVote: { candidateName: "Bob" } } });
-    await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" } }), { timeout: 5_000 });
+    await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" }, note: offlineText.notNeeded }), { timeout: 5_000 });
     stop();
   });
 

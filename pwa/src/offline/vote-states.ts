@@ -11,7 +11,8 @@ import { createStore, type ReadableStore } from "./store";
 
 export type LocalVoteStatus =
   | { kind: "queued"; vote: MyVote }
-  | { kind: "voted"; vote: MyVote }
+  /** `note`: why a queued vote was not needed (the server already held one from elsewhere). */
+  | { kind: "voted"; vote: MyVote; note?: string }
   | { kind: "failed"; vote: MyVote; message: string };
 
 export type LocalVoteStates = ReadonlyMap<string, LocalVoteStatus>;
@@ -25,7 +26,7 @@ export function toLocalVoteStates(marks: readonly PositionMark[]): LocalVoteStat
       candidateName: mark.candidateName ?? "",
     };
     if (mark.state === "queued") states.set(mark.positionId, { kind: "queued", vote });
-    else if (mark.state === "voted") states.set(mark.positionId, { kind: "voted", vote });
+    else if (mark.state === "voted") states.set(mark.positionId, { kind: "voted", vote, ...(mark.message ? { note: mark.message } : {}) });
     else states.set(mark.positionId, { kind: "failed", vote, message: mark.message ?? "" });
   }
   return states;

@@ -1,6 +1,10 @@
+import { useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
+import type { LocalVoteStates, ReadableStore } from "../offline";
 import { ballotPositionsQuery, myVotesQuery, useCastVote, useCastingPositionIds } from "../lib/queries";
+import { getOffline, offlineAvailable } from "../lib/offline";
+import { useSession } from "../lib/use-session";
 import { positionVoteStatus, type PositionVoteStatus } from "../lib/vote-status";
 import { notifyError, notifySuccess } from "../lib/notify";
 import { localTimeZone } from "../lib/format";
@@ -14,14 +18,24 @@ import { VotingStatusCard } from "../components/vote/VotingStatusCard";
 /** Window status is re-evaluated this often so a position opens or closes without a reload. */
 const WINDOW_TICK_MS = 15_000;
 const NO_VOTES: MyVote[] = [];
+const NO_LOCAL: LocalVoteStates = new Map();
+const noLocalStore: ReadableStore<LocalVoteStates> = { getSnapshot: () => NO_LOCAL, subscribe: () => () => undefined };
+
+/** This device's queued / settled votes for the signed-in voter (the offline outbox). */
+function useLocalVoteStates(): LocalVoteStates {
+  const userId = useSession()?.user._id;
+  const store = userId && offlineAvailable() ? getOffline().voteStates(userId) : noLocalStore;
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+}
 
 export function VotePage() {
   const positions = useQuery(ballotPositionsQuery());
   const myVotes = useQuery(myVotesQuery());
   const castingIds = useCastingPositionIds();
   const now = useNow(WINDOW_TICK_MS);
+  const local = useLocalVoteStates();
   const votes = myVotes.data ?? NO_VOTES;
-  const statusOf = (positionId: string) => positionVoteStatus(positionId, { myVotes: votes, castingIds });
+  const statusOf = (positionId: string) => positionVoteStatus(positionId, { myVotes: votes, castingIds, local });
 
   return (
     <div>
@@ -67,7 +81,10 @@ function PositionBallot({ position, status, now }: { position: BallotPosition; s
         castVote.mutate(
           { positionId: position._id, candidateId, candidateName, ballotTicket: position.ballotTicket },
           {
-            onSuccess: () => notifySuccess(messages.castVoteSuccess),
+            // Through the outbox, the outcome listener (lib/offline-outcomes.ts) tells the voter.
+            onSuccess: (result) => {
+              if (result.via === "direct") notifySuccess(messages.castVoteSuccess);
+            },
             onError: (error) => notifyError(error, messages.castVoteFailed),
           },
         )

@@ -1,3 +1,5 @@
+// Dexie (the offline store) needs a global indexedDB; jsdom has none.
+import "fake-indexeddb/auto";
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";

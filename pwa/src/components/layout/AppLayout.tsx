@@ -6,6 +6,7 @@ import { Icon } from "../ui/Icon";
 import { Logo } from "./Logo";
 import { SidebarNav } from "./SidebarNav";
 import { TopBar } from "./TopBar";
+import { OfflineNotices } from "./OfflineNotices";
 import { adminNav, voterNav } from "./nav";
 
 /** Signed-in shell: a fixed 16rem sidebar on wide screens, a slide-over drawer on narrow ones. */
@@ -69,6 +70,7 @@ export function AppLayout() {
             </Dialog.Trigger>
           } />
           <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8">
+            <OfflineNotices />
             <Outlet />
           </main>
         </div>

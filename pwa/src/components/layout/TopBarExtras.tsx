@@ -1,12 +1,19 @@
 /**
- * A reserved slot in the top bar for widgets of later issues: the chat button (issue 5) and,
- * later, the online/offline indicator.
+ * The top bar's widgets from later issues: the connection indicator and 'Install app'
+ * (offline, issue 4) and the chat button (issue 5).
  */
 import { ChatButton } from "../../chat/ChatButton";
 import { useSession } from "../../lib/use-session";
+import { ConnectionStatus, InstallButton } from "./ConnectionStatus";
 
 export function TopBarExtras() {
   const current = useSession();
-  // Keyed by user so a different sign-in gets a fresh room (its own unread count and token).
-  return current ? <ChatButton key={current.user._id} user={current.user} /> : null;
+  return (
+    <>
+      <ConnectionStatus />
+      <InstallButton />
+      {/* Keyed by user so a different sign-in gets a fresh room (its own unread count and token). */}
+      {current && <ChatButton key={current.user._id} user={current.user} />}
+    </>
+  );
 }

@@ -90,8 +90,21 @@ describe("VoteCard", () => {
     const vote = { positionId: "p1", candidateId: "c1", candidateName: "Amaka Nwosu" };
     const { unmount } = renderCard({ kind: "queued", vote });
     expect(screen.getByRole("button", { name: "Queued" })).toBeDisabled();
+    expect(screen.getAllByText("Queued")).toHaveLength(2); // the badge and the button
+    expect(screen.getByText(/Saved on this device, will be sent when you are back online/)).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "Amaka Nwosu" })).toBeChecked();
     unmount();
     renderCard({ kind: "failed", vote, message: "Voting for this position has ended" });
     expect(screen.getByRole("alert")).toHaveTextContent("Your vote for Amaka Nwosu was not accepted: Voting for this position has ended");
+    // Refused: the card is open for a new choice.
+    expect(screen.getByRole("radio", { name: "Tunde Bakare" })).toBeEnabled();
+  });
+
+  test("a queued vote that was not needed shows the server's choice and says so", () => {
+    const vote = { positionId: "p1", candidateId: "c2", candidateName: "Tunde Bakare" };
+    renderCard({ kind: "voted", vote, note: "You had already voted for this position, so your queued vote was not needed." });
+    expect(screen.getByRole("button", { name: "Vote Cast" })).toBeDisabled();
+    expect(screen.getByRole("radio", { name: "Tunde Bakare" })).toBeChecked();
+    expect(screen.getByText(/your queued vote was not needed/)).toBeInTheDocument();
   });
 });

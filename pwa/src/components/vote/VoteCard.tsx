@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from "react";
 import { castVoteSchema, messages, positionStatus, type BallotPosition, type PositionStatus } from "@evoting/shared";
 import type { PositionVoteStatus } from "../../lib/vote-status";
+import { offlineText } from "../../offline/notices";
+import { Badge } from "../ui/Badge";
 import { formatDateTime, localTimeZone } from "../../lib/format";
 import { cx } from "../../lib/cx";
 import { Avatar } from "../ui/Avatar";
@@ -67,7 +69,10 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
               </span>
             </p>
           </div>
-          <PositionStatusBadge status={window} />
+          <div className="flex items-center gap-2">
+            {status.kind === "queued" && <Badge tone="amber">{offlineText.queuedBadge}</Badge>}
+            <PositionStatusBadge status={window} />
+          </div>
         </div>
 
         <div className="space-y-4 px-5 py-4">
@@ -121,9 +126,13 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
                 {status.vote.candidateName && <span className="font-normal"> for {status.vote.candidateName}</span>}
               </p>
             )}
+            {status.kind === "voted" && status.note && (
+              <p className="mt-2 rounded-lg bg-blue-50 px-3 py-2.5 text-sm text-blue-900">{status.note}</p>
+            )}
             {status.kind === "queued" && (
               <p className="rounded-lg bg-amber-50 px-3 py-2.5 text-sm font-medium text-amber-900">
-                Your vote is saved on this device and will be sent when you are back online.
+                {offlineText.queued}
+                {status.vote.candidateName && <span className="font-normal"> (your choice: {status.vote.candidateName})</span>}
               </p>
             )}
             {status.kind === "failed" && (

@@ -10,6 +10,7 @@ interface VotingStatusCardProps {
 
 export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps) {
   const voted = positions.filter((p) => statusOf(p._id).kind === "voted").length;
+  const queued = positions.filter((p) => statusOf(p._id).kind === "queued").length;
   const total = positions.length;
   const percent = total > 0 ? Math.round((voted / total) * 100) : 0;
 
@@ -38,6 +39,11 @@ export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps)
             <div className="h-full rounded-full bg-green-600 transition-[width] duration-500" style={{ width: `${percent}%` }} />
           </div>
         </div>
+        {queued > 0 && (
+          <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="voting-queued-count">
+            {queued === 1 ? "1 vote is" : `${queued} votes are`} queued on this device and will be sent when you are back online.
+          </p>
+        )}
         <ul className="divide-y divide-slate-100">
           {positions.map((p) => {
             const status = statusOf(p._id);

@@ -8,6 +8,8 @@ import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
@@ -15,6 +17,7 @@ import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 type Field = "name" | "positionId" | "photo";
 
 export function CreateCandidatePage() {
+  const online = useOnline();
   const client = useQueryClient();
   const positions = useQuery(adminPositionsQuery());
   const [name, setName] = useState("");
@@ -53,6 +56,7 @@ export function CreateCandidatePage() {
       <PageHeader title="Create Candidates" description="Add new candidates to election positions" actions={<BackToAdminButton />} />
       <Card>
         <form noValidate onSubmit={submit} className="space-y-5 p-6">
+          <NeedsNetwork online={online} />
           <TextField label="Candidate Name" name="name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
 
           <FieldShell label="Position" error={errors.positionId}>
@@ -102,7 +106,7 @@ export function CreateCandidatePage() {
             )}
           </FieldShell>
 
-          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending}>
+          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Candidate"}
           </Button>
         </form>

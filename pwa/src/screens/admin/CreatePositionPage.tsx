@@ -9,6 +9,8 @@ import { localInputToIso, localTimeZone } from "../../lib/format";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { TextField } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
@@ -16,6 +18,7 @@ type Field = "title" | "startTime" | "endTime";
 const empty = { title: "", startTime: "", endTime: "" };
 
 export function CreatePositionPage() {
+  const online = useOnline();
   const client = useQueryClient();
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
@@ -55,12 +58,13 @@ export function CreatePositionPage() {
       <PageHeader title="Create Positions" description="Add a position and the window in which it takes votes." actions={<BackToAdminButton />} />
       <Card>
         <form noValidate onSubmit={submit} className="space-y-5 p-6">
+          <NeedsNetwork online={online} />
           <TextField label="Position Title" name="title" autoComplete="off" placeholder="e.g. President" value={values.title} onChange={set("title")} error={errors.title} />
           <div className="grid gap-5 sm:grid-cols-2">
             <TextField label="Start Time" name="startTime" type="datetime-local" value={values.startTime} onChange={set("startTime")} error={errors.startTime} hint={zoneHint} />
             <TextField label="End Time" name="endTime" type="datetime-local" value={values.endTime} onChange={set("endTime")} error={errors.endTime} hint={zoneHint} />
           </div>
-          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending}>
+          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Position"}
           </Button>
         </form>

@@ -7,6 +7,8 @@ import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { TextField } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
@@ -14,6 +16,7 @@ type Field = "name" | "matricNumber" | "dateOfBirth";
 const empty = { name: "", matricNumber: "", dateOfBirth: "" };
 
 export function CreateUserPage() {
+  const online = useOnline();
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
 
@@ -45,6 +48,7 @@ export function CreateUserPage() {
       <PageHeader title="Create Users" description="Register a voter. They sign in with their matriculation number and date of birth." actions={<BackToAdminButton />} />
       <Card>
         <form noValidate onSubmit={submit} className="space-y-5 p-6">
+          <NeedsNetwork online={online} />
           <TextField label="Name" name="name" autoComplete="off" value={values.name} onChange={set("name")} error={errors.name} />
           <TextField
             label="Matriculation Number"
@@ -66,7 +70,7 @@ export function CreateUserPage() {
             onChange={set("dateOfBirth")}
             error={errors.dateOfBirth}
           />
-          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending}>
+          <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating User..." : "Create User"}
           </Button>
         </form>

@@ -10,12 +10,15 @@ import { Card } from "../../components/ui/Card";
 import { Badge } from "../../components/ui/Badge";
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { Icon } from "../../components/ui/Icon";
 import { StateMessage } from "../../components/ui/Spinner";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 
 export function ManageCandidatesPage() {
+  const online = useOnline();
   const client = useQueryClient();
   const navigate = useNavigate();
   const { data: candidates, isPending, isError } = useQuery(adminCandidatesQuery());
@@ -46,6 +49,7 @@ export function ManageCandidatesPage() {
           </>
         }
       />
+      <NeedsNetwork online={online} className="mb-4" />
       <Card className="overflow-hidden">
         {isPending ? (
           <StateMessage busy>Loading candidates...</StateMessage>
@@ -82,7 +86,7 @@ export function ManageCandidatesPage() {
                           variant="danger-ghost"
                           size="sm"
                           aria-label={`Delete ${c.name}`}
-                          disabled={remove.isPending}
+                          disabled={remove.isPending || !online}
                           onClick={() => setSelected(c)}
                         >
                           <Icon name="trash" className="size-4" />
@@ -102,7 +106,7 @@ export function ManageCandidatesPage() {
         open={selected !== null}
         title="Delete Candidate"
         confirmLabel="Delete Candidate"
-        pending={remove.isPending}
+        pending={remove.isPending || !online}
         onOpenChange={(open) => !open && setSelected(null)}
         onConfirm={() => selected && remove.mutate(selected._id)}
       >

@@ -10,6 +10,8 @@ import { useNow } from "../../lib/use-now";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { Icon } from "../../components/ui/Icon";
 import { StateMessage } from "../../components/ui/Spinner";
 import { PositionStatusBadge } from "../../components/election/PositionStatusBadge";
@@ -17,6 +19,7 @@ import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 
 export function ManagePositionsPage() {
+  const online = useOnline();
   const client = useQueryClient();
   const navigate = useNavigate();
   const now = useNow(30_000);
@@ -50,6 +53,7 @@ export function ManagePositionsPage() {
           </>
         }
       />
+      <NeedsNetwork online={online} className="mb-4" />
       <Card className="overflow-hidden">
         {isPending ? (
           <StateMessage busy>Loading positions...</StateMessage>
@@ -85,7 +89,7 @@ export function ManagePositionsPage() {
                         variant="danger-ghost"
                         size="sm"
                         aria-label={`Delete ${p.title}`}
-                        disabled={remove.isPending}
+                        disabled={remove.isPending || !online}
                         onClick={() => setSelected(p)}
                       >
                         <Icon name="trash" className="size-4" />
@@ -104,7 +108,7 @@ export function ManagePositionsPage() {
         open={selected !== null}
         title="Delete Position"
         confirmLabel="Delete Position"
-        pending={remove.isPending}
+        pending={remove.isPending || !online}
         onOpenChange={(open) => !open && setSelected(null)}
         onConfirm={() => selected && remove.mutate(selected._id)}
       >

@@ -6,10 +6,13 @@ import { queryKeys } from "../../lib/queries";
 import { session } from "../../lib/session";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { TextField } from "../../components/ui/Field";
 
 export function EmailForm({ currentEmail }: { currentEmail: string | null }) {
+  const online = useOnline();
   const client = useQueryClient();
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string>();
@@ -41,6 +44,7 @@ export function EmailForm({ currentEmail }: { currentEmail: string | null }) {
     <Card>
       <CardHeader title="Email Address" description={currentEmail ? `Current: ${currentEmail}` : "Add your university email address."} />
       <form noValidate onSubmit={submit} className="space-y-4 px-5 py-4">
+        <NeedsNetwork online={online} />
         <TextField
           label="Email"
           type="email"
@@ -51,7 +55,7 @@ export function EmailForm({ currentEmail }: { currentEmail: string | null }) {
           onChange={(e) => setEmail(e.target.value)}
           error={error}
         />
-        <Button type="submit" disabled={update.isPending}>
+        <Button type="submit" disabled={update.isPending || !online}>
           {update.isPending ? "Updating..." : "Update Email"}
         </Button>
       </form>

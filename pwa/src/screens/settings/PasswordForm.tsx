@@ -7,6 +7,8 @@ import { session } from "../../lib/session";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { Button } from "../../components/ui/Button";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { useOnline } from "../../lib/use-online";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { TextField } from "../../components/ui/Field";
 
@@ -14,6 +16,7 @@ type Field = "currentPassword" | "newPassword" | "confirmPassword";
 const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
 
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
+  const online = useOnline();
   const client = useQueryClient();
   const [values, setValues] = useState(empty);
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
@@ -53,6 +56,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         description={hasPassword ? "Change the password you sign in with." : "Set a password to sign in with instead of your date of birth."}
       />
       <form noValidate onSubmit={submit} className="space-y-4 px-5 py-4">
+        <NeedsNetwork online={online} />
         {hasPassword && (
           <TextField
             label="Current Password"
@@ -82,7 +86,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
           onChange={set("confirmPassword")}
           error={errors.confirmPassword}
         />
-        <Button type="submit" disabled={update.isPending}>
+        <Button type="submit" disabled={update.isPending || !online}>
           {update.isPending ? "Updating..." : "Update Password"}
         </Button>
       </form>

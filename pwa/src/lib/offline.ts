@@ -1,0 +1,98 @@
+/**
+ * The app's one offline runtime (pwa/src/offline): the Dexie store and the vote outbox's sync
+ * engine. queries.ts imports this module on first use, so Dexie stays out of /login's first
+ * load, and the runtime is created on first use, so component tests that never cast a vote
+ * never start an engine.
+ */
+import type { Results } from "@evoting/shared";
+import {
+  freshness,
+  installOffline,
+  QueueRefusedError,
+  readThrough as readThroughFor,
+  writeCached,
+  type CacheData,
+  type CacheKey,
+  type OfflineRuntime,
+} from "../offline";
+import { API_BASE, ApiRequestError } from "./api-client";
+import { setOutboxBusy } from "./app-shell";
+import type { CastVoteResult, CastVoteVariables } from "./queries";
+import { session } from "./session";
+
+export { prefetchPhotos, freshness, describeOutcome, offlineText, offlineNotice } from "../offline";
+
+/** The signed-in user's id: offline data and queued votes are kept per user. */
+export const currentUserId = (): string | null => session.user()?._id ?? null;
+
+/** False where IndexedDB is missing (some private modes): casting then goes straight to the API. */
+export const offlineAvailable = (): boolean => typeof indexedDB !== "undefined";
+
+let runtime: OfflineRuntime | null = null;
+let stopWatchingSession: (() => void) | null = null;
+
+export function getOffline(): OfflineRuntime {
+  if (runtime) return runtime;
+  const created = installOffline({
+    apiBase: API_BASE,
+    getToken: session.token,
+    getUserId: currentUserId,
+    // The server refused the token while replaying: signed out like any other 401.
+    onUnauthorized: () => session.clear(),
+  });
+  runtime = created;
+  setOutboxBusy(() => created.sync.getSnapshot().state === "syncing");
+  const startUser = currentUserId();
+  if (startUser) void created.signedIn(startUser).catch((error) => console.error("Could not resume queued votes", error));
+  // Signing in (again) sends what waited for this voter's token and reports outcomes that
+  // settled while they were away.
+  let lastUser = startUser;
+  stopWatchingSession = session.subscribe(() => {
+    const next = currentUserId();
+    if (next === lastUser) return;
+    lastUser = next;
+    if (next) void created.signedIn(next).catch((error) => console.error("Could not resume queued votes", error));
+  });
+  return created;
+}
+
+/** Tests: stop the engine and forget the runtime (the database is the test's to clear). */
+export async function resetOffline(): Promise<void> {
+  stopWatchingSession?.();
+  stopWatchingSession = null;
+  const current = runtime;
+  runtime = null;
+  await current?.uninstall();
+  freshness.reset();
+}
+
+/** Network first, this device's copy when the network fails (for the signed-in user). */
+export async function readThrough<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): Promise<CacheData[K]> {
+  const userId = currentUserId();
+  if (!userId) return fetcher();
+  return (await readThroughFor(key, userId, fetcher)).data;
+}
+
+/** A results snapshot from the live stream is as fresh as a read: keep it and say so. */
+export async function keepResults(results: Results): Promise<void> {
+  const userId = currentUserId();
+  if (!userId) return;
+  const savedAt = Date.now();
+  freshness.set("results", { fromCache: false, savedAt });
+  await writeCached("results", userId, results, { now: () => savedAt }).catch(() => undefined);
+}
+
+/** Saves the vote in the outbox and waits briefly for the server; 'queued' when no answer came. */
+export async function castThroughOutbox(variables: CastVoteVariables): Promise<CastVoteResult> {
+  const userId = currentUserId();
+  if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
+  const { positionId, candidateId, candidateName, ballotTicket } = variables;
+  try {
+    const result = await getOffline().castVote({ userId, positionId, candidateId, candidateName, ballotTicket });
+    return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
+  } catch (error) {
+    // A second vote for a position this device already holds: worded like the server's 409.
+    if (error instanceof QueueRefusedError) throw new ApiRequestError(409, error.message, true);
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+/** Query and mutation keys, in a module of their own so the offline runtime can name them too. */
+export const queryKeys = {
+  profile: ["auth", "profile"] as const,
+  ballotPositions: ["vote", "positions"] as const,
+  myVotes: ["vote", "my-votes"] as const,
+  results: ["vote", "results"] as const,
+  adminPositions: ["admin", "positions"] as const,
+  adminCandidates: ["admin", "candidates"] as const,
+};
+
+export const mutationKeys = {
+  castVote: ["vote", "cast"] as const,
+};

@@ -52,16 +52,21 @@ try {
     const watch = watchProc(server.pid, 1000);
     const t0 = performance.now();
     const share = Math.ceil(voters / workers);
+    const clientCpu: number[] = [];
     const outs = await Promise.all(
       Array.from({ length: workers }, async (_, w) => {
         const from = w * share + 1;
         const to = Math.min(voters, from + share - 1);
         const cfg = { base: server.url, from, to, ratePerS: ratePerS / workers, maxInflight: Math.ceil(maxInflight / workers), deadlineMs: deadlineS * 1000 };
-        const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/rush-worker.ts", JSON.stringify(cfg)], {
+        const run = promisify(execFile)(process.execPath, ["--import", "tsx", "bench/rush-worker.ts", JSON.stringify(cfg)], {
           cwd: ROOT,
           timeout: (deadlineS + 120) * 1000,
           maxBuffer: 512 * 1024 * 1024,
         });
+        const clientWatch = watchProc(run.child.pid!, 1000);
+        const { stdout } = await run;
+        const cpu = clientWatch.stop();
+        clientCpu.push(cpu.meanCpuPct);
         return JSON.parse(stdout.trim().split("\n").pop()!) as WorkerOut;
       }),
     );
@@ -94,7 +99,7 @@ try {
     for (const o of outs) for (const s of o.errorSamples.slice(0, 5)) console.log(`  e.g. ${s}`);
     const slow = outs.flatMap((o) => o.slow);
     if (slow.length) console.log(`slow calls (> 2 s; kind@start+took, ms): ${slow.slice(0, 20).map(([k, a, d]) => `${k}@${a}+${d}`).join(" ")}`);
-    console.log(`server: CPU mean ${proc.meanCpuPct.toFixed(0)}% of one core (peak ${proc.peakCpuPct.toFixed(0)}%), RSS peak ${proc.peakRssMiB.toFixed(0)} MiB, end ${proc.endRssMiB.toFixed(0)} MiB`);
+    console.log(`server: CPU mean ${proc.meanCpuPct.toFixed(0)}% of one core (peak ${proc.peakCpuPct.toFixed(0)}%), RSS peak ${proc.peakRssMiB.toFixed(0)} MiB, end ${proc.endRssMiB.toFixed(0)} MiB; load generator CPU ${clientCpu.map((c) => `${c.toFixed(0)}%`).join(" + ")}`);
     const worstP95 = Math.max(...felt.summary().map((s) => s.p95));
     const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
     console.log(`\nTarget (10,000 voters < 300 s, p95 < 1 s per call, no error): ${completed === voters && lastFinishS < 300 && worstP95 < 1000 && errorCount === 0 ? "MET" : "MISSED"} — ${fmt(completed)} voters in ${lastFinishS.toFixed(1)} s, worst felt p95 ${ms(worstP95)}, ${errorCount} errors`);

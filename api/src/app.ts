@@ -76,10 +76,14 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/photos", photoRoutes(deps));
   api.all("*", (c) => c.json({ message: messages.notFound }, 404));
 
-  app.use("*", compress());
-  // c.json() sets no Content-Length, so compress() above would gzip every answer, however
-  // small; a zlib stream's set-up then costs more than it saves (~1 ms of event loop per
-  // response in bench/rush.ts). Give small JSON answers their length so they go out as is.
+  // API answers are small JSON: gzip runs on the event loop (~1 ms per answer in
+  // bench/rush.ts) to save a few hundred bytes, so only larger ones (long candidate lists)
+  // are compressed. Static files keep the default threshold.
+  const gzipStatic = compress();
+  const gzipApi = compress({ threshold: 16 * 1024 });
+  app.use("*", (c, next) => (c.req.path.startsWith("/api/") ? gzipApi(c, next) : gzipStatic(c, next)));
+  // c.json() sets no Content-Length, so compress() could not apply its threshold and would
+  // gzip every answer, however small. Give JSON answers their length.
   app.use("/api/*", async (c, next) => {
     await next();
     const type = c.res.headers.get("content-type") ?? "";

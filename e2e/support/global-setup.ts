@@ -48,18 +48,16 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`Server did not become healthy:\n${log()}`);
 }
 
-export default async function setup(project: TestProject) {
-  if (process.env.E2E_SKIP_BUILD !== "1") {
-    // Vitest sets NODE_ENV=test; a Vite build inheriting it would ship React's development build.
-    const build = spawnSync("npm", ["run", "build", "-w", "pwa"], {
-      cwd: repo,
-      stdio: "pipe",
-      encoding: "utf8",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
-    if (build.status !== 0) throw new Error(`PWA build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+export interface RunningServer {
+  baseURL: string;
+  stop: () => Promise<void>;
+}
 
+/**
+ * The real server (API + built PWA on one origin) on a free port with a fresh temporary
+ * database. The suite shares one; a file that must count ballots exactly starts its own.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const tmpRoot = join(repo, "e2e", ".tmp");
   mkdirSync(tmpRoot, { recursive: true });
   const dir = mkdtempSync(join(tmpRoot, "run-"));
@@ -78,6 +76,7 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD: ADMIN.password,
       ADMIN_NAME: ADMIN.name,
       BALLOT_KEY: randomBytes(32).toString("hex"),
+      ...extraEnv,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -90,11 +89,11 @@ export default async function setup(project: TestProject) {
     child.kill("SIGTERM");
     throw error;
   }
-  project.provide("baseURL", baseURL);
 
-  return async () => {
+  const stop = async () => {
     child.kill("SIGTERM");
     await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
       const timer = setTimeout(() => {
         child.kill("SIGKILL");
         resolve();
@@ -106,4 +105,27 @@ export default async function setup(project: TestProject) {
     });
     rmSync(dir, { recursive: true, force: true });
   };
+  return { baseURL, stop };
+}
+
+function withoutVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("VITEST")));
+}
+
+export default async function setup(project: TestProject) {
+  if (process.env.E2E_SKIP_BUILD !== "1") {
+    // Vitest sets NODE_ENV=test; a Vite build inheriting it would ship React's development build.
+    const build = spawnSync("npm", ["run", "build", "-w", "pwa"], {
+      cwd: repo,
+      stdio: "pipe",
+      encoding: "utf8",
+      // Nor may it see VITEST: vite.config.ts leaves the service worker out of test runs.
+      env: { ...withoutVitest(process.env), NODE_ENV: "production" },
+    });
+    if (build.status !== 0) throw new Error(`PWA build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+
+  const server = await startServer();
+  project.provide("baseURL", server.baseURL);
+  return server.stop;
 }

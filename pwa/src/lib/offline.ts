@@ -4,10 +4,11 @@
  * load, and the runtime is created on first use, so component tests that never cast a vote
  * never start an engine.
  */
-import type { Results } from "@evoting/shared";
+import type { BallotPosition, Results } from "@evoting/shared";
 import {
   freshness,
   installOffline,
+  prefetchPhotos,
   QueueRefusedError,
   readThrough as readThroughFor,
   writeCached,
@@ -20,7 +21,7 @@ import { setOutboxBusy } from "./app-shell";
 import type { CastVoteResult, CastVoteVariables } from "./queries";
 import { session } from "./session";
 
-export { prefetchPhotos, freshness, describeOutcome, offlineText, offlineNotice } from "../offline";
+export { freshness, describeOutcome, offlineText, offlineNotice } from "../offline";
 
 /** The signed-in user's id: offline data and queued votes are kept per user. */
 export const currentUserId = (): string | null => session.user()?._id ?? null;
@@ -94,5 +95,34 @@ export async function castThroughOutbox(variables: CastVoteVariables): Promise<C
     // A second vote for a position this device already holds: worded like the server's 409.
     if (error instanceof QueueRefusedError) throw new ApiRequestError(409, error.message, true);
     throw error;
+  }
+}
+
+let photosWaiting: readonly BallotPosition[] | null = null;
+
+/**
+ * Fetches every candidate photo through the service worker so its cache holds them for
+ * offline use. On the very first visit the worker takes control only after the ballot has
+ * loaded, so the fetch then waits for it (once, with the latest ballot).
+ */
+export function cachePhotos(positions: readonly BallotPosition[]): void {
+  const sw = typeof navigator === "undefined" ? undefined : navigator.serviceWorker;
+  if (!sw) return;
+  if (sw.controller) {
+    void prefetchPhotos(positions);
+    return;
+  }
+  const first = photosWaiting === null;
+  photosWaiting = positions;
+  if (first) {
+    sw.addEventListener(
+      "controllerchange",
+      () => {
+        const latest = photosWaiting ?? [];
+        photosWaiting = null;
+        void prefetchPhotos(latest);
+      },
+      { once: true },
+    );
   }
 }

@@ -48,7 +48,7 @@ const readPositions = offlineRead("positions", api.ballotPositions);
 async function positionsFn(): Promise<BallotPosition[]> {
   const positions = await readPositions();
   // Warm the service worker's photo cache so faces show offline, even on unscrolled cards.
-  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.prefetchPhotos(positions));
+  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.cachePhotos(positions));
   return positions;
 }
 

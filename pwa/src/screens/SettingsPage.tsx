@@ -20,7 +20,8 @@ export function SettingsPage() {
   }, [profile.data]);
 
   useEffect(() => {
-    if (profile.isError) toast.error(messages.loadProfileFailed, { id: "profile-load" });
+    // Offline, the stored profile is shown and the forms say they need the network: no error toast.
+    if (profile.isError && navigator.onLine) toast.error(messages.loadProfileFailed, { id: "profile-load" });
   }, [profile.isError]);
 
   const user = profile.data ?? current?.user;

@@ -1,0 +1,260 @@
+/**
+ * Offline-first (issue 4) in Chromium: the service worker takes control and the app is
+ * installable; with the network cut (`context.setOffline(true)`, which in this Chromium also
+ * cuts the service worker's own network) the vote page opens from the device with candidates
+ * and photos; a vote cast offline is queued and survives a reload and a new page; back online
+ * it is delivered exactly once; a queued vote for a position already voted on another device
+ * resolves to the server's choice. Network-only screens say so and disable their buttons.
+ *
+ * This file runs its own server (fresh database) so it can count ballots exactly without
+ * depending on, or disturbing, the other files' election.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN } from "./support/accounts";
+import { audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { startServer, type RunningServer } from "./support/global-setup";
+import { testPhoto } from "./support/png";
+import { expectToast } from "./support/steps";
+
+const OFFLINE_VOTER = { name: "Bisi Adeyemi", matric: "2021/5570909", dob: "20030707" };
+const HOUR = 3_600_000;
+
+let server: RunningServer;
+let base = "";
+let adminToken = "";
+let voter: Browser;
+let admin: Browser;
+const ids: Record<string, string> = {};
+
+async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  if (typeof init.body === "string") headers.set("content-type", "application/json");
+  const res = await fetch(`${base}/api${path}`, { ...init, headers });
+  return { status: res.status, body: (await res.json().catch(() => null)) as T };
+}
+
+async function login(matricNumber: string, secret: { password: string } | { dateOfBirth: number }): Promise<string> {
+  const { status, body } = await call<{ token: string }>("/auth/login", {
+    method: "POST",
+    body: JSON.stringify({ matricNumber, ...secret }),
+  });
+  expect(status).toBe(200);
+  return body.token;
+}
+
+async function createPosition(title: string): Promise<string> {
+  const { status, body } = await call<{ _id: string }>("/admin/positions", {
+    method: "POST",
+    token: adminToken,
+    body: JSON.stringify({
+      title,
+      startTime: new Date(Date.now() - HOUR).toISOString(),
+      endTime: new Date(Date.now() + 3 * HOUR).toISOString(),
+    }),
+  });
+  expect(status).toBe(201);
+  return body._id;
+}
+
+async function createCandidate(name: string, positionId: string, hue: [number, number, number]): Promise<string> {
+  const form = new FormData();
+  form.append("name", name);
+  form.append("positionId", positionId);
+  form.append("photo", new Blob([testPhoto(hue)], { type: "image/png" }), "photo.png");
+  const { status, body } = await call<{ _id: string }>("/admin/candidates", { method: "POST", token: adminToken, body: form });
+  expect(status).toBe(201);
+  return body._id;
+}
+
+async function waitForController(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+}
+
+const card = (page: Page, title: string) => page.getByRole("form", { name: title });
+
+beforeAll(async () => {
+  server = await startServer();
+  base = server.baseURL;
+  adminToken = await login(ADMIN.matric, { password: ADMIN.password });
+  const created = await call("/admin/users", {
+    method: "POST",
+    token: adminToken,
+    body: JSON.stringify({ name: OFFLINE_VOTER.name, matricNumber: OFFLINE_VOTER.matric, dateOfBirth: Number(OFFLINE_VOTER.dob) }),
+  });
+  expect(created.status).toBe(201);
+  ids.president = await createPosition("President");
+  ids.secretary = await createPosition("Secretary");
+  ids.amaka = await createCandidate("Amaka Nwosu", ids.president, [79, 70, 229]);
+  ids.tunde = await createCandidate("Tunde Bakare", ids.president, [217, 119, 6]);
+  ids.kemi = await createCandidate("Kemi Ade", ids.secretary, [22, 163, 74]);
+  ids.obi = await createCandidate("Obi Nnamdi", ids.secretary, [190, 24, 93]);
+  voter = await openBrowser(base);
+});
+
+afterAll(async () => {
+  await Promise.all([voter?.close(), admin?.close()]);
+  await server?.stop();
+});
+
+describe("offline-first", () => {
+  test("the service worker takes control and the app is installable", async () => {
+    const { page } = voter;
+    await signIn(page, OFFLINE_VOTER.matric, OFFLINE_VOTER.dob, "dob");
+    await page.goto("/vote");
+    await waitForController(page);
+
+    const manifestHref = await page.locator("link[rel=manifest]").getAttribute("href");
+    expect(manifestHref).toBeTruthy();
+    const manifestRes = await page.request.get(new URL(manifestHref!, base).href);
+    expect(manifestRes.status()).toBe(200);
+    const manifest = (await manifestRes.json()) as {
+      name: string;
+      short_name: string;
+      theme_color: string;
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; type: string; purpose?: string }[];
+    };
+    expect(manifest.name).toBe("CSC E-Voting");
+    expect(manifest.short_name).toBeTruthy();
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(manifest.start_url).toBe("/");
+    expect(manifest.display).toBe("standalone");
+    const any = manifest.icons.filter((i) => (i.purpose ?? "any").split(" ").includes("any"));
+    expect(any.map((i) => i.sizes).sort()).toEqual(["192x192", "512x512"]);
+    const maskable = manifest.icons.filter((i) => i.purpose?.split(" ").includes("maskable"));
+    expect(maskable).toHaveLength(1);
+    expect(maskable[0]!.src).not.toBe(any.find((i) => i.sizes === "512x512")!.src);
+    for (const icon of manifest.icons) {
+      const res = await page.request.get(new URL(icon.src, base).href);
+      expect(res.status(), icon.src).toBe(200);
+      expect(res.headers()["content-type"]).toContain("image/png");
+    }
+    // Chromium's own installability check (manifest + icons + a controlling worker).
+    const cdp = await voter.context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as {
+      installabilityErrors: { errorId: string }[];
+    };
+    expect(installabilityErrors).toEqual([]);
+    await cdp.detach();
+  });
+
+  test("with the network cut, /vote opens from the device with candidates and photos", async () => {
+    const { page, context } = voter;
+    // The worker fetched every photo into its cache once it took control.
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length), { timeout: 20_000 })
+      .toBe(4);
+
+    await context.setOffline(true);
+    await page.reload();
+    await card(page, "President").getByRole("radio", { name: "Amaka Nwosu" }).waitFor();
+    await card(page, "Secretary").getByRole("radio", { name: "Obi Nnamdi" }).waitFor();
+    // Every candidate photo shows (decoded from the worker's cache, not a broken image).
+    const photos = page.locator("form img");
+    await expect.poll(() => photos.count()).toBe(4);
+    await expect
+      .poll(() => photos.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+    await page.getByTestId("offline-notice").getByText(/^Offline: showing data from \d{2}:\d{2}$/).waitFor();
+    await page.getByTestId("connection-status").getByText("Offline").waitFor();
+    await audit(page, "offline-vote");
+  });
+
+  test("a vote cast offline is queued, and stays queued after a reload and in a new page", async () => {
+    const { context } = voter;
+    let page = voter.page;
+    const president = card(page, "President");
+    await president.getByRole("radio", { name: "Amaka Nwosu" }).check();
+    await president.getByRole("button", { name: "Cast Vote" }).click();
+    await president.getByRole("button", { name: "Queued" }).waitFor();
+    await president.getByText("Saved on this device, will be sent when you are back online").waitFor();
+    await page.getByTestId("voting-queued-count").waitFor();
+    await audit(page, "offline-queued");
+
+    await page.reload();
+    await card(page, "President").getByRole("button", { name: "Queued" }).waitFor();
+    await expect(card(page, "President").getByRole("radio", { name: "Amaka Nwosu" }).isChecked()).resolves.toBe(true);
+
+    // The app is closed and opened again, still without a network.
+    await page.close();
+    page = await context.newPage();
+    voter.page = page;
+    await page.goto("/vote");
+    await card(page, "President").getByRole("button", { name: "Queued" }).waitFor();
+    const totals = await call<{ totalVotesCast: number }>("/vote/results", { token: adminToken });
+    expect(totals.body.totalVotesCast).toBe(0);
+  });
+
+  test("back online: delivered once; a vote already cast on another device wins over the queued one", async () => {
+    const { page, context } = voter;
+    // Queued here for Secretary...
+    const secretary = card(page, "Secretary");
+    await secretary.getByRole("radio", { name: "Kemi Ade" }).check();
+    await secretary.getByRole("button", { name: "Cast Vote" }).click();
+    await secretary.getByRole("button", { name: "Queued" }).waitFor();
+    // ...while the same voter votes Obi on another device (straight to the server).
+    const otherDevice = await login(OFFLINE_VOTER.matric, { dateOfBirth: Number(OFFLINE_VOTER.dob) });
+    const elsewhere = await call("/vote", {
+      method: "POST",
+      token: otherDevice,
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+      body: JSON.stringify({ positionId: ids.secretary, candidateId: ids.obi }),
+    });
+    expect(elsewhere.status).toBe(201);
+
+    await context.setOffline(false);
+    await expectToast(page, "Vote cast successfully!");
+    await card(page, "President").getByRole("button", { name: "Vote Cast" }).waitFor();
+    await card(page, "President").getByText("✓ Your vote has been recorded").waitFor();
+
+    await expectToast(page, "your queued vote was not needed");
+    await secretary.getByRole("button", { name: "Vote Cast" }).waitFor();
+    await secretary.getByText(/your queued vote was not needed/).waitFor();
+    await expect(secretary.getByRole("radio", { name: "Obi Nnamdi" }).isChecked()).resolves.toBe(true);
+    await page.getByTestId("connection-status").getByText("Online").waitFor({ state: "attached" });
+    await expect(page.getByTestId("offline-notice").count()).resolves.toBe(0);
+    await audit(page, "offline-delivered");
+
+    // The server holds exactly one ballot per position, whatever the replays.
+    const results = await call<{ totalVotesCast: number; results: { positionId: string; totalVotes: number; breakdown: { candidateId?: string; candidateName?: string; votes?: number }[] }[] }>(
+      "/vote/results",
+      { token: adminToken },
+    );
+    expect(results.body.totalVotesCast).toBe(1);
+    const byPosition = Object.fromEntries(results.body.results.map((r) => [r.positionId, r.totalVotes]));
+    expect(byPosition).toEqual({ [ids.president]: 1, [ids.secretary]: 1 });
+    const mine = await call<{ positionId: string; candidateId: string }[]>("/vote/my-votes", { token: otherDevice });
+    expect(Object.fromEntries(mine.body.map((v) => [v.positionId, v.candidateId]))).toEqual({
+      [ids.president]: ids.amaka,
+      [ids.secretary]: ids.obi,
+    });
+  });
+
+  test("screens that need the network say so and disable their buttons offline", async () => {
+    admin = await openBrowser(base);
+    const { page, context } = admin;
+    await signIn(page, ADMIN.matric, ADMIN.password, "password");
+    await page.goto("/admin/users");
+    await waitForController(page);
+    await page.getByRole("button", { name: "Create User" }).waitFor();
+    await context.setOffline(true);
+    await page.getByText("This needs a connection. You are offline.").waitFor();
+    await expect(page.getByRole("button", { name: "Create User" }).isDisabled()).resolves.toBe(true);
+    await audit(page, "offline-admin-users");
+
+    // Opened offline from the cached shell.
+    await page.goto("/admin/positions");
+    await page.getByText("This needs a connection. You are offline.").waitFor();
+    await expect(page.getByRole("button", { name: "Create Position" }).isDisabled()).resolves.toBe(true);
+    await page.goto("/settings");
+    await page.getByRole("button", { name: "Update Email" }).waitFor();
+    await expect(page.getByRole("button", { name: "Update Email" }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole("button", { name: "Update Password" }).isDisabled()).resolves.toBe(true);
+
+    await context.setOffline(false);
+    await expect.poll(() => page.getByRole("button", { name: "Update Email" }).isEnabled()).toBe(true);
+  });
+});

@@ -53,10 +53,10 @@ if (only.has("bundle")) {
 if (only.has("sse")) {
   const file = join(ROOT, "bench/sse.ts");
   if (existsSync(file)) {
-    const mod = (await import(file)) as { runSseBench?: (o: Record<string, unknown>) => Promise<unknown> };
+    const mod = (await import(file)) as { runSseBench?: (o: Record<string, unknown>) => Promise<{ targets?: Record<string, boolean> } | undefined> };
     if (typeof mod.runSseBench === "function") {
-      const out = await mod.runSseBench({});
-      if (out !== undefined) console.log("sse      " + JSON.stringify(out));
+      const out = await mod.runSseBench({}); // prints its own figures
+      for (const [name, ok] of Object.entries(out?.targets ?? {})) check(ok, `sse ${name} (see the sse lines above)`);
     } else console.log("sse      skipped: bench/sse.ts exports no runSseBench");
   } else console.log("sse      skipped: bench/sse.ts does not exist yet");
 }

@@ -62,7 +62,7 @@ async function createCandidate(name: string, positionId: string, hue: [number, n
   const form = new FormData();
   form.append("name", name);
   form.append("positionId", positionId);
-  form.append("photo", new Blob([testPhoto(hue)], { type: "image/png" }), "photo.png");
+  form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
   const { status, body } = await call<{ _id: string }>("/admin/candidates", { method: "POST", token: adminToken, body: form });
   expect(status).toBe(201);
   return body._id;

@@ -62,7 +62,13 @@ try {
       const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
       console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
-      for (const a of failing.slice(0, 8)) console.log(`    below 90: ${a.id} (${a.displayValue ?? a.score})`);
+      const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
+      console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);
+      for (const a of failing.slice(0, 8)) {
+        console.log(`    below 90: ${a.id} (${a.displayValue ?? a.score})`);
+        // Say what the audit found, so a failure can be acted on without opening the report.
+        for (const item of (a.details?.items ?? []).slice(0, 3)) console.log(`      ${JSON.stringify(item).slice(0, 240)}`);
+      }
     }
   } finally {
     await chrome.kill();

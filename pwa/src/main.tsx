@@ -1,3 +1,5 @@
+// First: configures zod before any chunk that uses it loads (see the file).
+import "./lib/zod-jitless";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";

@@ -1,9 +1,8 @@
-import { useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
-import type { LocalVoteStates, ReadableStore } from "../offline";
+import type { LocalVoteStates } from "../offline";
 import { ballotPositionsQuery, myVotesQuery, useCastVote, useCastingPositionIds } from "../lib/queries";
-import { getOffline, offlineAvailable } from "../lib/offline";
+import { useOfflineRuntime, useOptionalStore } from "../lib/use-offline";
 import { useSession } from "../lib/use-session";
 import { positionVoteStatus, type PositionVoteStatus } from "../lib/vote-status";
 import { notifyError, notifySuccess } from "../lib/notify";
@@ -19,13 +18,12 @@ import { VotingStatusCard } from "../components/vote/VotingStatusCard";
 const WINDOW_TICK_MS = 15_000;
 const NO_VOTES: MyVote[] = [];
 const NO_LOCAL: LocalVoteStates = new Map();
-const noLocalStore: ReadableStore<LocalVoteStates> = { getSnapshot: () => NO_LOCAL, subscribe: () => () => undefined };
 
 /** This device's queued / settled votes for the signed-in voter (the offline outbox). */
 function useLocalVoteStates(): LocalVoteStates {
   const userId = useSession()?.user._id;
-  const store = userId && offlineAvailable() ? getOffline().voteStates(userId) : noLocalStore;
-  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+  const runtime = useOfflineRuntime(Boolean(userId));
+  return useOptionalStore(runtime && userId ? runtime.voteStates(userId) : null, NO_LOCAL);
 }
 
 export function VotePage() {

@@ -5,11 +5,12 @@
  */
 import { useEffect, useSyncExternalStore } from "react";
 import { getAppShell } from "../../lib/app-shell";
-import { freshness, getOffline, offlineAvailable, offlineNotice, offlineText } from "../../lib/offline";
+import { freshness, offlineNotice } from "../../offline/freshness";
+import { offlineText } from "../../offline/notices";
+import { useOfflineRuntime, useOptionalStore } from "../../lib/use-offline";
 import { Button } from "../ui/Button";
 
 const noSync = { authRequired: 0 };
-const subscribeNothing = () => () => undefined;
 
 function useOfflineSince(): number | null {
   useSyncExternalStore(freshness.subscribe, freshness.getSnapshot, freshness.getSnapshot);
@@ -26,8 +27,7 @@ export function OfflineNotices() {
   const since = useOfflineSince();
   const shell = getAppShell();
   const { updateReady } = useSyncExternalStore(shell.state.subscribe, shell.state.getSnapshot, shell.state.getSnapshot);
-  const sync = offlineAvailable() ? getOffline().sync : null;
-  const { authRequired } = useSyncExternalStore(sync?.subscribe ?? subscribeNothing, () => sync?.getSnapshot() ?? noSync, () => noSync);
+  const { authRequired } = useOptionalStore<{ authRequired: number }>(useOfflineRuntime()?.sync, noSync);
 
   return (
     <div className="space-y-3 empty:hidden [&:not(:empty)]:mb-6">

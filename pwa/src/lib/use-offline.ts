@@ -1,0 +1,36 @@
+/**
+ * The offline runtime for components, loaded on first use: a screen renders at once and picks
+ * up this device's state (queued votes, the outbox's status) a moment later, so Dexie is never
+ * on the critical path of a first paint.
+ */
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { OfflineRuntime, ReadableStore } from "../offline";
+
+let loaded: OfflineRuntime | null = null;
+
+export function useOfflineRuntime(enabled = true): OfflineRuntime | null {
+  const [runtime, setRuntime] = useState<OfflineRuntime | null>(loaded);
+  useEffect(() => {
+    if (!enabled || runtime || typeof indexedDB === "undefined") return;
+    let live = true;
+    void import("./offline").then(({ getOffline }) => {
+      loaded = getOffline();
+      if (live) setRuntime(loaded);
+    });
+    return () => {
+      live = false;
+    };
+  }, [enabled, runtime]);
+  return enabled ? runtime : null;
+}
+
+const noSubscribe = () => () => undefined;
+
+/** Reads a store that may not exist yet; `fallback` until it does. */
+export function useOptionalStore<T>(store: ReadableStore<T> | null | undefined, fallback: T): T {
+  return useSyncExternalStore(
+    store?.subscribe ?? noSubscribe,
+    store ? store.getSnapshot : () => fallback,
+    store ? store.getSnapshot : () => fallback,
+  );
+}

@@ -3,7 +3,7 @@
 // scores for the sign-in page and, signed in as a seeded voter, the vote page.
 // Lighthouse 12 has no PWA category: installability is asserted in the browser suite.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,6 +62,8 @@ try {
       const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
       console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
+      // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer).
+      if (process.env.LH_JSON_DIR) writeFileSync(join(process.env.LH_JSON_DIR, `${path.replace(/\W+/g, "_") || "root"}.json`), JSON.stringify(result.lhr));
       const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
       console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);
       for (const a of failing.slice(0, 8)) {

@@ -1,6 +1,6 @@
 // First: configures zod before any chunk that uses it loads (see the file).
 import "./lib/zod-jitless";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
@@ -13,13 +13,18 @@ import "./styles.css";
 const router = createAppRouter(queryClient);
 clearOnSessionChange(queryClient);
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// A transition lets React yield while it builds the first screen, so the page stays responsive
+// (short tasks) while the static splash from index.html is showing.
+const root = createRoot(document.getElementById("root")!);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});
 
 // After the first render: the service worker (app shell offline, install, updates) and the
 // vote outbox (replays what was queued, tells the voter how each queued vote ended).

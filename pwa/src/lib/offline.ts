@@ -10,7 +10,8 @@ import {
   installOffline,
   prefetchPhotos,
   QueueRefusedError,
-  readThrough as readThroughFor,
+  isOfflineError,
+  readCached,
   writeCached,
   type CacheData,
   type CacheKey,
@@ -67,11 +68,24 @@ export async function resetOffline(): Promise<void> {
   freshness.reset();
 }
 
-/** Network first, this device's copy when the network fails (for the signed-in user). */
-export async function readThrough<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): Promise<CacheData[K]> {
-  const userId = currentUserId();
-  if (!userId) return fetcher();
-  return (await readThroughFor(key, userId, fetcher)).data;
+/** Keeps a good answer for offline use and marks the screen fresh. */
+export async function keep<K extends CacheKey>(key: K, userId: string, data: CacheData[K]): Promise<void> {
+  const savedAt = Date.now();
+  freshness.set(key, { fromCache: false, savedAt });
+  // A full or unavailable IndexedDB must not break an online read.
+  await writeCached(key, userId, data, { now: () => savedAt }).catch((error) => console.warn(`Could not keep ${key} for offline use`, error));
+}
+
+/**
+ * The network failed: answer from this device's copy (and say so), or rethrow. A real answer
+ * such as 401 or 404 is never masked by old data.
+ */
+export async function fromDevice<K extends CacheKey>(key: K, userId: string, error: unknown): Promise<CacheData[K]> {
+  if (!isOfflineError(error)) throw error;
+  const stored = await readCached(key, userId).catch(() => null);
+  if (!stored) throw error;
+  freshness.set(key, stored);
+  return stored.data;
 }
 
 /** A results snapshot from the live stream is as fresh as a read: keep it and say so. */

@@ -32,10 +32,23 @@ const loadOffline = () => import("./offline");
 const signedInId = () => session.user()?._id ?? null;
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 
+/**
+ * Network first, this device's copy when the network fails. The request starts at once; the
+ * database code loads beside it (to keep the answer) or after it (to answer from the device),
+ * never in front of it.
+ */
 function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): () => Promise<CacheData[K]> {
   return async () => {
-    if (!signedInId() || !hasIndexedDb()) return fetcher();
-    return (await loadOffline()).readThrough(key, fetcher);
+    const userId = signedInId();
+    if (!userId || !hasIndexedDb()) return fetcher();
+    let data: CacheData[K];
+    try {
+      data = await fetcher();
+    } catch (error) {
+      return (await loadOffline()).fromDevice(key, userId, error);
+    }
+    void loadOffline().then((offline) => offline.keep(key, userId, data));
+    return data;
   };
 }
 

@@ -50,6 +50,11 @@ export interface AppShell {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function pageLoaded(): Promise<void> {
+  if (typeof document === "undefined" || document.readyState === "complete") return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
+}
+
 export function registerAppShell(options: AppShellOptions = {}): AppShell {
   const target = options.target ?? window;
   const isBusy = options.isBusy ?? (() => false);
@@ -71,6 +76,9 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
   if (enabled) {
     void (async () => {
       try {
+        // After the page has loaded: installing the worker downloads the whole precache, which
+        // must not compete with the first visit's own requests and scripts.
+        await pageLoaded();
         workbox = await createWorkbox(options.swUrl ?? "/sw.js");
         workbox.addEventListener("waiting", () => patch({ updateReady: true }));
         workbox.addEventListener("activated", (event) => {

@@ -50,9 +50,15 @@ export interface AppShell {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function pageLoaded(): Promise<void> {
-  if (typeof document === "undefined" || document.readyState === "complete") return Promise.resolve();
-  return new Promise((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
+/** After the load event, once the page's own first work is done (idle, or 5 s at most). */
+async function pageLoaded(): Promise<void> {
+  if (typeof document === "undefined") return;
+  if (document.readyState !== "complete") {
+    await new Promise<void>((resolve) => window.addEventListener("load", () => resolve(), { once: true }));
+  }
+  if (typeof requestIdleCallback === "function") {
+    await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 5_000 }));
+  }
 }
 
 export function registerAppShell(options: AppShellOptions = {}): AppShell {

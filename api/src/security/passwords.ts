@@ -39,9 +39,7 @@ class Limiter {
   }
 }
 
-// One core is left to the event loop: with every core hashing, a sign-in rush starved all
-// other calls (bench/rush.ts, 2 cores: login p95 5.2 s -> 0.47 s, voters/s 32 -> 39).
-const limiter = new Limiter(Math.max(1, availableParallelism() - 1), 2_000);
+const limiter = new Limiter(Math.max(2, availableParallelism()), 2_000);
 
 export const hashSecret = (secret: string): Promise<string> => limiter.run(() => hash(secret, OPTIONS));
 

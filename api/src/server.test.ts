@@ -32,16 +32,21 @@ beforeAll(async () => {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  for (let i = 0; i < 100; i++) {
+  let output = "";
+  server.stdout?.on("data", (d) => (output += d));
+  server.stderr?.on("data", (d) => (output += d));
+  // Generous: under a loaded machine tsx start-up plus migrations can take several seconds.
+  for (let i = 0; i < 400; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) return;
     } catch {
       // not listening yet
     }
+    if (server.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error("server did not start");
-}, 20_000);
+  throw new Error(`server did not start:\n${output}`);
+}, 60_000);
 
 afterAll(() => {
   server?.kill("SIGTERM");

@@ -99,11 +99,11 @@ export async function castVote(
           sql: "UPDATE idempotency_keys SET status = 409, sealed_body = ? WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
           args: [seal(keys, JSON.stringify(conflict), answerContext(voterId, key)), voterId, key, nonce],
         },
-        bumpResultsVersionSql,
       ]
-    : [participation, ballot, tally, bumpResultsVersionSql];
+    : [participation, ballot, tally];
 
-  const results = await database.writer.submit(statements);
+  // One version bump per commit serves every vote in it.
+  const results = await database.writer.submit(statements, [bumpResultsVersionSql]);
   if (key && results[0].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
     const stored = await findIdempotentAnswer(database, keys, voterId, key, fp);

@@ -7,7 +7,7 @@ import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from "
 import { CHAT_MAX_LENGTH, chatMessages } from "@evoting/shared";
 import { buttonClass } from "../components/ui/Button";
 import type { ChatRoom } from "./chat-room";
-import { useOnline } from "./use-online";
+import { useOnline } from "../lib/use-online";
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
 

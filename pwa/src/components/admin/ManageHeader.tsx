@@ -1,0 +1,32 @@
+import { useNavigate } from "@tanstack/react-router";
+import { PageHeader } from "../ui/PageHeader";
+import { Button } from "../ui/Button";
+import { Icon } from "../ui/Icon";
+import { BackToAdminButton } from "./BackToAdminButton";
+
+interface ManageHeaderProps {
+  title: string;
+  description: string;
+  createLabel: string;
+  createTo: "/admin/candidates" | "/admin/positions";
+}
+
+/** A manage page's heading, with the way back to the admin panel and on to the matching create page. */
+export function ManageHeader({ title, description, createLabel, createTo }: ManageHeaderProps) {
+  const navigate = useNavigate();
+  return (
+    <PageHeader
+      title={title}
+      description={description}
+      actions={
+        <>
+          <BackToAdminButton />
+          <Button onClick={() => void navigate({ to: createTo })}>
+            <Icon name="plus" className="size-4" />
+            {createLabel}
+          </Button>
+        </>
+      }
+    />
+  );
+}

@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createPositionSchema, messages } from "@evoting/shared";
 import { api } from "../../lib/api-client";
 import { invalidateElectionData } from "../../lib/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { fieldErrors } from "../../lib/form-errors";
+import { useFormFields } from "../../lib/use-form-fields";
 import { localInputToIso, localTimeZone } from "../../lib/format";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
@@ -20,20 +21,17 @@ const empty = { title: "", startTime: "", endTime: "" };
 export function CreatePositionPage() {
   const online = useOnline();
   const client = useQueryClient();
-  const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const { values, setErrors, field, reset } = useFormFields(empty);
 
   const create = useMutation({
     mutationFn: api.createPosition,
     onSuccess: () => {
-      setValues(empty);
+      reset();
       notifySuccess(messages.createPositionSuccess);
       void invalidateElectionData(client);
     },
     onError: (e) => notifyError(e, messages.createPositionFailed),
   });
-
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -59,10 +57,10 @@ export function CreatePositionPage() {
       <Card>
         <form noValidate onSubmit={submit} className="space-y-5 p-6">
           <NeedsNetwork online={online} />
-          <TextField label="Position Title" name="title" autoComplete="off" placeholder="e.g. President" value={values.title} onChange={set("title")} error={errors.title} />
+          <TextField label="Position Title" autoComplete="off" placeholder="e.g. President" {...field("title")} />
           <div className="grid gap-5 sm:grid-cols-2">
-            <TextField label="Start Time" name="startTime" type="datetime-local" value={values.startTime} onChange={set("startTime")} error={errors.startTime} hint={zoneHint} />
-            <TextField label="End Time" name="endTime" type="datetime-local" value={values.endTime} onChange={set("endTime")} error={errors.endTime} hint={zoneHint} />
+            <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
+            <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
           </div>
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Position"}

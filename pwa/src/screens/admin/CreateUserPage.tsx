@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { createUserSchema, messages } from "@evoting/shared";
 import { api } from "../../lib/api-client";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { fieldErrors } from "../../lib/form-errors";
+import { useFormFields } from "../../lib/use-form-fields";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
@@ -17,19 +18,16 @@ const empty = { name: "", matricNumber: "", dateOfBirth: "" };
 
 export function CreateUserPage() {
   const online = useOnline();
-  const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const { values, setErrors, field, reset } = useFormFields(empty);
 
   const create = useMutation({
     mutationFn: api.createUser,
     onSuccess: () => {
-      setValues(empty);
+      reset();
       notifySuccess(messages.createUserSuccess);
     },
     onError: (e) => notifyError(e, messages.createUserFailed),
   });
-
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,26 +47,15 @@ export function CreateUserPage() {
       <Card>
         <form noValidate onSubmit={submit} className="space-y-5 p-6">
           <NeedsNetwork online={online} />
-          <TextField label="Name" name="name" autoComplete="off" value={values.name} onChange={set("name")} error={errors.name} />
-          <TextField
-            label="Matriculation Number"
-            name="matricNumber"
-            autoComplete="off"
-            placeholder="2020/5570123"
-            value={values.matricNumber}
-            onChange={set("matricNumber")}
-            error={errors.matricNumber}
-          />
+          <TextField label="Name" autoComplete="off" {...field("name")} />
+          <TextField label="Matriculation Number" autoComplete="off" placeholder="2020/5570123" {...field("matricNumber")} />
           <TextField
             label="Date of Birth"
-            name="dateOfBirth"
             inputMode="numeric"
             autoComplete="off"
             maxLength={8}
             placeholder="YYYYMMDD"
-            value={values.dateOfBirth}
-            onChange={set("dateOfBirth")}
-            error={errors.dateOfBirth}
+            {...field("dateOfBirth")}
           />
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating User..." : "Create User"}

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { messages, passwordFormSchema, type UserProfile } from "@evoting/shared";
 import { api } from "../../lib/api-client";
@@ -6,6 +6,7 @@ import { queryKeys } from "../../lib/queries";
 import { session } from "../../lib/session";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { useFormFields } from "../../lib/use-form-fields";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../lib/use-online";
@@ -18,8 +19,7 @@ const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const online = useOnline();
   const client = useQueryClient();
-  const [values, setValues] = useState(empty);
-  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  const { values, setErrors, field, reset } = useFormFields(empty);
 
   const update = useMutation({
     mutationFn: api.updatePassword,
@@ -27,13 +27,11 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
       // From now on this account signs in with its password (DESIGN.md section 4).
       session.updateUser({ hasPassword: true });
       client.setQueryData<UserProfile>(queryKeys.profile, (p) => (p ? { ...p, hasPassword: true } : p));
-      setValues(empty);
+      reset();
       notifySuccess(messages.updatePasswordSuccess);
     },
     onError: (e) => notifyError(e, messages.updatePasswordFailed),
   });
-
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -58,34 +56,10 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
       <form noValidate onSubmit={submit} className="space-y-4 px-5 py-4">
         <NeedsNetwork online={online} />
         {hasPassword && (
-          <TextField
-            label="Current Password"
-            type="password"
-            name="currentPassword"
-            autoComplete="current-password"
-            value={values.currentPassword}
-            onChange={set("currentPassword")}
-            error={errors.currentPassword}
-          />
+          <TextField label="Current Password" type="password" autoComplete="current-password" {...field("currentPassword")} />
         )}
-        <TextField
-          label="New Password"
-          type="password"
-          name="newPassword"
-          autoComplete="new-password"
-          value={values.newPassword}
-          onChange={set("newPassword")}
-          error={errors.newPassword}
-        />
-        <TextField
-          label="Confirm Password"
-          type="password"
-          name="confirmPassword"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={set("confirmPassword")}
-          error={errors.confirmPassword}
-        />
+        <TextField label="New Password" type="password" autoComplete="new-password" {...field("newPassword")} />
+        <TextField label="Confirm Password" type="password" autoComplete="new-password" {...field("confirmPassword")} />
         <Button type="submit" disabled={update.isPending || !online}>
           {update.isPending ? "Updating..." : "Update Password"}
         </Button>

@@ -37,6 +37,39 @@ const offline = () => {
   throw new TypeError("Failed to fetch");
 };
 
+/**
+ * The vote page and the toaster over a mocked API with `president` open, reachable while `up()`
+ * says so. Resolves to the President card and the vote requests the API received.
+ */
+async function renderVotePage(up: () => boolean) {
+  const votes: MyVote[] = [];
+  const posts: { key: string; body: unknown }[] = [];
+  mockFetch({
+    "GET /api/vote/positions": () => json([president]),
+    "GET /api/vote/my-votes": () => (up() ? json(votes) : offline()),
+    "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: votes.length, results: [], generatedAt: "" }),
+    "POST /api/vote": (init) => {
+      if (!up()) offline();
+      const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
+      posts.push({ key: (init.headers as Record<string, string>)["Idempotency-Key"]!, body });
+      const candidateName = president.candidates.find((c) => c._id === body.candidateId)!.name;
+      const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName };
+      votes.push(vote);
+      return json({ message: "Vote cast successfully!", vote }, 201);
+    },
+  });
+  const client = testQueryClient();
+  connectOutcomes(client);
+  renderWithQuery(
+    <>
+      <VotePage />
+      <AppToaster />
+    </>,
+    client,
+  );
+  return { card: await screen.findByRole("form", { name: "President" }), posts };
+}
+
 beforeEach(() => {
   session.signIn("tok-1", voter);
 });
@@ -79,33 +112,8 @@ describe("offline reads", () => {
 
 describe("casting through the outbox", () => {
   test("offline: 'Queued' on the card and in the status card; back online: delivered, 'Vote Cast', one toast", async () => {
-    const votes: MyVote[] = [];
     let up = false;
-    const posts: { key: string; body: unknown }[] = [];
-    mockFetch({
-      "GET /api/vote/positions": () => json([president]),
-      "GET /api/vote/my-votes": () => (up ? json(votes) : offline()),
-      "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: votes.length, results: [], generatedAt: "" }),
-      "POST /api/vote": (init) => {
-        if (!up) offline();
-        const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
-        posts.push({ key: (init.headers as Record<string, string>)["Idempotency-Key"]!, body });
-        const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName: "Amaka Nwosu" };
-        votes.push(vote);
-        return json({ message: "Vote cast successfully!", vote }, 201);
-      },
-    });
-    const client = testQueryClient();
-    connectOutcomes(client);
-    renderWithQuery(
-      <>
-        <VotePage />
-        <AppToaster />
-      </>,
-      client,
-    );
-
-    const card = await screen.findByRole("form", { name: "President" });
+    const { card, posts } = await renderVotePage(() => up);
     await userEvent.click(within(card).getByRole("radio", { name: "Amaka Nwosu" }));
     await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
     expect(await within(card).findByRole("button", { name: "Queued" }, { timeout: 5_000 })).toBeDisabled();
@@ -129,28 +137,7 @@ describe("casting through the outbox", () => {
   });
 
   test("online: delivered at once, with exactly one success toast", async () => {
-    const votes: MyVote[] = [];
-    mockFetch({
-      "GET /api/vote/positions": () => json([president]),
-      "GET /api/vote/my-votes": () => json(votes),
-      "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: votes.length, results: [], generatedAt: "" }),
-      "POST /api/vote": (init) => {
-        const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
-        const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName: "Tunde Bakare" };
-        votes.push(vote);
-        return json({ message: "Vote cast successfully!", vote }, 201);
-      },
-    });
-    const client = testQueryClient();
-    connectOutcomes(client);
-    renderWithQuery(
-      <>
-        <VotePage />
-        <AppToaster />
-      </>,
-      client,
-    );
-    const card = await screen.findByRole("form", { name: "President" });
+    const { card } = await renderVotePage(() => true);
     await userEvent.click(within(card).getByRole("radio", { name: "Tunde Bakare" }));
     await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
     expect(await within(card).findByRole("button", { name: "Vote Cast" }, { timeout: 5_000 })).toBeDisabled();

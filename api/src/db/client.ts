@@ -2,16 +2,21 @@
  * One libSQL client per process. On a `file:` URL every statement runs synchronously on the
  * event loop, so one connection (concurrency 1) is both enough and the only way PRAGMAs stick.
  * Interactive transactions are avoided on purpose (they hand the connection away and block
- * writers); multi-statement writes go through `batch(..., "write")`, see writer.ts.
+ * writers); multi-statement writes go through the BatchWriter, see writer.ts.
+ *
+ * For a database file, the writer's transactions and the hottest reads (`get`) run on a
+ * second, direct connection with prepared statements (direct.ts); with any other URL they
+ * go through the client as everything else does.
  */
-import { createClient, type Client } from "@libsql/client";
+import { createClient, type Client, type InValue } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
-import { BatchWriter } from "./writer.ts";
+import { DirectConnection, type Row } from "./direct.ts";
+import { BatchWriter, clientExecutor, directExecutor } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -23,6 +28,11 @@ export interface Database {
   url: string;
   /** Path of the database file for `file:` URLs, null otherwise. */
   filePath: string | null;
+  /**
+   * First row of a read on a hot path (a prepared statement on the direct connection for a
+   * database file). Plain positional args; rows are objects keyed by column name.
+   */
+  get(sql: string, args?: InValue[]): Promise<Row | undefined>;
   close(): void;
 }
 
@@ -40,6 +50,8 @@ export interface OpenOptions {
   synchronous?: "FULL" | "NORMAL";
 }
 
+const BUSY_TIMEOUT_MS = 5000;
+
 export async function openDatabase({ url, authToken, synchronous = "FULL" }: OpenOptions): Promise<Database> {
   const filePath = databaseFilePath(url);
   if (filePath) mkdirSync(dirname(filePath), { recursive: true });
@@ -48,17 +60,38 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
     // WAL: readers never block the writer and commits cost one fsync, not two.
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute(`PRAGMA synchronous = ${synchronous}`);
-    await client.execute("PRAGMA busy_timeout = 5000");
+    await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
+
+  if (!filePath) {
+    return {
+      client,
+      db,
+      writer: new BatchWriter(clientExecutor(client)),
+      url,
+      filePath,
+      get: async (sql, args = []) => (await client.execute({ sql, args })).rows[0],
+      close: () => client.close(),
+    };
+  }
+  // Opened on first use, after the migrations: a script that only reads through the client
+  // (a backup switching its copy out of WAL, say) never has a second connection open.
+  let direct: DirectConnection | null = null;
+  const connect = () => (direct ??= new DirectConnection(filePath, { synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS }));
   return {
     client,
     db,
-    writer: new BatchWriter(client),
+    writer: new BatchWriter(directExecutor(connect)),
     url,
     filePath,
-    close: () => client.close(),
+    get: async (sql, args = []) => connect().get(sql, args),
+    close: () => {
+      direct?.close();
+      direct = null;
+      client.close();
+    },
   };
 }

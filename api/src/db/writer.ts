@@ -7,14 +7,34 @@
  *
  * If a combined batch fails (a foreign key broken by a concurrent delete, say), each
  * submission is retried alone so one bad request cannot fail its neighbours.
+ *
+ * How a transaction runs is the executor's business: on a `file:` database, prepared
+ * statements on the direct connection (direct.ts); elsewhere, `client.batch(..., "write")`.
  */
-import type { Client, InStatement, ResultSet } from "@libsql/client";
+import type { Client, InStatement } from "@libsql/client";
+import type { DirectConnection, WriteResult } from "./direct.ts";
+
+export type { WriteResult };
+
+/** Runs statements, in order, as one write transaction: all committed or none. */
+export interface WriteExecutor {
+  transaction(statements: InStatement[]): Promise<WriteResult[]> | WriteResult[];
+}
+
+export const clientExecutor = (client: Client): WriteExecutor => ({
+  transaction: (statements) => client.batch(statements, "write"),
+});
+
+/** `connect` is called on first use, so a process that never writes never opens the connection. */
+export const directExecutor = (connect: () => DirectConnection): WriteExecutor => ({
+  transaction: (statements) => connect().transaction(statements),
+});
 
 interface Pending {
   statements: InStatement[];
   /** Run once per batch however many submissions ask (deduplicated by SQL text), after the rest. */
   once: InStatement[];
-  resolve: (results: ResultSet[]) => void;
+  resolve: (results: WriteResult[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -33,7 +53,7 @@ export class BatchWriter {
   readonly stats = { batches: 0, submissions: 0 };
 
   constructor(
-    private readonly client: Client,
+    private readonly executor: WriteExecutor,
     { maxDelayMs = 2, maxBatch = 200 }: WriterOptions = {},
   ) {
     this.maxDelayMs = maxDelayMs;
@@ -44,7 +64,7 @@ export class BatchWriter {
    * `once`: statements every submission needs but one run per batch satisfies (the results
    * version bump): 50 votes in a batch then cost 50 x 5 statements + 1, not 50 x 6.
    */
-  submit(statements: InStatement[], once: InStatement[] = []): Promise<ResultSet[]> {
+  submit(statements: InStatement[], once: InStatement[] = []): Promise<WriteResult[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ statements, once, resolve, reject });
       if (this.queue.length >= this.maxBatch) this.schedule(0);
@@ -73,7 +93,7 @@ export class BatchWriter {
     try {
       const once = new Map<string, InStatement>();
       for (const p of group) for (const st of p.once) once.set(typeof st === "string" ? st : st.sql, st);
-      const results = await this.client.batch([...group.flatMap((p) => p.statements), ...once.values()], "write");
+      const results = await this.executor.transaction([...group.flatMap((p) => p.statements), ...once.values()]);
       let offset = 0;
       for (const p of group) {
         p.resolve(results.slice(offset, offset + p.statements.length));
@@ -86,7 +106,7 @@ export class BatchWriter {
       }
       for (const p of group) {
         try {
-          p.resolve((await this.client.batch([...p.statements, ...p.once], "write")).slice(0, p.statements.length));
+          p.resolve((await this.executor.transaction([...p.statements, ...p.once])).slice(0, p.statements.length));
         } catch (e) {
           p.reject(e);
         }

@@ -17,7 +17,7 @@ export function requireUser(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c);
     if (!token) fail(401, messages.unauthenticated);
-    const user = await findSessionUser(deps.database.db, token, deps.clock.now());
+    const user = await findSessionUser(deps.database, token, deps.clock.now());
     if (!user) fail(401, messages.sessionExpired);
     c.set("user", user);
     c.set("tokenHash", hashToken(token));

@@ -84,7 +84,7 @@ export function voteRoutes(deps: Deps) {
         return stored;
       };
 
-      const { position, candidate } = await findBallotChoice(database.db, positionId, candidateId);
+      const { position, candidate } = await findBallotChoice(database, positionId, candidateId);
       const now = clock.now();
       const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
       if (!position || !candidate || candidate.positionId !== positionId || status !== "active") {

@@ -1,7 +1,7 @@
 /** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
 import { asc, eq } from "drizzle-orm";
 import type { Candidate, Position } from "@evoting/shared";
-import type { Db } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
 import { candidates, positions } from "../db/schema.ts";
 
 export const photoUrl = (photoId: string | null): string | null => (photoId ? `/api/photos/${photoId}` : null);
@@ -73,14 +73,13 @@ export async function findCandidateWithPosition(db: Db, id: string) {
  * the position's window (undefined: no such position) and the candidate's name and position
  * (undefined: no such candidate, in any position).
  */
-export async function findBallotChoice(db: Db, positionId: string, candidateId: string) {
-  const rs = await db.$client.execute({
-    sql: `SELECT p.start_time, p.end_time, c.name, c.position_id
+export async function findBallotChoice(database: Database, positionId: string, candidateId: string) {
+  const row = await database.get(
+    `SELECT p.start_time, p.end_time, c.name, c.position_id
             FROM positions p LEFT JOIN candidates c ON c.id = ?
            WHERE p.id = ?`,
-    args: [candidateId, positionId],
-  });
-  const row = rs.rows[0];
+    [candidateId, positionId],
+  );
   if (!row) return { position: undefined, candidate: undefined };
   return {
     position: { startTime: Number(row.start_time), endTime: Number(row.end_time) },

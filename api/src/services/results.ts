@@ -38,8 +38,9 @@ export class ResultsService {
   ) {}
 
   async version(): Promise<number> {
-    const rs = await this.database.client.execute(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
-    return Number(rs.rows[0]?.value ?? 0);
+    // Every results request and every live tick reads this: a prepared statement (db/direct.ts).
+    const row = await this.database.get(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
+    return Number(row?.value ?? 0);
   }
 
   async get(): Promise<Results> {

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
 import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
@@ -31,18 +31,18 @@ export async function createSession(writer: BatchWriter, userId: string, now: nu
   return { token, expiresAt };
 }
 
-export async function findSessionUser(db: Db, token: string, now: number): Promise<AuthUser | null> {
+export async function findSessionUser(database: Database, token: string, now: number): Promise<AuthUser | null> {
   if (token.length < 20 || token.length > 200) return null;
   // Raw SQL on purpose: every authenticated request runs this, and the query builder cost
-  // more than the lookup itself (bench/: ~0.1 ms of CPU per request).
-  const rs = await db.$client.execute({
-    sql: `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password
+  // more than the lookup itself (bench/: ~0.1 ms of CPU per request). A prepared statement
+  // on the direct connection for a database file (db/direct.ts).
+  const row = await database.get(
+    `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password
             FROM sessions s JOIN users u ON u.id = s.user_id
            WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
            LIMIT 1`,
-    args: [hashToken(token), now],
-  });
-  const row = rs.rows[0];
+    [hashToken(token), now],
+  );
   if (!row) return null;
   return {
     id: String(row.id),

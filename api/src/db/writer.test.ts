@@ -1,0 +1,94 @@
+/**
+ * The group-commit writer behaves the same on both executors: prepared statements on the
+ * direct connection (a database file) and `client.batch` (any other URL, here `:memory:`).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "./client.ts";
+
+const kinds = [
+  ["direct connection (file:)", "file"],
+  ["client.batch (:memory:)", "memory"],
+] as const;
+
+describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
+  let database: Database;
+  let dir: string | null = null;
+
+  async function open() {
+    if (kind === "file") dir = mkdtempSync(join(tmpdir(), "evoting-writer-"));
+    database = await openDatabase({ url: dir ? `file:${join(dir, "w.db")}` : ":memory:", synchronous: "NORMAL" });
+    await database.client.execute("CREATE TABLE parent (id TEXT PRIMARY KEY)");
+    await database.client.execute("CREATE TABLE child (id TEXT PRIMARY KEY, parent_id TEXT NOT NULL REFERENCES parent(id))");
+    await database.client.execute("CREATE TABLE counter (n INTEGER NOT NULL)");
+    await database.client.execute("INSERT INTO counter (n) VALUES (0)");
+    await database.client.execute("INSERT INTO parent (id) VALUES ('p')");
+  }
+
+  afterEach(async () => {
+    await database.writer.drain();
+    database.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = null;
+  });
+
+  it("reads and writes on a connection with the configured PRAGMAs", async () => {
+    await open();
+    await database.writer.submit([{ sql: "INSERT INTO parent (id) VALUES ('q')", args: [] }]);
+    expect(await database.get("PRAGMA synchronous")).toMatchObject({ synchronous: 1 }); // NORMAL, as opened
+    expect(await database.get("PRAGMA foreign_keys")).toMatchObject({ foreign_keys: 1 });
+    expect(await database.get("PRAGMA busy_timeout")).toMatchObject({ timeout: 5000 });
+    if (kind === "file") expect(await database.get("PRAGMA journal_mode")).toMatchObject({ journal_mode: "wal" });
+  });
+
+  it("commits many submissions together; each chains on changes() of its own statements", async () => {
+    await open();
+    const before = database.writer.stats.batches;
+    const submit = (id: string) =>
+      database.writer.submit(
+        [
+          { sql: "INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, 'p')", args: [id] },
+          { sql: "UPDATE counter SET n = n + 1 WHERE changes() = 1", args: [] },
+        ],
+        ["UPDATE counter SET n = n + 1000"],
+      );
+    // Five distinct ids and three repeats: a repeat inserts nothing and so counts nothing.
+    const ids = ["a", "b", "c", "a", "d", "b", "e", "c"];
+    const results = await Promise.all(ids.map(submit));
+    expect(results.map((r) => r.map((x) => x.rowsAffected))).toEqual([
+      [1, 1], [1, 1], [1, 1], [0, 0], [1, 1], [0, 0], [1, 1], [0, 0],
+    ]);
+    expect(database.writer.stats.batches - before).toBe(1);
+    // The `once` statement ran once for the whole batch.
+    expect((await database.get("SELECT n FROM counter"))?.n).toBe(1005);
+  });
+
+  it("retries each submission alone when the combined transaction fails, and keeps nothing of the bad one", async () => {
+    await open();
+    const good = (id: string) => database.writer.submit([{ sql: "INSERT INTO child (id, parent_id) VALUES (?, 'p')", args: [id] }]);
+    const bad = database.writer.submit([
+      { sql: "INSERT INTO child (id, parent_id) VALUES ('orphan-ok', 'p')", args: [] },
+      { sql: "INSERT INTO child (id, parent_id) VALUES ('orphan', 'nowhere')", args: [] }, // foreign key
+    ]);
+    const outcomes = await Promise.allSettled([good("x"), bad, good("y")]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const rows = await database.client.execute("SELECT id FROM child ORDER BY id");
+    expect(rows.rows.map((r) => r.id)).toEqual(["x", "y"]);
+    // The connection is usable afterwards (no transaction left open).
+    await expect(good("z")).resolves.toHaveLength(1);
+  });
+
+  it("returns the rows of RETURNING statements and converts arguments as the client does", async () => {
+    await open();
+    await database.client.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, flag INTEGER, at INTEGER, data BLOB)");
+    const [inserted] = await database.writer.submit([
+      { sql: "INSERT INTO t (flag, at, data) VALUES (?, ?, ?) RETURNING id, flag, at", args: [true, new Date(1234), new Uint8Array([1, 2])] },
+    ]);
+    expect(inserted.rows[0]).toMatchObject({ id: 1, flag: 1, at: 1234 });
+    const row = await database.get("SELECT length(data) AS len, flag FROM t WHERE id = ?", [1]);
+    expect(row).toMatchObject({ len: 2, flag: 1 });
+    expect(await database.get("SELECT id FROM t WHERE id = ?", [99])).toBeUndefined();
+  });
+});

@@ -24,7 +24,15 @@ describe("narrow screen", () => {
     await page.goto("/admin/users");
     await createUser(page, PHONE_VOTER);
     await audit(page, "phone-create-users");
-    await page.getByRole("banner").getByRole("button", { name: "Logout" }).click();
+    // The admin's top bar (welcome, status, chat, Admin Panel, Logout) fits the phone's width.
+    const banner = page.getByRole("banner");
+    await banner.getByText(/^Welcome,/).waitFor();
+    for (const name of ["Admin Panel", "Logout"]) {
+      const box = await banner.getByRole("button", { name }).boundingBox();
+      expect(box, name).not.toBeNull();
+      expect(box!.x + box!.width, `${name} is cut off`).toBeLessThanOrEqual(PHONE.width);
+    }
+    await banner.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL("**/login");
   });
 

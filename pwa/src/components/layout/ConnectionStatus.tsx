@@ -3,6 +3,7 @@ import { getAppShell } from "../../lib/app-shell";
 import { useOnline } from "../../lib/use-online";
 import { cx } from "../../lib/cx";
 import { buttonClass } from "../ui/Button";
+import { Icon } from "../ui/Icon";
 
 /** The top bar's online/offline indicator; the word is always there for screen readers. */
 export function ConnectionStatus() {
@@ -27,8 +28,10 @@ export function InstallButton() {
   const { canInstall } = useSyncExternalStore(shell.state.subscribe, shell.state.getSnapshot, shell.state.getSnapshot);
   if (!canInstall) return null;
   return (
-    <button type="button" className={buttonClass("secondary", "sm", "hidden sm:inline-flex")} onClick={() => void shell.promptInstall()}>
-      Install app
+    // On a phone the top bar has room for the icon only; the name stays for screen readers.
+    <button type="button" className={buttonClass("secondary", "sm", "max-sm:w-9 max-sm:px-0")} onClick={() => void shell.promptInstall()}>
+      <Icon name="download" className="size-4 sm:hidden" />
+      <span className="sr-only sm:not-sr-only">Install app</span>
     </button>
   );
 }

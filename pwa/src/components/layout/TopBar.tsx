@@ -10,19 +10,19 @@ export function TopBar({ user, menuButton }: { user: UserProfile; menuButton: Re
   const logout = useLogout();
   const navigate = useNavigate();
   return (
-    <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 lg:px-8">
+    <header className="sticky top-0 z-20 flex h-16 items-center gap-1.5 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:gap-3 sm:px-6 lg:px-8">
       {menuButton}
-      <div className="flex min-w-0 items-center gap-2 lg:hidden">
+      <div className="hidden min-w-0 items-center gap-2 sm:flex lg:hidden">
         <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
       </div>
-      <p className="min-w-0 flex-1 truncate text-sm text-slate-700 sm:text-base">
+      <p className="min-w-0 flex-1 truncate text-sm text-slate-700 sm:text-base" title={`Welcome, ${user.name}`}>
         Welcome, <span className="font-semibold text-slate-900">{user.name}</span>
       </p>
       <TopBarExtras />
       {user.role === "admin" && (
-        <button type="button" className={buttonClass("secondary", "sm")} onClick={() => void navigate({ to: "/admin" })}>
+        <button type="button" className={buttonClass("secondary", "sm", "max-sm:w-9 max-sm:px-0")} onClick={() => void navigate({ to: "/admin" })}>
           <Icon name="shield" className="size-4" />
-          <span>Admin Panel</span>
+          <span className="sr-only sm:not-sr-only">Admin Panel</span>
         </button>
       )}
       <button

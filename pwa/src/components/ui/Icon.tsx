@@ -1,6 +1,6 @@
 import type { IconName } from "../layout/nav";
 
-type AnyIcon = IconName | "menu" | "logout" | "close" | "back" | "plus" | "trash" | "check" | "clock" | "list" | "upload";
+type AnyIcon = IconName | "menu" | "logout" | "close" | "back" | "plus" | "trash" | "check" | "clock" | "list" | "upload" | "download";
 
 /** Stroke icons (24px grid), decorative: the control around them carries the name. */
 const paths: Record<AnyIcon, string> = {
@@ -24,6 +24,7 @@ const paths: Record<AnyIcon, string> = {
   clock: "M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20ZM12 6v6l4 2",
   list: "M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01",
   upload: "M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12",
+  download: "M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3",
 };
 
 export function Icon({ name, className = "size-5" }: { name: AnyIcon; className?: string }) {

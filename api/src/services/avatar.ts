@@ -1,4 +1,4 @@
-/** Draws a simple PNG portrait placeholder (demo data): a two-tone figure on a tinted square. */
+/** Draws a simple PNG portrait for demo candidates: a two-tone figure on a tinted square. */
 import { encodePng, type Rgba } from "./png.ts";
 
 function hsl(h: number, s: number, l: number): Rgba {

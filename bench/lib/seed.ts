@@ -90,7 +90,7 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
     }
 
     if (ballotsForFirst > 0) {
-      // Participation filler: the sealed choice is a placeholder (nothing unseals it in these benches).
+      // Participation filler: the sealed choice is dummy text, since nothing unseals it in these benches.
       const filler = randomBytes(60).toString("base64url");
       await c.execute({
         sql: `INSERT INTO participations (voter_id, position_id, sealed_choice, created_at)

@@ -16,11 +16,14 @@ import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { testPhoto } from "./support/png";
 import { expectToast } from "./support/steps";
+import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 
 const OFFLINE_VOTER = { name: "Bisi Adeyemi", matric: "2021/5570909", dob: "20030707" };
 const HOUR = 3_600_000;
 
 let server: RunningServer;
+/** The voter's "Wi-Fi": their browser reaches the server only through it. */
+let wifi: NetworkSwitch;
 let base = "";
 let adminToken = "";
 let voter: Browser;
@@ -69,7 +72,17 @@ async function createCandidate(name: string, positionId: string, hue: [number, n
 }
 
 async function waitForController(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+  const controlled = () =>
+    page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+  try {
+    await controlled();
+  } catch {
+    // Under heavy load a first visit has been seen (about 1 run in 5 with the machine
+    // saturated) to leave the page uncontrolled; a voter's next visit is controlled, so the
+    // test takes that next visit rather than failing the offline checks that follow.
+    await page.reload();
+    await controlled();
+  }
 }
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
@@ -90,24 +103,28 @@ beforeAll(async () => {
   ids.tunde = await createCandidate("Tunde Bakare", ids.president, [217, 119, 6]);
   ids.kemi = await createCandidate("Kemi Ade", ids.secretary, [22, 163, 74]);
   ids.obi = await createCandidate("Obi Nnamdi", ids.secretary, [190, 24, 93]);
-  voter = await openBrowser(base);
+  wifi = await startNetworkSwitch(base);
+  voter = await openBrowser(wifi.url);
 });
 
 afterAll(async () => {
   await Promise.all([voter?.close(), admin?.close()]);
+  await wifi?.close();
   await server?.stop();
 });
 
 /**
- * Cuts (or restores) the network for the whole context. `setOffline` is the real thing; the
- * route on /api is belt and braces for a page opened while offline, whose first requests
- * Chromium's offline emulation has been seen to let through under load.
+ * Cuts (or restores) the voter's network: Chromium's offline mode plus the relay the voter's
+ * browser reaches the server through, so no request can slip past the emulation.
  */
-const blockApi = (route: import("playwright-core").Route) => route.abort("internetdisconnected");
 async function cutNetwork(context: import("playwright-core").BrowserContext, offline: boolean) {
-  await context.setOffline(offline);
-  if (offline) await context.route(/\/api\//, blockApi);
-  else await context.unroute(/\/api\//, blockApi);
+  if (offline) {
+    await context.setOffline(true);
+    wifi.cut();
+  } else {
+    wifi.restore();
+    await context.setOffline(false);
+  }
 }
 
 describe("offline-first", () => {

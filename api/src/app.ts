@@ -9,7 +9,7 @@ import { fail, onError } from "./http/errors.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { realtimeRoutes } from "./realtime/routes.ts";
-import { adminRoutes } from "./routes/admin.ts";
+import { adminRoutes } from "./routes/admin/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { photoRoutes } from "./routes/photos.ts";
 import { voteRoutes } from "./routes/vote.ts";

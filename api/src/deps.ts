@@ -1,4 +1,5 @@
 /** What the app is built from. `server.ts` wires real ones; tests wire a fresh database and a fake clock. */
+import type { Role } from "@evoting/shared";
 import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
 import type { Keys } from "./security/keys.ts";
@@ -29,7 +30,7 @@ export interface Deps {
 export interface AuthUser {
   id: string;
   name: string;
-  role: "admin" | "voter";
+  role: Role;
   matricNumber: string;
   email: string | null;
   hasPassword: boolean;

@@ -5,3 +5,4 @@ export * from "./types.ts";
 export * from "./election.ts";
 export * from "./results.ts";
 export * from "./chat.ts";
+export * from "./roles.ts";

@@ -1,5 +1,9 @@
 /** The API's answer shapes (spec section 3), shared so the PWA reads exactly what the API writes. */
-export type Role = "admin" | "voter";
+/**
+ * 'admin' runs the election; 'observer' sees the Admin Panel read-only; 'officer' staffs a
+ * polling station and nothing else. Any other role is a voter (spec section 1).
+ */
+export type Role = "admin" | "observer" | "officer" | "voter";
 
 export interface UserProfile {
   _id: string;

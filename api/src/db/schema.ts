@@ -15,10 +15,12 @@ export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   matricNumber: text("matric_number").notNull().unique(),
-  role: text("role", { enum: ["admin", "voter"] }).notNull().default("voter"),
+  role: text("role", { enum: ["admin", "observer", "officer", "voter"] }).notNull().default("voter"),
   email: text("email"),
   passwordHash: text("password_hash"),
   dobHash: text("dob_hash"),
+  /** JSON array of short group labels from the roll (position eligibility). */
+  groups: text("groups").notNull().default("[]"),
   createdAt: integer("created_at").notNull(),
 });
 
@@ -148,6 +150,30 @@ export const chatMutes = sqliteTable("chat_mutes", {
   mutedBy: text("muted_by").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+/**
+ * The audit trail (api/src/services/audit-log.ts): append-only; `hash` = SHA-256 over the
+ * previous row's hash and this row's fields, so a changed or removed row breaks the chain.
+ * Never holds a secret, a date of birth, or anything about how someone voted.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    seq: integer("seq").primaryKey(),
+    id: text("id").notNull().unique(),
+    at: integer("at").notNull(),
+    actorId: text("actor_id"),
+    actorName: text("actor_name").notNull(),
+    actorMatric: text("actor_matric").notNull(),
+    action: text("action").notNull(),
+    target: text("target").notNull(),
+    summary: text("summary").notNull(),
+    address: text("address").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [index("audit_log_action_idx").on(t.action, t.seq), index("audit_log_actor_idx").on(t.actorMatric, t.seq)],
+);
 
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {

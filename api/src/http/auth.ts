@@ -2,7 +2,7 @@
 import { createMiddleware } from "hono/factory";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import { messages } from "@evoting/shared";
+import { canViewAdmin, canWriteAdmin, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { findSessionUser, hashToken } from "../services/sessions.ts";
 import { fail } from "./errors.ts";
@@ -26,7 +26,18 @@ export function requireUser(deps: Deps) {
 }
 
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.user.role !== "admin") fail(403, messages.adminOnly);
+  if (!canWriteAdmin(c.var.user.role)) fail(403, messages.adminOnly);
+  await next();
+});
+
+/**
+ * The admin area's one gate: admins may do everything; observers may read (GET/HEAD) and
+ * nothing else; officers and voters get nothing. Mounted once for every /admin route.
+ */
+export const requireAdminArea = createMiddleware<AppEnv>(async (c, next) => {
+  const { role } = c.var.user;
+  const reading = c.req.method === "GET" || c.req.method === "HEAD";
+  if (!canWriteAdmin(role) && !(reading && canViewAdmin(role))) fail(403, messages.adminOnly);
   await next();
 });
 

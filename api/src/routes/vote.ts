@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   CHAT_TOKEN_TTL_MS,
+  canVote,
   castVoteSchema,
   idempotencyKeySchema,
   messages,
@@ -29,7 +30,7 @@ interface BallotTicket {
 export function voteRoutes(deps: Deps) {
   const { database, keys, clock } = deps;
   const voterOnly = createMiddleware<AppEnv>(async (c, next) => {
-    if (c.var.user.role === "admin") fail(403, messages.adminsCannotVote);
+    if (!canVote(c.var.user.role)) fail(403, messages.adminsCannotVote);
     await next();
   });
 
@@ -46,7 +47,7 @@ export function voteRoutes(deps: Deps) {
     .get("/positions", async (c) => {
       const now = clock.now();
       const list = await listPositions(database.db);
-      const isVoter = c.var.user.role !== "admin";
+      const isVoter = canVote(c.var.user.role);
       return c.json(
         list.map((p): BallotPosition => {
           const start = Date.parse(p.startTime);

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
+import { toRole } from "@evoting/shared";
 import type { Database, Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
 import { sessions } from "../db/schema.ts";
@@ -47,7 +48,7 @@ export async function findSessionUser(database: Database, token: string, now: nu
   return {
     id: String(row.id),
     name: String(row.name),
-    role: row.role === "admin" ? "admin" : "voter",
+    role: toRole(row.role),
     matricNumber: String(row.matric_number),
     email: row.email === null ? null : String(row.email),
     hasPassword: Number(row.has_password) === 1,

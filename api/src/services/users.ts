@@ -1,7 +1,7 @@
 /** Accounts: creation, lookup, and the public profile shape. */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { UserProfile } from "@evoting/shared";
+import type { Role, UserProfile } from "@evoting/shared";
 import type { Db } from "../db/client.ts";
 import { users } from "../db/schema.ts";
 import { hashSecret } from "../security/passwords.ts";
@@ -26,7 +26,7 @@ export async function findUserByMatric(db: Db, matricNumber: string): Promise<Us
 export interface NewUser {
   name: string;
   matricNumber: string;
-  role?: "admin" | "voter";
+  role?: Role;
   password?: string;
   dateOfBirth?: string;
 }

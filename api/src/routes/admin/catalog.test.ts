@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
-import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
+import { createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
 let admin: string;

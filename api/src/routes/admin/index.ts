@@ -1,0 +1,15 @@
+/**
+ * /admin: every route below is checked here, once, on the server: 401 without a session,
+ * 403 for voters and officers, and 403 for observers on anything but a read
+ * (`requireAdminArea`). Each resource is its own sub-app in this folder.
+ */
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "../../deps.ts";
+import { requireAdminArea, requireUser } from "../../http/auth.ts";
+import { catalogRoutes } from "./catalog.ts";
+
+export function adminRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .use(requireUser(deps), requireAdminArea)
+    .route("/", catalogRoutes(deps));
+}

@@ -1,0 +1,2 @@
+-- Reserved for this wave's issue; replace this statement with the real ones.
+SELECT 1;

@@ -2,7 +2,9 @@
  * The server's secret keys, all derived (HKDF-SHA256) from one master secret:
  * - `seal`: AES-256-GCM for each voter's own choice and for stored vote answers;
  * - `fingerprint`: HMAC comparing idempotent request bodies without storing them;
- * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets.
+ * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
+ * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/receipts.ts);
+ * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught.
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone
  * cannot unseal anything.
@@ -15,6 +17,8 @@ export interface Keys {
   seal: Buffer;
   fingerprint: Buffer;
   sign: Buffer;
+  receipt: Buffer;
+  audit: Buffer;
 }
 
 function derive(master: Buffer, label: string): Buffer {
@@ -23,7 +27,13 @@ function derive(master: Buffer, label: string): Buffer {
 
 export function keysFromMaster(master: Buffer): Keys {
   if (master.length < 32) throw new Error("The ballot key must be at least 32 bytes");
-  return { seal: derive(master, "seal"), fingerprint: derive(master, "fingerprint"), sign: derive(master, "sign") };
+  return {
+    seal: derive(master, "seal"),
+    fingerprint: derive(master, "fingerprint"),
+    sign: derive(master, "sign"),
+    receipt: derive(master, "receipt"),
+    audit: derive(master, "audit"),
+  };
 }
 
 function decodeSecret(secret: string): Buffer {

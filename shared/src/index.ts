@@ -3,6 +3,8 @@ export * from "./constants.ts";
 export * from "./schemas.ts";
 export * from "./types.ts";
 export * from "./election.ts";
+export * from "./election-rules.ts";
 export * from "./results.ts";
 export * from "./chat.ts";
 export * from "./roles.ts";
+export * from "./csv.ts";

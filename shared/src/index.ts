@@ -7,4 +7,6 @@ export * from "./election-rules.ts";
 export * from "./results.ts";
 export * from "./chat.ts";
 export * from "./roles.ts";
+export * from "./stations.ts";
 export * from "./csv.ts";
+export * from "./roll.ts";

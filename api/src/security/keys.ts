@@ -4,7 +4,8 @@
  * - `fingerprint`: HMAC comparing idempotent request bodies without storing them;
  * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
  * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/receipts.ts);
- * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught.
+ * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught;
+ * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0006-keyed-date-of-birth.md).
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone
  * cannot unseal anything.
@@ -19,6 +20,7 @@ export interface Keys {
   sign: Buffer;
   receipt: Buffer;
   audit: Buffer;
+  dob: Buffer;
 }
 
 function derive(master: Buffer, label: string): Buffer {
@@ -33,6 +35,7 @@ export function keysFromMaster(master: Buffer): Keys {
     sign: derive(master, "sign"),
     receipt: derive(master, "receipt"),
     audit: derive(master, "audit"),
+    dob: derive(master, "dob"),
   };
 }
 

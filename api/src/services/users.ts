@@ -2,9 +2,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role, UserProfile } from "@evoting/shared";
-import type { Db } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
 import { users } from "../db/schema.ts";
-import { hashSecret } from "../security/passwords.ts";
+import type { Keys } from "../security/keys.ts";
+import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../security/passwords.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -27,16 +28,19 @@ export interface NewUser {
   name: string;
   matricNumber: string;
   role?: Role;
-  password?: string;
-  dateOfBirth?: string;
+  password?: string | null;
+  dateOfBirth?: string | null;
+  groups?: string[];
 }
 
-/** Inserts a user; returns null when the matriculation number is taken (unique index decides). */
-export async function createUser(db: Db, input: NewUser, now: number): Promise<UserRow | null> {
-  const [passwordHash, dobHash] = await Promise.all([
-    input.password ? hashSecret(input.password) : null,
-    input.dateOfBirth ? hashSecret(input.dateOfBirth) : null,
-  ]);
+/**
+ * Inserts a user; returns null when the matriculation number is taken (unique index decides).
+ * A date of birth needs `keys` (it is stored as a keyed hash, security/passwords.ts).
+ */
+export async function createUser(db: Db, input: NewUser, now: number, keys?: Pick<Keys, "dob">): Promise<UserRow | null> {
+  if (input.dateOfBirth && !keys) throw new Error("createUser: a date of birth needs the server's keys");
+  const passwordHash = input.password ? await hashSecret(input.password) : null;
+  const dobHash = input.dateOfBirth && keys ? hashDateOfBirth(keys.dob, input.matricNumber, input.dateOfBirth) : null;
   const rows = await db
     .insert(users)
     .values({
@@ -46,9 +50,35 @@ export async function createUser(db: Db, input: NewUser, now: number): Promise<U
       role: input.role ?? "voter",
       passwordHash,
       dobHash,
+      groups: JSON.stringify(input.groups ?? []),
       createdAt: now,
     })
     .onConflictDoNothing({ target: users.matricNumber })
     .returning();
   return rows[0] ?? null;
+}
+
+/**
+ * A date-of-birth sign-in (or proof, e.g. before setting a first password). A right answer
+ * against an old argon2id hash replaces it with the keyed hash, so the roll moves to keyed
+ * hashes as voters sign in; the replacement is conditioned on the old value, so a concurrent
+ * edit of the date of birth wins.
+ */
+export async function checkDateOfBirth(
+  database: Database,
+  keys: Pick<Keys, "dob">,
+  user: Pick<UserRow, "id" | "matricNumber" | "dobHash">,
+  dateOfBirth: string,
+): Promise<boolean> {
+  if (!user.dobHash) return false;
+  const { ok, legacy } = await verifyDateOfBirth(keys.dob, user.dobHash, user.matricNumber, dateOfBirth);
+  if (ok && legacy) {
+    await database.writer.submit([
+      {
+        sql: "UPDATE users SET dob_hash = ? WHERE id = ? AND dob_hash = ?",
+        args: [hashDateOfBirth(keys.dob, user.matricNumber, dateOfBirth), user.id, user.dobHash],
+      },
+    ]);
+  }
+  return ok;
 }

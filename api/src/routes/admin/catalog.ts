@@ -6,8 +6,8 @@ import { eq } from "drizzle-orm";
 import {
   MAX_PHOTO_BYTES,
   createCandidateSchema,
+  createAccountSchema,
   createPositionSchema,
-  createUserSchema,
   messages,
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
@@ -17,6 +17,7 @@ import { jsonBody } from "../../http/validate.ts";
 import { sniffImage } from "../../services/images.ts";
 import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
 import { bumpResultsVersionSql } from "../../services/results.ts";
+import { audit } from "../../services/audit-log.ts";
 import { createUser, toProfile } from "../../services/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
@@ -27,13 +28,19 @@ export function catalogRoutes(deps: Deps) {
   const db = database.db;
 
   return new Hono<AppEnv>()
-    .post("/users", ...jsonBody(createUserSchema), async (c) => {
-      const { name, matricNumber, dateOfBirth } = c.req.valid("json");
-      const user = await createUser(db, { name, matricNumber, dateOfBirth }, clock.now());
+    // The spec's voter form, plus groups, and staff accounts (role + password; issue 10).
+    .post("/users", ...jsonBody(createAccountSchema), async (c) => {
+      const input = c.req.valid("json");
+      const user = await createUser(db, input, clock.now(), deps.keys);
       if (!user) fail(409, messages.duplicateMatric);
       await database.client.execute(bumpResultsVersionSql); // registered voters changed
       deps.hub.resultsChanged();
-      return c.json({ ...toProfile(user), message: messages.createUserSuccess }, 201);
+      await audit(deps, c, {
+        action: "user.create",
+        target: `user:${user.id} ${user.matricNumber}`,
+        summary: `Created ${user.role} ${user.name} (${user.matricNumber})${input.groups.length ? ` in ${input.groups.join(", ")}` : ""}`,
+      });
+      return c.json({ ...toProfile(user), groups: input.groups, message: messages.createUserSuccess }, 201);
     })
 
     .get("/positions", async (c) => c.json(await listPositions(db)))

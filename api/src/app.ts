@@ -13,6 +13,8 @@ import { adminRoutes } from "./routes/admin/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { photoRoutes } from "./routes/photos.ts";
 import { voteRoutes } from "./routes/vote.ts";
+import { stationRoutes } from "./routes/station.ts";
+import { receiptRoutes } from "./routes/receipts.ts";
 import { HashQueueFull } from "./security/passwords.ts";
 
 /** JSON bodies here are small; only candidate uploads are larger (their own limit). */
@@ -70,7 +72,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.get("/health", (c) => c.json({ status: "ok" }));
   api.route("/auth", authRoutes(deps));
   api.route("/admin", adminRoutes(deps));
+  api.route("/vote/receipts", receiptRoutes(deps)); // before /vote: its own gate answers first
   api.route("/vote", voteRoutes(deps));
+  api.route("/station", stationRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));
   api.route("/chat", chatRoutes(deps));
   api.route("/photos", photoRoutes(deps));

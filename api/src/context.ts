@@ -7,16 +7,18 @@ import { createHub } from "./realtime/hub.ts";
 import type { Keys } from "./security/keys.ts";
 import { SignInThrottle } from "./security/throttle.ts";
 import { ResultsService } from "./services/results.ts";
+import { bindAuditKey } from "./services/audit-log.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
+  bindAuditKey(database, keys); // every audit entry signs the chain's new head with it
   const results = new ResultsService(database, clock);
   const hub = createHub(results, config.realtime);
   return {
     database,
     clock,
     keys,
-    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: false, ...config },
-    throttle: new SignInThrottle(clock),
+    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
+    throttle: new SignInThrottle(database, clock),
     results,
     hub,
     chat: new ChatService(database, clock, hub),

@@ -1,7 +1,7 @@
 /** Wires real dependencies and listens. Everything else is built by createApp(). */
 import { serve } from "@hono/node-server";
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
@@ -10,17 +10,17 @@ import { buildDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { parseEnv } from "./env.ts";
 import { loadKeys } from "./security/keys.ts";
+import { serverKeyFile } from "./security/server-keys.ts";
 
 const env = parseEnv();
 const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN, synchronous: env.DB_SYNCHRONOUS });
-const keyFile = env.BALLOT_KEY_FILE ?? (database.filePath ? join(dirname(database.filePath), "ballot.key") : resolve("data/ballot.key"));
-const keys = loadKeys({ secret: env.BALLOT_KEY, keyFile });
+const keys = loadKeys({ secret: env.BALLOT_KEY, keyFile: serverKeyFile(env, database.filePath) });
 await ensureAdmin(database.db, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, Date.now());
 
 const deps = buildDeps(database, systemClock, keys, {
   sessionMs: env.SESSION_HOURS * 3_600_000,
   voteGraceMs: env.VOTE_GRACE_MINUTES * 60_000,
-  trustProxy: env.TRUST_PROXY,
+  trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY_HOPS : 0,
 });
 const staticRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../pwa/dist");
 if (!existsSync(staticRoot)) console.warn(`No built PWA at ${staticRoot}: run \`npm run build\`. Serving the API only.`);

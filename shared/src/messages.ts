@@ -119,6 +119,17 @@ export const messages = {
   groupInvalid: "Groups may contain letters, digits, spaces and . _ / - only",
   roleInvalid: "Role must be voter, admin, observer or officer",
 
+  // Sign-in, tokens and shared devices (issue 9).
+  currentDobRequired: "Please enter your date of birth",
+  currentDobWrong: "Date of birth is incorrect",
+  streamTokenUsed: "This stream token was already used; get a new one",
+  chatInvisibleOnly: "Message must contain visible text",
+  logoutQueuedTitle: "Votes not sent yet",
+  logoutQueuedVotes: (n: number) =>
+    `You have ${n} ${n === 1 ? "vote" : "votes"} waiting to be sent. If you log out now, ${n === 1 ? "it" : "they"} will be deleted from this device and not counted.`,
+  logoutStay: "Stay signed in",
+  logoutAnyway: "Log out anyway",
+
   // Polling stations (issue 14).
   stationNameRequired: "Station name is required",
   stationNotFound: "Polling station not found",
@@ -146,6 +157,10 @@ export const messages = {
   stationBallotDelivered: "Ballot delivered",
   stationAlreadyVotedHere: "This voter has already voted at this station",
   stationNothingToVote: "Nothing left for this voter to vote for here",
+
+  // Accountability: audit log, published results, observers, receipts (issue 12).
+  receiptsNotYet: "Receipts are published when voting for this position closes",
+  observerReadOnly: "Observers can view but not change anything",
 } as const;
 
 export type MessageKey = keyof typeof messages;

@@ -37,6 +37,8 @@ export interface Candidate {
   position: PositionRef;
   positionId: string;
   positionTitle: string;
+  /** Plain text (never HTML), up to 2,000 characters; null when the candidate gave none. */
+  manifesto?: string | null;
 }
 
 export interface Position {
@@ -45,6 +47,10 @@ export interface Position {
   startTime: string;
   endTime: string;
   candidates: Candidate[];
+  /** Groups whose voters may vote here; empty (or absent) means every voter (issue 11). */
+  eligibleGroups?: string[];
+  /** Whether the ballot offers an explicit 'Abstain'. */
+  allowAbstain?: boolean;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
@@ -56,6 +62,8 @@ export interface MyVote {
   positionId: string;
   candidateName: string;
   candidateId: string;
+  /** Set only for a vote that names no candidate ('no', 'abstain'); candidateId/Name are then ''. */
+  choice?: "no" | "abstain";
 }
 
 export interface CastVoteResponse {
@@ -75,6 +83,12 @@ export interface PositionResult {
   positionTitle: string;
   totalVotes: number;
   breakdown: BreakdownEntry[];
+  /** 'No' votes on an unopposed position (issue 11); counted in `totalVotes`. */
+  noVotes?: number;
+  /** Explicit abstentions; counted in `totalVotes`, never in a percentage. */
+  abstentions?: number;
+  /** Voters allowed to vote here when the position is limited to groups (turnout's base). */
+  eligibleVoters?: number;
 }
 
 export interface Results {
@@ -93,4 +107,65 @@ export interface TokenResponse {
 export interface ApiError {
   message: string;
   issues?: { path: string; message: string }[];
+}
+
+/** Election settings (issue 11, DESIGN.md section 7). Instants are ISO strings in UTC. */
+export type ResultsVisibility = "live" | "after-close";
+export type BallotOrder = "fixed" | "random";
+
+export interface ElectionSettings {
+  title: string;
+  subtitle: string;
+  startTime: string;
+  endTime: string;
+  resultsVisibility: ResultsVisibility;
+  ballotOrder: BallotOrder;
+}
+
+/** What the login page may know before anyone signs in. */
+export type PublicElection = Pick<ElectionSettings, "title" | "subtitle">;
+
+/** Accountability (issue 12, DESIGN.md section 7): the audit log, receipts, turnout. */
+export interface AuditEntryView {
+  _id: string;
+  seq: number;
+  /** ISO instant. */
+  at: string;
+  actor: { name: string; matricNumber: string };
+  action: string;
+  target: string;
+  summary: string;
+  address: string;
+  hash: string;
+}
+
+export interface AuditPage {
+  items: AuditEntryView[];
+  total: number;
+  page: number;
+  pageSize: number;
+  /** Every action recorded so far, for the filter. */
+  actions: string[];
+}
+
+export interface ReceiptList {
+  positionId: string;
+  total: number;
+  receipts: string[];
+}
+
+/** What the printable results sheet shows beyond the results themselves. */
+export interface ResultsSheet {
+  producedAt: string;
+  results: Results;
+  /** SHA-256 (hex) of the exact bytes `GET /admin/results.csv` answers for the same results. */
+  csvSha256: string;
+  audit: { entries: number; headSeq: number; head: string };
+}
+
+export interface TurnoutReport {
+  /** Ballots per hour (all positions), hour = ISO instant of the hour's start, across the window. */
+  hourly: { hour: string; ballots: number }[];
+  /** Registered voters and voters who voted at least once, per roll group (voters with no group under ''). */
+  groups: { group: string; registered: number; voted: number }[];
 }

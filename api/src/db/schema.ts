@@ -52,6 +52,13 @@ export const positions = sqliteTable("positions", {
   startTime: integer("start_time").notNull(),
   endTime: integer("end_time").notNull(),
   createdAt: integer("created_at").notNull(),
+  /** Tallies of 'no' and 'abstain' ballots (candidate and Yes votes: candidates.vote_count). */
+  noCount: integer("no_count").notNull().default(0),
+  abstainCount: integer("abstain_count").notNull().default(0),
+  /** Issue 11: JSON array of roll groups allowed to vote here; '[]' means every voter. */
+  eligibleGroups: text("eligible_groups").notNull().default("[]"),
+  /** Issue 11: whether the ballot offers an explicit 'Abstain'. */
+  allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(false),
 });
 
 export const candidates = sqliteTable(
@@ -65,6 +72,8 @@ export const candidates = sqliteTable(
     photoId: text("photo_id").references(() => photos.id, { onDelete: "set null" }),
     voteCount: integer("vote_count").notNull().default(0),
     createdAt: integer("created_at").notNull(),
+    /** Issue 11: plain text, up to 2,000 characters; never rendered as HTML. */
+    manifesto: text("manifesto"),
   },
   (t) => [index("candidates_position_idx").on(t.positionId)],
 );
@@ -78,9 +87,13 @@ export const participations = sqliteTable(
     positionId: text("position_id")
       .notNull()
       .references(() => positions.id, { onDelete: "cascade" }),
-    /** AES-256-GCM sealed {candidateId, candidateName}, bound to voter and position. */
+    /**
+     * AES-256-GCM sealed {kind, candidateId, ballotId}, padded to one length, bound to voter
+     * and position (services/votes.ts). No time: a voter's row is never finer than a ballot's.
+     */
     sealedChoice: text("sealed_choice").notNull(),
-    createdAt: integer("created_at").notNull(),
+    /** The polling station the vote was cast at (issue 14); null from the voter's own device. */
+    stationId: text("station_id"),
   },
   (t) => [primaryKey({ columns: [t.voterId, t.positionId] }), index("participations_position_idx").on(t.positionId)],
 );
@@ -92,9 +105,10 @@ export const ballots = sqliteTable(
     positionId: text("position_id")
       .notNull()
       .references(() => positions.id, { onDelete: "cascade" }),
-    candidateId: text("candidate_id")
-      .notNull()
-      .references(() => candidates.id, { onDelete: "cascade" }),
+    /** 'candidate' (also Yes on an unopposed position), 'no' or 'abstain'. */
+    choice: text("choice", { enum: ["candidate", "no", "abstain"] }).notNull().default("candidate"),
+    /** Null unless `choice` is 'candidate'. */
+    candidateId: text("candidate_id").references(() => candidates.id, { onDelete: "cascade" }),
     /** Start of the hour the ballot was cast: coarse on purpose. */
     castHour: integer("cast_hour").notNull(),
   },
@@ -108,16 +122,36 @@ export const idempotencyKeys = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
-    /** HMAC of the request body under the ballot key: compares bodies without storing the choice. */
+    /**
+     * HMAC of (voter, key, request body) under the ballot key: compares bodies without storing
+     * the choice, and no two rows share a value however many voters chose alike.
+     */
     fingerprint: text("fingerprint").notNull(),
     /** Which request wrote this row; lets the same write batch tell its own row from another's. */
     nonce: text("nonce").notNull(),
     status: integer("status").notNull(),
-    /** The answer to replay, sealed (it names the candidate). */
+    /** The answer to replay, sealed and padded to one length (it names the candidate). */
     sealedBody: text("sealed_body").notNull(),
-    createdAt: integer("created_at").notNull(),
+    /** Start of the hour it was written: rows expire after 24 h (services/votes.ts). */
+    createdHour: integer("created_hour").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_hour_idx").on(t.createdHour)],
+);
+
+/**
+ * Ballots waiting for the mixer (services/mixer.ts): written in the participation's commit,
+ * sealed and fixed-length, applied to `ballots` and the tallies later in shuffled batches.
+ */
+export const pendingBallots = sqliteTable(
+  "pending_ballots",
+  {
+    id: text("id").primaryKey(),
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    sealed: text("sealed").notNull(),
+  },
+  (t) => [index("pending_ballots_position_idx").on(t.positionId)],
 );
 
 /**
@@ -174,6 +208,109 @@ export const auditLog = sqliteTable(
   },
   (t) => [index("audit_log_action_idx").on(t.action, t.seq), index("audit_log_actor_idx").on(t.actorMatric, t.seq)],
 );
+
+/**
+ * The audit chain's head (one row, id 1): its seq and hash with an HMAC under a key derived
+ * from the server secret, written with every entry. Removing the newest entries leaves the
+ * chain valid but not this row; a copy's editor without the key cannot re-sign it.
+ */
+export const auditAnchor = sqliteTable("audit_anchor", {
+  id: integer("id").primaryKey(),
+  seq: integer("seq").notNull(),
+  hash: text("hash").notNull(),
+  mac: text("mac").notNull(),
+});
+
+/**
+ * Polling stations (issue 14, api/drizzle/0006_stations.sql): a station, its officers, each
+ * officer's sign-in to it on a device, and each delivered station ballot (for exact replays).
+ */
+export const stations = sqliteTable("stations", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: integer("created_at").notNull(),
+  revokedAt: integer("revoked_at"),
+  ballotsTaken: integer("ballots_taken").notNull().default(0),
+});
+
+export const stationOfficers = sqliteTable(
+  "station_officers",
+  {
+    stationId: text("station_id")
+      .notNull()
+      .references(() => stations.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    assignedAt: integer("assigned_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.stationId, t.userId] }), index("station_officers_user_idx").on(t.userId)],
+);
+
+export const stationSessions = sqliteTable(
+  "station_sessions",
+  {
+    id: text("id").primaryKey(),
+    stationId: text("station_id")
+      .notNull()
+      .references(() => stations.id, { onDelete: "cascade" }),
+    officerId: text("officer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    loginTokenHash: text("login_token_hash").notNull(),
+    loginExpiresAt: integer("login_expires_at").notNull(),
+    openedAt: integer("opened_at").notNull(),
+    closedAt: integer("closed_at"),
+  },
+  (t) => [index("station_sessions_station_idx").on(t.stationId)],
+);
+
+export const stationBallots = sqliteTable("station_ballots", {
+  id: text("id").primaryKey(),
+  stationId: text("station_id")
+    .notNull()
+    .references(() => stations.id, { onDelete: "cascade" }),
+  /** JSON StationBallotAnswer: the voter and each position's outcome, never a choice. */
+  answer: text("answer").notNull(),
+});
+
+/**
+ * Sign-in tries per account (issue 9, api/drizzle/0007_signin.sql), shared by every process:
+ * see security/throttle.ts. Written with raw SQL there (a conditional upsert).
+ */
+export const signinTries = sqliteTable(
+  "signin_tries",
+  {
+    account: text("account").primaryKey(),
+    address: text("address").notNull(),
+    tries: integer("tries").notNull(),
+    lastAt: integer("last_at").notNull(),
+    lockedUntil: integer("locked_until").notNull().default(0),
+    failedAt: integer("failed_at"),
+  },
+  (t) => [index("signin_tries_address_idx").on(t.address, t.failedAt)],
+);
+
+/** Realtime stream tokens already used once (issue 9), until they would have expired. */
+export const usedStreamTokens = sqliteTable("used_stream_tokens", {
+  id: text("id").primaryKey(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+/**
+ * Issue 11: the election's settings, one row (id = 1), seeded with the spec's fixed election
+ * (api/drizzle/0004_election.sql). Times are epoch ms, UTC.
+ */
+export const electionSettings = sqliteTable("election_settings", {
+  id: integer("id").primaryKey(),
+  title: text("title").notNull(),
+  subtitle: text("subtitle").notNull(),
+  startTime: integer("start_time").notNull(),
+  endTime: integer("end_time").notNull(),
+  resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
+  ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
+  updatedAt: integer("updated_at").notNull(),
+});
 
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {

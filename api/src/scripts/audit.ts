@@ -1,11 +1,40 @@
-/** `npm run audit`: checks the configured database is consistent; exits 1 when it is not. */
-import { openDatabase } from "../db/client.ts";
-import { parseEnv } from "../env.ts";
+/**
+ * `npm run audit`: checks the configured database is consistent (ballots, tallies, integrity)
+ * and that the audit log's hash chain and signed head are intact; names every broken entry.
+ * Exits 1 when anything is wrong.
+ */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Database } from "../db/client.ts";
+import { verifyAuditChain } from "../services/audit-log.ts";
 import { auditDatabase } from "../services/audit.ts";
 
-const env = parseEnv();
-const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
-const report = await auditDatabase(database);
-database.close();
-console.log(JSON.stringify(report, null, 2));
-process.exit(report.ok ? 0 : 1);
+export async function runAudit(database: Database, auditKey: Buffer | null) {
+  const [data, chain] = await Promise.all([auditDatabase(database), verifyAuditChain(database, auditKey)]);
+  const lines = chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`);
+  if (chain.anchor === "unchecked") lines.push("Audit log head not checked: the server key (BALLOT_KEY or ballot.key) was not found");
+  return {
+    ...data,
+    ok: data.ok && chain.problems.length === 0,
+    auditLog: { entries: chain.entries, headSeq: chain.headSeq, head: chain.head, signedHead: chain.anchor, problems: chain.problems },
+    lines,
+  };
+}
+
+async function main() {
+  const [{ openDatabase }, { parseEnv }, { existingServerKeys }] = await Promise.all([
+    import("../db/client.ts"),
+    import("../env.ts"),
+    import("../security/server-keys.ts"),
+  ]);
+  const env = parseEnv();
+  const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
+  const keys = existingServerKeys(env, database.filePath);
+  const { lines, ...report } = await runAudit(database, keys?.audit ?? null);
+  database.close();
+  console.log(JSON.stringify(report, null, 2));
+  for (const line of lines) console.error(line);
+  process.exit(report.ok ? 0 : 1);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();

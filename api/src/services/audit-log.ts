@@ -8,13 +8,23 @@
  * the tip they were computed from, so a second process appending at the same moment makes
  * one of the two retry on the new tip instead of forking the chain.
  *
+ * The chain alone cannot tell that its NEWEST entries were removed (what is left is still a
+ * valid chain). So each append also signs the new head (seq and hash) with HMAC under the
+ * server's `audit` key, which lives outside the database, into `audit_anchor` in the same
+ * write. Someone editing a copy of the database without the key can neither re-sign a
+ * shortened chain nor append a forged entry; the remaining limit is replaying an older copy
+ * of both the log and its anchor together (a rollback), which the head digest on every
+ * printed results sheet (`/admin/results/print`) lets a reader catch. Database triggers
+ * refuse UPDATE and DELETE on the log, so no app code can change it by mistake.
+ *
  * Never put a secret, a date of birth, or anything about how someone voted in an entry.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import type { Database } from "../db/client.ts";
 import type { AppEnv, AuthUser, Deps } from "../deps.ts";
 import { clientAddress } from "../http/auth.ts";
+import type { Keys } from "../security/keys.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -50,6 +60,18 @@ export function entryHash(prevHash: string, e: Omit<AuditEntry, "seq" | "prevHas
 }
 
 const tails = new WeakMap<Database, Promise<unknown>>();
+const anchorKeys = new WeakMap<Database, Buffer>();
+
+/** Tells appends on this database which key signs the head (buildDeps and the scripts call it). */
+export function bindAuditKey(database: Database, keys: Pick<Keys, "audit">): void {
+  anchorKeys.set(database, keys.audit);
+}
+
+export const anchorMac = (key: Buffer, seq: number, hash: string) =>
+  createHmac("sha256", key).update(`audit-head:${seq}:${hash}`).digest("hex");
+
+/** Someone without a request (the server operator at the console: backups). */
+export const OPERATOR: AuditActor = { id: null, name: "Server operator", matricNumber: "-" };
 
 /** Appends one entry. Resolves once it is committed. */
 export async function appendAudit(
@@ -63,6 +85,8 @@ export async function appendAudit(
 }
 
 async function appendNow(database: Database, entry: AuditInput & { actor: AuditActor; address: string; at: number }): Promise<AuditEntry> {
+  const key = anchorKeys.get(database);
+  if (!key) throw new Error("The audit log needs the server key: call bindAuditKey(database, keys) first");
   for (let attempt = 0; ; attempt++) {
     const tip = await database.client.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
     const prevHash = tip.rows[0] ? String(tip.rows[0].hash) : GENESIS_HASH;
@@ -80,6 +104,11 @@ async function appendNow(database: Database, entry: AuditInput & { actor: AuditA
           seq, id, entry.at, entry.actor.id, entry.actor.name, entry.actor.matricNumber, entry.action, entry.target,
           entry.summary, entry.address, prevHash, hash, GENESIS_HASH, prevHash, seq,
         ],
+      },
+      // Same write, only when the entry went in: the signed head always names the last entry.
+      {
+        sql: "INSERT OR REPLACE INTO audit_anchor (id, seq, hash, mac) SELECT 1, ?, ?, ? WHERE changes() = 1",
+        args: [seq, hash, anchorMac(key, seq, hash)],
       },
     ]);
     if (inserted.rowsAffected === 1) return { ...full, seq, prevHash, hash };
@@ -109,14 +138,27 @@ export interface ChainProblem {
   problem: string;
 }
 
-/** Walks the whole chain; returns every row where it breaks (empty when intact). */
-export async function verifyAuditChain(database: Database): Promise<{ entries: number; head: string; problems: ChainProblem[] }> {
-  const rs = await database.client.execute(
-    "SELECT seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash FROM audit_log ORDER BY seq",
+/**
+ * Walks the whole chain; returns every row where it breaks (empty when intact). With the
+ * server's audit key it also checks the signed head: entries removed from the end, or
+ * appended by someone without the key, are named too. Without the key (a copy checked
+ * elsewhere) `anchor` says it was not checked.
+ */
+export async function verifyAuditChain(
+  database: Database,
+  key: Buffer | null,
+): Promise<{ entries: number; head: string; headSeq: number; anchor: "ok" | "broken" | "unchecked"; problems: ChainProblem[] }> {
+  const [rs, anchorRs] = await database.client.batch(
+    [
+      "SELECT seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash FROM audit_log ORDER BY seq",
+      "SELECT seq, hash, mac FROM audit_anchor WHERE id = 1",
+    ],
+    "read",
   );
   const problems: ChainProblem[] = [];
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
+  let lastId = "";
   for (const r of rs.rows) {
     const seq = Number(r.seq);
     const id = String(r.id);
@@ -134,6 +176,40 @@ export async function verifyAuditChain(database: Database): Promise<{ entries: n
     if (recomputed !== String(r.hash)) problems.push({ seq, id, problem: "was changed after it was written" });
     prev = String(r.hash);
     expectedSeq = seq + 1;
+    lastId = id;
   }
-  return { entries: rs.rows.length, head: prev, problems };
+  const headSeq = expectedSeq - 1;
+  let anchor: "ok" | "broken" | "unchecked" = "unchecked";
+  if (key) {
+    const before = problems.length;
+    const a = anchorRs.rows[0];
+    if (!a) {
+      if (headSeq > 0) problems.push({ seq: headSeq, id: lastId, problem: "the signed head of the log is missing" });
+    } else {
+      const seq = Number(a.seq);
+      const hash = String(a.hash);
+      const given = Buffer.from(String(a.mac), "hex");
+      const expected = Buffer.from(anchorMac(key, seq, hash), "hex");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        problems.push({ seq, id: "", problem: "the signed head of the log was altered" });
+      } else if (seq > headSeq) {
+        problems.push({ seq, id: "", problem: `entr${seq > headSeq + 1 ? `ies ${headSeq + 1}-${seq} were` : `y ${seq} was`} removed from the end of the log` });
+      } else if (seq < headSeq) {
+        for (const r of rs.rows.filter((row) => Number(row.seq) > seq)) {
+          problems.push({ seq: Number(r.seq), id: String(r.id), problem: "was added without the server key" });
+        }
+      } else if (hash !== prev) {
+        problems.push({ seq, id: lastId, problem: "does not match the signed head of the log" });
+      }
+    }
+    anchor = problems.length === before ? "ok" : "broken";
+  }
+  return { entries: rs.rows.length, head: prev, headSeq, anchor, problems };
+}
+
+/** The chain's newest entry (what a printed results sheet quotes): GENESIS_HASH when empty. */
+export async function auditHead(database: Database): Promise<{ entries: number; headSeq: number; head: string }> {
+  const rs = await database.client.execute("SELECT seq, hash, (SELECT count(*) FROM audit_log) AS n FROM audit_log ORDER BY seq DESC LIMIT 1");
+  const row = rs.rows[0];
+  return row ? { entries: Number(row.n), headSeq: Number(row.seq), head: String(row.hash) } : { entries: 0, headSeq: 0, head: GENESIS_HASH };
 }

@@ -7,9 +7,15 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { requireAdminArea, requireUser } from "../../http/auth.ts";
 import { catalogRoutes } from "./catalog.ts";
+import { auditRoutes } from "./audit.ts";
+import { resultsRoutes } from "./results.ts";
+import { stationAdminRoutes } from "./stations.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireAdminArea)
-    .route("/", catalogRoutes(deps));
+    .route("/", catalogRoutes(deps))
+    .route("/", auditRoutes(deps))
+    .route("/", resultsRoutes(deps))
+    .route("/", stationAdminRoutes(deps));
 }

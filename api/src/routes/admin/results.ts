@@ -1,0 +1,65 @@
+/**
+ * Published results (issue 12), for admins and observers:
+ *   GET /results.csv     one row per candidate or choice (shared/results-csv.ts)
+ *   GET /results/sheet   what the printable sheet shows, with the SHA-256 of the CSV export's
+ *                        exact bytes and the audit chain's head, so a printed copy can be
+ *                        checked against the system later
+ *   GET /turnout         ballots per hour across the positions' windows; turnout per roll group
+ */
+import { createHash } from "node:crypto";
+import { Hono } from "hono";
+import { resultsCsv, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
+import type { AppEnv, Deps } from "../../deps.ts";
+import type { Database } from "../../db/client.ts";
+import { auditHead } from "../../services/audit-log.ts";
+import { csvResponse } from "./audit.ts";
+
+const HOUR = 3_600_000;
+/** A chart of more hours than this (two weeks) would be unreadable: the latest ones are kept. */
+const MAX_HOURS = 14 * 24;
+
+export const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+export async function turnoutReport(database: Database, now: number): Promise<TurnoutReport> {
+  const [windowRs, hourRs, groupRs] = await database.client.batch(
+    [
+      "SELECT min(start_time) AS start, max(end_time) AS end FROM positions",
+      "SELECT cast_hour AS hour, count(*) AS n FROM ballots GROUP BY cast_hour",
+      // Staff never vote; a voter in several groups counts in each; no group is ''.
+      `SELECT grp, count(*) AS registered, sum(voted) AS voted FROM (
+         SELECT COALESCE(g.value, '') AS grp,
+                EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id) AS voted
+           FROM users u LEFT JOIN json_each(CASE WHEN json_valid(u.groups) THEN u.groups ELSE '[]' END) g
+          WHERE u.role NOT IN ('admin', 'observer', 'officer'))
+        GROUP BY grp ORDER BY grp`,
+    ],
+    "read",
+  );
+  const counts = new Map(hourRs.rows.map((r) => [Number(r.hour), Number(r.n)]));
+  const start = windowRs.rows[0]?.start;
+  const hourly: TurnoutReport["hourly"] = [];
+  if (start !== null && start !== undefined) {
+    const first = Math.floor(Number(start) / HOUR) * HOUR;
+    const last = Math.floor(Math.min(Number(windowRs.rows[0].end), now) / HOUR) * HOUR;
+    for (let h = Math.max(first, last - (MAX_HOURS - 1) * HOUR); h <= last; h += HOUR) {
+      hourly.push({ hour: new Date(h).toISOString(), ballots: counts.get(h) ?? 0 });
+    }
+  }
+  const groups = groupRs.rows.map((r) => ({ group: String(r.grp), registered: Number(r.registered), voted: Number(r.voted ?? 0) }));
+  return { hourly, groups };
+}
+
+export function resultsRoutes(deps: Deps) {
+  return new Hono<AppEnv>()
+    .get("/results.csv", async (c) => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
+    .get("/results/sheet", async (c) => {
+      const [results, audit] = await Promise.all([deps.results.get(), auditHead(deps.database)]);
+      return c.json({
+        producedAt: new Date(deps.clock.now()).toISOString(),
+        results,
+        csvSha256: sha256Hex(resultsCsv(results)),
+        audit,
+      } satisfies ResultsSheet);
+    })
+    .get("/turnout", async (c) => c.json(await turnoutReport(deps.database, deps.clock.now())));
+}

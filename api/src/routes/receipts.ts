@@ -1,0 +1,26 @@
+/**
+ * GET /vote/receipts?positionId= (issue 12): every receipt code counted for a position, once
+ * voting for it has closed for good (its end plus the grace for votes queued offline before
+ * it: the list must not change after it is published). Open to every signed-in user.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { messages, type ReceiptList } from "@evoting/shared";
+import type { AppEnv, Deps } from "../deps.ts";
+import { requireUser } from "../http/auth.ts";
+import { fail } from "../http/errors.ts";
+import { validate } from "../http/validate.ts";
+import { positionReceipts } from "../services/receipts.ts";
+
+const receiptsQuery = z.object({ positionId: z.string({ error: "positionId is required" }).trim().min(1, { error: "positionId is required" }).max(64) });
+
+export function receiptRoutes(deps: Deps) {
+  return new Hono<AppEnv>().use(requireUser(deps)).get("/", validate("query", receiptsQuery), async (c) => {
+    const { positionId } = c.req.valid("query");
+    const rs = await deps.database.client.execute({ sql: "SELECT end_time FROM positions WHERE id = ?", args: [positionId] });
+    if (!rs.rows[0]) fail(404, messages.positionNotFound);
+    if (deps.clock.now() < Number(rs.rows[0].end_time) + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
+    const receipts = await positionReceipts(deps.database, deps.keys, positionId);
+    return c.json({ positionId, total: receipts.length, receipts } satisfies ReceiptList);
+  });
+}

@@ -1,0 +1,58 @@
+/**
+ * The published results as CSV (issue 12): one row per candidate, plus 'No' on an unopposed
+ * position and 'Abstain' where abstentions were cast. Pure, so the API's export and anything
+ * that checks its digest build the same bytes from the same results. Percentages and the
+ * elected/tie decision come from the one rule in ./results.ts.
+ */
+import { toCsv } from "./csv.ts";
+import { isYesNo, positionOutcome, sharePercent, sortBreakdown } from "./results.ts";
+import type { PositionResult, Results } from "./types.ts";
+
+export const RESULTS_CSV_HEADER = ["position", "choice", "candidateId", "votes", "percentage", "outcome"];
+
+/** What a position's result says in words: the elected candidate's name, 'Tie', or nothing yet. */
+export function outcomeLabel(r: PositionResult): string {
+  const outcome = positionOutcome(r);
+  switch (outcome.kind) {
+    case "leader":
+      return outcome.leader.name;
+    case "elected":
+      return outcome.candidate.name;
+    case "tie":
+      return "Tie";
+    case "not-elected":
+      return "Not elected";
+    default:
+      return "No votes";
+  }
+}
+
+export function resultsCsvRows(r: PositionResult): (string | number)[][] {
+  const outcome = positionOutcome(r);
+  const percent = (votes: number) => sharePercent(votes, r).toFixed(2);
+  const rows: (string | number)[][] = [];
+  if (isYesNo(r)) {
+    const c = r.breakdown[0];
+    const verdict = outcome.kind === "elected" ? "elected" : outcome.kind === "not-elected" ? "not elected" : "";
+    rows.push([r.positionTitle, `Yes: ${c.name}`, c.candidateId, c.votes, percent(c.votes), verdict]);
+    rows.push([r.positionTitle, "No", "", r.noVotes ?? 0, percent(r.noVotes ?? 0), ""]);
+  } else {
+    for (const c of sortBreakdown(r.breakdown)) {
+      const verdict =
+        outcome.kind === "leader" && outcome.leader.candidateId === c.candidateId
+          ? "elected"
+          : outcome.kind === "tie" && outcome.tied.some((t) => t.candidateId === c.candidateId)
+            ? "tie"
+            : "";
+      rows.push([r.positionTitle, c.name, c.candidateId, c.votes, percent(c.votes), verdict]);
+    }
+  }
+  // Abstentions are reported apart and never take a share (docs/decisions/0006).
+  if ((r.abstentions ?? 0) > 0) rows.push([r.positionTitle, "Abstain", "", r.abstentions ?? 0, "", ""]);
+  return rows;
+}
+
+/** The whole export. Deterministic: the same results always give the same bytes (no timestamp). */
+export function resultsCsv(results: Pick<Results, "results">): string {
+  return toCsv(RESULTS_CSV_HEADER, results.results.flatMap(resultsCsvRows));
+}

@@ -98,8 +98,9 @@ try {
           missing++;
           continue;
         }
-        const choice = JSON.parse(unseal(keys, sealed, `choice:${voterId}:${a.position}`)) as { candidateId: string };
-        if (choice.candidateId !== a.candidate) wrongChoice++;
+        // The sealed record (services/votes.ts ChoiceRecord): c is the candidate id.
+        const choice = JSON.parse(unseal(keys, sealed, `choice:${voterId}:${a.position}`)) as { c: string };
+        if (choice.c !== a.candidate) wrongChoice++;
       }
       const landed = inDoubt.filter((d) => stored.has(`${voterIdOf(d.voter)}|${d.position}`)).length;
       const [perPos, tallies, check] = await client.batch(

@@ -93,14 +93,14 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
       // Participation filler: the sealed choice is dummy text, since nothing unseals it in these benches.
       const filler = randomBytes(60).toString("base64url");
       await c.execute({
-        sql: `INSERT INTO participations (voter_id, position_id, sealed_choice, created_at)
-              SELECT u.id, p.id, ?, ? FROM users u CROSS JOIN positions p
+        sql: `INSERT INTO participations (voter_id, position_id, sealed_choice)
+              SELECT u.id, p.id, ? FROM users u CROSS JOIN positions p
                WHERE u.role = 'voter' AND u.id <= printf('bench-voter-%06d', ?)`,
-        args: [filler, now, ballotsForFirst],
+        args: [filler, ballotsForFirst],
       });
       await c.execute({
-        sql: `INSERT INTO ballots (id, position_id, candidate_id, cast_hour)
-              SELECT lower(hex(randomblob(16))), position_id, position_id || '-candidate-' || (abs(random()) % CAST(? AS INTEGER)), ?
+        sql: `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
+              SELECT lower(hex(randomblob(16))), position_id, 'candidate', position_id || '-candidate-' || (abs(random()) % CAST(? AS INTEGER)), ?
                 FROM participations`,
         args: [candidatesPerPosition, Math.floor(now / HOUR) * HOUR],
       });

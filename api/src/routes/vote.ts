@@ -17,7 +17,7 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { findBallotChoice, listPositions } from "../services/catalog.ts";
-import { castVote, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
+import { castVote, choiceRefOf, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
 
 interface BallotTicket {
   k: "ticket";
@@ -65,7 +65,8 @@ export function voteRoutes(deps: Deps) {
       return c.json({ token, expiresAt: new Date(expiresAt).toISOString() } satisfies TokenResponse);
     })
     .post("/", voterOnly, ...jsonBody(castVoteSchema), async (c) => {
-      const { positionId, candidateId, ballotTicket } = c.req.valid("json");
+      const body = c.req.valid("json");
+      const { positionId, candidateId, ballotTicket } = body;
       const voterId = c.var.user.id;
       const rawKey = c.req.header("idempotency-key");
       let key: string | undefined;
@@ -80,7 +81,8 @@ export function voteRoutes(deps: Deps) {
       // saves a read on every fresh vote (bench/).
       const storedAnswer = async () => {
         if (!key) return null;
-        const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, positionId, candidateId));
+        const fp = requestFingerprint(keys, voterId, key, positionId, choiceRefOf(body));
+        const stored = await findIdempotentAnswer(database, keys, voterId, key, fp);
         if (stored === "mismatch") fail(422, messages.idempotencyKeyReused);
         return stored;
       };
@@ -107,8 +109,7 @@ export function voteRoutes(deps: Deps) {
       const answer = await castVote(database, keys, {
         voterId,
         positionId,
-        candidateId,
-        candidateName: candidate.name,
+        choice: { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate.name },
         idempotencyKey: key,
         now,
       });

@@ -3,20 +3,56 @@
  *   1. claim the Idempotency-Key (when given): INSERT OR IGNORE;
  *   2. record participation (voter, position): INSERT OR IGNORE on its primary key — the
  *      database, not this code, is what allows one vote per voter and position;
- *   3. add the anonymous ballot (random id, position, candidate, hour) only if 2 inserted;
- *   4. bump the candidate's tally only if 3 inserted;
+ *   3. add the anonymous ballot (random id, position, choice, hour) only if 2 inserted;
+ *   4. bump the tally (candidate, or the position's no/abstain count) only if 3 inserted;
  *   5. when the vote did not count, rewrite our own key row to the 409 answer.
  * Each step is conditioned on `changes()` of the step before, so concurrent duplicates and
  * replays can never count twice, and a ballot never exists without its participation.
+ *
+ * Secrecy of what is stored (README, "Threat model"; issue 9):
+ * - the participation seals {kind, candidate id, ballot id} padded to one length; the
+ *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
+ * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
+ * - stored answers are sealed padded to one length; rows keep the hour, never the millisecond.
  */
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
-import { fingerprint, seal, unseal, type Keys } from "../security/keys.ts";
+import { fingerprint, type Keys } from "../security/keys.ts";
+import { ANSWER_RECORD_BYTES, CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "./results.ts";
 
-const HOUR = 3_600_000;
+export const HOUR = 3_600_000;
+export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
+
+export type ChoiceKind = "candidate" | "no" | "abstain";
+
+/** What a vote chooses. 'Yes' on an unopposed position is its candidate. */
+export type VoteChoice =
+  | { kind: "candidate"; candidateId: string; candidateName: string }
+  | { kind: "no" }
+  | { kind: "abstain" };
+
+/** A choice as a request names it (no candidate name): what the idempotency fingerprint covers. */
+export interface ChoiceRef {
+  kind: ChoiceKind;
+  candidateId?: string;
+}
+
+/** The body of POST /vote as far as the choice goes: a candidate id, or 'no' / 'abstain'. */
+export const choiceRefOf = (body: { candidateId?: string; choice?: "no" | "abstain" }): ChoiceRef =>
+  body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: body.candidateId ?? "" };
+
+/** The sealed record of a choice (participation and pending ballot): short keys, fixed length. */
+export interface ChoiceRecord {
+  /** kind */
+  k: ChoiceKind;
+  /** candidate id, null for no/abstain */
+  c: string | null;
+  /** ballot id */
+  b: string;
+}
 
 export interface VoteAnswer {
   status: 201 | 409;
@@ -28,8 +64,18 @@ export type StoredAnswer = { status: number; body: unknown };
 const choiceContext = (voterId: string, positionId: string) => `choice:${voterId}:${positionId}`;
 const answerContext = (voterId: string, key: string) => `idem:${voterId}:${key}`;
 
-export const requestFingerprint = (keys: Keys, positionId: string, candidateId: string) =>
-  fingerprint(keys, JSON.stringify([positionId, candidateId]));
+/** Bound to the voter and the key as well as the body: equal choices of two voters never match. */
+export const requestFingerprint = (keys: Keys, voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
+  fingerprint(keys, JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null]));
+
+export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord) =>
+  sealPadded(keys, record, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+
+/** The voter's view of a choice. Candidate votes keep the spec's shape; others name their kind. */
+export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null): MyVote {
+  if (kind === "candidate") return { positionId, candidateId: candidateId ?? "", candidateName: candidateName ?? "" };
+  return { positionId, candidateId: "", candidateName: "", choice: kind };
+}
 
 /** The stored answer for an Idempotency-Key: `mismatch` when the key was used for another body. */
 export async function findIdempotentAnswer(
@@ -46,14 +92,15 @@ export async function findIdempotentAnswer(
   const row = rs.rows[0];
   if (!row) return null;
   if (row.fingerprint !== fp) return "mismatch";
-  return JSON.parse(unseal(keys, String(row.sealed_body), answerContext(voterId, key))) as StoredAnswer;
+  return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
 }
 
 export interface CastVoteInput {
   voterId: string;
   positionId: string;
-  candidateId: string;
-  candidateName: string;
+  choice: VoteChoice;
+  /** The polling station the vote was cast at (issue 14); absent from the voter's own device. */
+  stationId?: string | null;
   idempotencyKey?: string;
   now: number;
 }
@@ -63,41 +110,46 @@ export async function castVote(
   keys: Keys,
   input: CastVoteInput,
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
-  const { voterId, positionId, candidateId, candidateName, idempotencyKey: key, now } = input;
-  const vote: MyVote = { positionId, candidateId, candidateName };
+  const { voterId, positionId, choice, idempotencyKey: key, now } = input;
+  const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
+  const vote = toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null);
   const success: VoteAnswer = { status: 201, body: { message: messages.castVoteSuccess, vote } };
   const conflict: VoteAnswer = { status: 409, body: { message: messages.alreadyVoted } };
-  const sealedChoice = seal(keys, JSON.stringify({ candidateId, candidateName }), choiceContext(voterId, positionId));
+  const ballotId = randomUUID();
+  const sealedChoice = sealChoice(keys, voterId, positionId, { k: choice.kind, c: candidateId, b: ballotId });
   const nonce = randomUUID();
-  const fp = requestFingerprint(keys, positionId, candidateId);
+  const hour = hourOf(now);
 
-  const participation = key
-    ? {
-        sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, created_at) SELECT ?, ?, ?, ? WHERE changes() = 1",
-        args: [voterId, positionId, sealedChoice, now],
-      }
-    : {
-        sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, created_at) VALUES (?, ?, ?, ?)",
-        args: [voterId, positionId, sealedChoice, now],
-      };
-  const ballot = {
-    sql: "INSERT INTO ballots (id, position_id, candidate_id, cast_hour) SELECT ?, ?, ?, ? WHERE changes() = 1",
-    args: [randomUUID(), positionId, candidateId, Math.floor(now / HOUR) * HOUR],
+  const participation = {
+    sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id)
+          ${key ? "SELECT ?, ?, ?, ? WHERE changes() = 1" : "VALUES (?, ?, ?, ?)"}`,
+    args: [voterId, positionId, sealedChoice, input.stationId ?? null],
   };
-  const tally = { sql: "UPDATE candidates SET vote_count = vote_count + 1 WHERE id = ? AND changes() = 1", args: [candidateId] };
+  const ballot = {
+    sql: "INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour) SELECT ?, ?, ?, ?, ? WHERE changes() = 1",
+    args: [ballotId, positionId, choice.kind, candidateId, hour],
+  };
+  const tally = tallyStatement(positionId, choice.kind, candidateId);
 
   const statements = key
     ? [
         {
-          sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_at) VALUES (?, ?, ?, ?, 201, ?, ?)",
-          args: [voterId, key, fp, nonce, seal(keys, JSON.stringify(success), answerContext(voterId, key)), now],
+          sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, ?, ?)",
+          args: [
+            voterId,
+            key,
+            requestFingerprint(keys, voterId, key, positionId, choice),
+            nonce,
+            sealPadded(keys, success, answerContext(voterId, key), ANSWER_RECORD_BYTES),
+            hour,
+          ],
         },
         participation,
         ballot,
         tally,
         {
           sql: "UPDATE idempotency_keys SET status = 409, sealed_body = ? WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
-          args: [seal(keys, JSON.stringify(conflict), answerContext(voterId, key)), voterId, key, nonce],
+          args: [sealPadded(keys, conflict, answerContext(voterId, key), ANSWER_RECORD_BYTES), voterId, key, nonce],
         },
       ]
     : [participation, ballot, tally];
@@ -106,25 +158,60 @@ export async function castVote(
   const results = await database.writer.submit(statements, [bumpResultsVersionSql]);
   if (key && results[0].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
-    const stored = await findIdempotentAnswer(database, keys, voterId, key, fp);
+    const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, voterId, key, positionId, choice));
     return stored ?? conflict;
   }
   const ballotResult = results[key ? 2 : 1];
   return ballotResult.rowsAffected === 1 ? success : conflict;
 }
 
-/** The voter's own votes, unsealed: only the running server (holding the key) can do this. */
-export async function myVotes(database: Database, keys: Keys, voterId: string): Promise<MyVote[]> {
+/** Adds one to the tally of a choice, only when the statement before it changed a row. */
+export function tallyStatement(positionId: string, kind: ChoiceKind, candidateId: string | null) {
+  if (kind === "candidate") {
+    return { sql: "UPDATE candidates SET vote_count = vote_count + 1 WHERE id = ? AND changes() = 1", args: [candidateId] };
+  }
+  const column = kind === "no" ? "no_count" : "abstain_count";
+  return { sql: `UPDATE positions SET ${column} = ${column} + 1 WHERE id = ? AND changes() = 1`, args: [positionId] };
+}
+
+/** A voter's held choice with its ballot id (receipts are derived from it). */
+export interface HeldVote {
+  positionId: string;
+  kind: ChoiceKind;
+  candidateId: string | null;
+  ballotId: string | null;
+}
+
+/** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
+export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
   const rs = await database.client.execute({
     sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
     args: [voterId],
   });
   return rs.rows.map((r) => {
     const positionId = String(r.position_id);
-    const choice = JSON.parse(unseal(keys, String(r.sealed_choice), choiceContext(voterId, positionId))) as {
-      candidateId: string;
-      candidateName: string;
+    // Records sealed before issue 9 read {candidateId, candidateName} (unpadded).
+    const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, String(r.sealed_choice), choiceContext(voterId, positionId));
+    return {
+      positionId,
+      kind: record.k ?? "candidate",
+      candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
+      ballotId: record.b ?? null,
     };
-    return { positionId, candidateId: choice.candidateId, candidateName: choice.candidateName };
   });
+}
+
+/** The voter's own votes; candidate names are looked up (they are never sealed with the vote). */
+export async function myVotes(database: Database, keys: Keys, voterId: string): Promise<MyVote[]> {
+  const held = await heldVotes(database, keys, voterId);
+  const ids = [...new Set(held.flatMap((h) => (h.candidateId ? [h.candidateId] : [])))];
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const rs = await database.client.execute({
+      sql: `SELECT id, name FROM candidates WHERE id IN (${ids.map(() => "?").join(", ")})`,
+      args: ids,
+    });
+    for (const r of rs.rows) names.set(String(r.id), String(r.name));
+  }
+  return held.map((h) => toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null));
 }

@@ -1,0 +1,133 @@
+/**
+ * Polling stations (issue 14): what the admin screen, the station device and the API say to
+ * each other, and the one timing rule both sides apply to a station ballot.
+ *
+ * A station ballot travels sealed: the device encrypts it (AES-256-GCM) under a key the server
+ * derives for the officer's station session, so only that session's device could have made it
+ * (the GCM tag authenticates it) and only the server can read it. The plaintext names the
+ * voter, the instant the device cast it and each position's choice; it is padded to a fixed
+ * size so its length says nothing about the choices (docs/decisions/0014-stolen-station-device.md).
+ */
+import { z } from "zod";
+import { MAX_MATRIC_LENGTH, MAX_NAME_LENGTH } from "./constants.ts";
+import { messages } from "./messages.ts";
+
+const requiredString = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+
+export const createStationSchema = z.object({
+  name: requiredString(messages.stationNameRequired).max(MAX_NAME_LENGTH),
+});
+export type CreateStationInput = z.infer<typeof createStationSchema>;
+
+export const assignOfficerSchema = z.object({
+  matricNumber: requiredString(messages.matricRequired).max(MAX_MATRIC_LENGTH),
+});
+
+export const openStationSchema = z.object({ stationId: z.string().min(1).max(64) });
+
+/** A ballot as the device sends it: the session it was cast in, the IV and ciphertext+tag (base64url). */
+export const sealedStationBallotSchema = z.object({
+  sessionId: z.string().min(1).max(64),
+  iv: z.string().min(16).max(16),
+  // The padded plaintext is at most a few kilobytes; anything larger is not ours.
+  data: z.string().min(1).max(16_384),
+});
+export type SealedStationBallot = z.infer<typeof sealedStationBallotSchema>;
+
+/** Most positions a station ballot may carry (an election has a handful). */
+export const MAX_STATION_CHOICES = 50;
+/** Plaintexts are padded to a multiple of this many bytes before sealing. */
+export const STATION_BALLOT_BLOCK = 1024;
+
+export const stationChoiceSchema = z.object({
+  positionId: z.string().min(1).max(64),
+  kind: z.enum(["candidate", "no", "abstain"]),
+  candidateId: z.string().min(1).max(64).optional(),
+});
+export type StationChoice = z.infer<typeof stationChoiceSchema>;
+
+export const stationBallotSchema = z.object({
+  v: z.literal(1),
+  ballotId: z.uuid(),
+  voterId: z.string().min(1).max(64),
+  /** Server time at casting, as the device reckons it (its clock corrected at sign-in). */
+  castAt: z.number().int().nonnegative(),
+  choices: z.array(stationChoiceSchema).min(1).max(MAX_STATION_CHOICES),
+  /** Filler to the next block: not read. */
+  pad: z.string().max(STATION_BALLOT_BLOCK * 2).optional(),
+});
+export type StationBallot = z.infer<typeof stationBallotSchema>;
+
+export interface StationOfficer {
+  _id: string;
+  name: string;
+  matricNumber: string;
+  role: string;
+}
+
+export interface StationInfo {
+  _id: string;
+  name: string;
+  createdAt: string;
+  revokedAt: string | null;
+  ballotsTaken: number;
+  officers: StationOfficer[];
+}
+
+export interface StationTally {
+  stations: { _id: string; name: string; revoked: boolean; ballotsTaken: number }[];
+  total: number;
+}
+
+/** What opening a station on a device hands it. `key` is the session's raw AES key (base64url). */
+export interface StationSessionInfo {
+  sessionId: string;
+  key: string;
+  station: { _id: string; name: string };
+  serverTime: string;
+  /** When the officer's sign-in ends: the device cannot cast after it. */
+  expiresAt: string;
+}
+
+export interface RollEntry {
+  _id: string;
+  matricNumber: string;
+  name: string;
+  groups: string[];
+  /** Positions the server knew this voter had voted for when the package was made. */
+  voted: string[];
+}
+
+export interface StationPackage<P = unknown, E = unknown> {
+  station: { _id: string; name: string };
+  positions: P[];
+  election: E | null;
+  roll: RollEntry[];
+  generatedAt: string;
+}
+
+export interface StationOutcome {
+  positionId: string;
+  positionTitle: string;
+  counted: boolean;
+  message: string;
+}
+
+/** The server's answer to a station ballot (the same on every replay). Never holds a choice. */
+export interface StationBallotAnswer {
+  ballotId: string;
+  voter: { matricNumber: string; name: string };
+  outcomes: StationOutcome[];
+}
+
+/**
+ * Why a station ballot's choice for a position, cast at `castAt` and delivered at `now`, is
+ * refused on timing, or null. The same rule as a voter's late offline vote (decision 0002):
+ * the ballot must have been cast inside the position's window, and a ballot cast before the
+ * close is still taken up to `graceMs` after it.
+ */
+export function stationTimingProblem(castAt: number, now: number, window: { startTime: number; endTime: number }, graceMs: number): string | null {
+  if (castAt < window.startTime) return messages.votingNotStarted;
+  if (castAt > window.endTime || now > window.endTime + graceMs) return messages.votingEnded;
+  return null;
+}

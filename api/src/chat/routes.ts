@@ -33,6 +33,7 @@ import { fail, tooMany } from "../http/errors.ts";
 import { jsonBody, validate } from "../http/validate.ts";
 import { sseFrame } from "../realtime/hub.ts";
 import { verifyToken } from "../security/keys.ts";
+import { audit, userTarget } from "../services/audit-log.ts";
 import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
 
 const positiveId = z.coerce.number({ error: "must be a positive whole number" }).int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -113,17 +114,24 @@ export function chatRoutes(deps: Deps) {
     .delete("/messages/:id", requireAdmin, validate("param", idParam), async (c) => {
       const removed = await chat.remove(c.req.valid("param").id, c.var.user.id);
       if (!removed) fail(404, chatMessages.messageNotFound);
+      await audit(deps, c, {
+        action: "chat.remove",
+        target: `chat-message:${removed.id} by ${removed.name}`,
+        summary: `Removed a chat message by ${removed.name}`,
+      });
       return c.json(removed);
     })
     .post("/mutes", requireAdmin, ...jsonBody(chatMuteSchema), async (c) => {
       const { userId, minutes } = c.req.valid("json");
       const outcome = await chat.mute(userId, minutes, c.var.user.id);
       if (!outcome.ok) fail(outcome.reason === "admin" ? 400 : 404, outcome.reason === "admin" ? chatMessages.cannotMuteAdmin : messages.userNotFound);
+      await audit(deps, c, { action: "chat.mute", target: await userTarget(deps.database, userId), summary: `Muted a user in the chat for ${minutes} minutes` });
       return c.json({ userId, mutedUntil: outcome.until === null ? null : iso(outcome.until) } satisfies ChatMuteResponse);
     })
     .delete("/mutes/:userId", requireAdmin, validate("param", userParam), async (c) => {
       const { userId } = c.req.valid("param");
       await chat.unmute(userId);
+      await audit(deps, c, { action: "chat.unmute", target: await userTarget(deps.database, userId), summary: "Lifted a chat mute" });
       return c.json({ userId, mutedUntil: null } satisfies ChatMuteResponse);
     });
 }

@@ -22,6 +22,8 @@ import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databaseFilePath, openDatabase } from "../db/client.ts";
 import { auditDatabase, type AuditReport } from "../services/audit.ts";
+import { OPERATOR, appendAudit, bindAuditKey } from "../services/audit-log.ts";
+import type { Keys } from "../security/keys.ts";
 
 export interface BackupResult {
   out: string;
@@ -60,6 +62,25 @@ export async function backupDatabase(sourceUrl: string, outPath: string): Promis
   }
 }
 
+/** Records the backup in the source database's audit log, as the operator at the console. */
+export async function recordBackup(sourceUrl: string, keys: Keys, result: BackupResult, at: number): Promise<void> {
+  const database = await openDatabase({ url: sourceUrl });
+  try {
+    bindAuditKey(database, keys);
+    await appendAudit(database, {
+      action: "backup",
+      target: `file:${result.out}`,
+      summary: `Backed up the database (${(result.bytes / 1024).toFixed(0)} KiB, ${result.audit.ballots} ballots, copy check ${result.audit.ok ? "passed" : "FAILED"})`,
+      actor: OPERATOR,
+      address: "console",
+      at,
+    });
+    await database.writer.drain();
+  } finally {
+    database.close();
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const at = args.indexOf("--out");
@@ -70,9 +91,13 @@ async function main() {
     process.exit(2);
   }
   const { parseEnv } = await import("../env.ts");
+  const { existingServerKeys } = await import("../security/server-keys.ts");
   const env = parseEnv();
   try {
     const r = await backupDatabase(env.DATABASE_URL, outPath);
+    const keys = existingServerKeys(env, databaseFilePath(env.DATABASE_URL));
+    if (keys) await recordBackup(env.DATABASE_URL, keys, r, Date.now());
+    else console.warn("Not recorded in the audit log: the server key (BALLOT_KEY or ballot.key) was not found.");
     console.log(`Backed up ${env.DATABASE_URL} to ${r.out} (${(r.bytes / 1024).toFixed(0)} KiB) in ${r.ms.toFixed(0)} ms.`);
     console.log(
       `Copy audit: integrity ${r.audit.integrity}, ${r.audit.ballots} ballots, ${r.audit.participations} participations, ` +

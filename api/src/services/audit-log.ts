@@ -213,3 +213,27 @@ export async function auditHead(database: Database): Promise<{ entries: number; 
   const row = rs.rows[0];
   return row ? { entries: Number(row.n), headSeq: Number(row.seq), head: String(row.hash) } : { entries: 0, headSeq: 0, head: GENESIS_HASH };
 }
+
+/** A staff account's sign-in, or a failed try at one (voters' sign-ins are not admin actions). */
+export function auditSignIn(
+  deps: Pick<Deps, "database" | "clock" | "config">,
+  c: Context,
+  user: Pick<AuthUser, "id" | "name" | "matricNumber" | "role">,
+  ok: boolean,
+) {
+  return appendAudit(deps.database, {
+    action: ok ? "auth.login" : "auth.login.failed",
+    target: `user:${user.id} ${user.matricNumber}`,
+    summary: ok ? `Signed in as ${user.role}` : `Failed sign-in to the ${user.role} account (wrong password)`,
+    actor: actorOf(user),
+    address: clientAddress(c, deps.config.trustProxy),
+    at: deps.clock.now(),
+  });
+}
+
+/** `user:<id> <matric> <name>` for an entry's target (just the id when the account is gone). */
+export async function userTarget(database: Database, userId: string): Promise<string> {
+  const rs = await database.client.execute({ sql: "SELECT name, matric_number FROM users WHERE id = ?", args: [userId] });
+  const row = rs.rows[0];
+  return row ? `user:${userId} ${String(row.matric_number)} ${String(row.name)}` : `user:${userId}`;
+}

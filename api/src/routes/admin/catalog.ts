@@ -14,10 +14,10 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { candidates } from "../../db/schema.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
+import { audit } from "../../services/audit-log.ts";
 import { sniffImage } from "../../services/images.ts";
 import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
 import { bumpResultsVersionSql } from "../../services/results.ts";
-import { audit } from "../../services/audit-log.ts";
 import { createUser, toProfile } from "../../services/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
@@ -56,11 +56,17 @@ export function catalogRoutes(deps: Deps) {
         bumpResultsVersionSql,
       ]);
       deps.hub.resultsChanged();
+      await audit(deps, c, {
+        action: "position.create",
+        target: `position:${row.id} "${row.title}"`,
+        summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}`,
+      });
       return c.json({ ...toPosition(row), message: messages.createPositionSuccess }, 201);
     })
 
     .delete("/positions/:id", async (c) => {
       const id = c.req.param("id");
+      const title = (await findPosition(db, id))?.title ?? "";
       // Deleting a position removes its candidates, their photos, its ballots and the
       // participation records for it, in one write: totals stay consistent (a voter whose
       // only vote was here no longer counts as having voted). docs/decisions/0001.
@@ -75,6 +81,7 @@ export function catalogRoutes(deps: Deps) {
       ]);
       if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
       deps.hub.resultsChanged();
+      await audit(deps, c, { action: "position.delete", target: `position:${id} "${title}"`, summary: `Deleted position ${title}` });
       return c.json({ message: messages.deletePositionSuccess });
     })
 
@@ -131,13 +138,22 @@ export function catalogRoutes(deps: Deps) {
         }
         deps.hub.resultsChanged();
         const created = await findCandidateWithPosition(db, id);
+        await audit(deps, c, {
+          action: "candidate.create",
+          target: `candidate:${id} "${name}"`,
+          summary: `Added candidate ${name} to ${position.title}${photoRow ? " with a photo" : ""}`,
+        });
         return c.json({ ...created, message: messages.createCandidateSuccess }, 201);
       },
     )
 
     .delete("/candidates/:id", async (c) => {
       const id = c.req.param("id");
-      const existing = await db.select({ photoId: candidates.photoId }).from(candidates).where(eq(candidates.id, id)).limit(1);
+      const existing = await db
+        .select({ photoId: candidates.photoId, name: candidates.name })
+        .from(candidates)
+        .where(eq(candidates.id, id))
+        .limit(1);
       if (existing.length === 0) fail(404, messages.candidateNotFound);
       // Refused once the candidate holds ballots: removing counted ballots would silently
       // change the result (docs/decisions/0001). The check and delete are one statement,
@@ -152,6 +168,8 @@ export function catalogRoutes(deps: Deps) {
       ]);
       if (deleted.rowsAffected === 0) fail(409, messages.candidateHasVotes);
       deps.hub.resultsChanged();
+      const name = existing[0].name;
+      await audit(deps, c, { action: "candidate.delete", target: `candidate:${id} "${name}"`, summary: `Deleted candidate ${name}` });
       return c.json({ message: messages.deleteCandidateSuccess });
     });
 }

@@ -5,22 +5,26 @@ import type { Database } from "./db/client.ts";
 import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
 import type { Keys } from "./security/keys.ts";
-import { SignInThrottle } from "./security/throttle.ts";
+import { LIMITS, SignInThrottle } from "./security/throttle.ts";
 import { ResultsService } from "./services/results.ts";
 import { bindAuditKey } from "./services/audit-log.ts";
+import { bindMixer, Mixer } from "./services/mixer.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   bindAuditKey(database, keys); // every audit entry signs the chain's new head with it
   const results = new ResultsService(database, clock);
   const hub = createHub(results, config.realtime);
+  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
+  bindMixer(database, mixer);
   return {
     database,
     clock,
     keys,
     config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
-    throttle: new SignInThrottle(database, clock),
+    throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,
     hub,
     chat: new ChatService(database, clock, hub),
+    mixer,
   };
 }

@@ -3,17 +3,26 @@ import type { Role } from "@evoting/shared";
 import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
 import type { Keys } from "./security/keys.ts";
-import type { SignInThrottle } from "./security/throttle.ts";
+import type { Limits, SignInThrottle } from "./security/throttle.ts";
 import type { ResultsService } from "./services/results.ts";
 import type { Hub, HubOptions } from "./realtime/hub.ts";
 import type { ChatService } from "./chat/service.ts";
+import type { Mixer, MixerOptions } from "./services/mixer.ts";
 
 export interface Config {
   sessionMs: number;
   voteGraceMs: number;
-  trustProxy: boolean;
+  /**
+   * Trusted proxies in front of the API: 0 uses the socket's address; n takes the n-th
+   * X-Forwarded-For entry from the right (the one the outermost of your proxies appended).
+   */
+  trustProxy: number;
+  /** Sign-in limits (tests shrink them; security/throttle.ts LIMITS otherwise). */
+  signInLimits?: Partial<Limits>;
   /** Realtime delivery intervals (tests shorten them). */
   realtime?: Partial<HubOptions>;
+  /** The ballot mixer (services/mixer.ts): tests apply each ballot before answering. */
+  mixer?: Partial<MixerOptions>;
 }
 
 export interface Deps {
@@ -25,6 +34,8 @@ export interface Deps {
   results: ResultsService;
   hub: Hub;
   chat: ChatService;
+  /** Applies pending ballots in shuffled batches (issue 9); `stop()` before closing the database. */
+  mixer: Mixer;
 }
 
 export interface AuthUser {

@@ -18,11 +18,16 @@ const envSchema = z.object({
   BALLOT_KEY_FILE: z.string().optional(),
   VOTE_GRACE_MINUTES: z.coerce.number().min(0).max(120).default(10),
   SESSION_HOURS: z.coerce.number().min(0.01).max(72).default(12),
-  /** Use the first X-Forwarded-For address as the client address (only behind a trusted proxy). */
+  /** Take the client address from X-Forwarded-For (only behind your own proxy). */
   TRUST_PROXY: z
     .enum(["0", "1", "true", "false"])
     .default("0")
     .transform((v) => v === "1" || v === "true"),
+  /**
+   * How many proxies of yours append to X-Forwarded-For: the client is that many entries from
+   * the right (entries further left are whatever the client sent, so never trusted).
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** SQLite durability for the file database: FULL survives power loss, NORMAL only process crashes. */
   DB_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   LOG_REQUESTS: z

@@ -38,6 +38,7 @@ async function shutdown(signal: string) {
   deps.hub.close();
   server.close();
   await database.writer.drain();
+  await deps.mixer.stop(); // applies every pending ballot
   database.close();
   process.exit(0);
 }

@@ -100,6 +100,7 @@ export const messages = {
   rollTooManyRows: "The file has more than 20,000 rows. Split the roll into smaller files and import each one",
   rollEmpty: "The file has no voters: add a header row and one row per voter",
   rollNotCsv: "Send the roll as a CSV file (text/csv) or as the form field \"file\"",
+  rollNotUtf8: "The file must be UTF-8 text: in a spreadsheet, save it as \"CSV UTF-8\"",
   rollHasErrors: "The file has errors; nothing was imported. Fix them and try again",
   rollChanged: "The roll changed while importing; nothing was imported. Check the file again",
   rollImportFailed: "Failed to import voters",
@@ -123,7 +124,6 @@ export const messages = {
   currentDobRequired: "Please enter your date of birth",
   currentDobWrong: "Date of birth is incorrect",
   streamTokenUsed: "This stream token was already used; get a new one",
-  chatInvisibleOnly: "Message must contain visible text",
   logoutQueuedTitle: "Votes not sent yet",
   logoutQueuedVotes: (n: number) =>
     `You have ${n} ${n === 1 ? "vote" : "votes"} waiting to be sent. If you log out now, ${n === 1 ? "it" : "they"} will be deleted from this device and not counted.`,

@@ -41,10 +41,19 @@ export const requireAdminArea = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** The client's address for rate limits: the socket's, or X-Forwarded-For behind a trusted proxy. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+/**
+ * The client's address for rate limits: the socket's, or behind `hops` trusted proxies the
+ * X-Forwarded-For entry that many from the right. The leftmost entries are whatever the
+ * client wrote, so taking them would let anyone pick a fresh address per request.
+ */
+export function clientAddress(c: Context, hops: number): string {
+  if (hops > 0) {
+    const entries = (c.req.header("x-forwarded-for") ?? "")
+      .split(",")
+      .map((e) => e.trim())
+      .filter(Boolean);
+    // A shorter chain than configured means a proxy is missing: the leftmost is the best we have.
+    const forwarded = entries[Math.max(0, entries.length - hops)];
     if (forwarded) return forwarded;
   }
   try {

@@ -74,7 +74,7 @@ describe("login", () => {
   it("throttles guessing per account with growing delays, then lets the voter back in", async () => {
     const admin = await t.adminToken();
     const voter = await t.createVoter(admin, "20020515");
-    for (let i = 0; i < LIMITS.FREE_FAILURES; i++) {
+    for (let i = 0; i < LIMITS.FREE_TRIES; i++) {
       expect((await post("/auth/login", { matricNumber: voter.matricNumber, dateOfBirth: 20000101 + i })).status).toBe(401);
     }
     const locked = await post("/auth/login", { matricNumber: voter.matricNumber, dateOfBirth: 20020515 });
@@ -133,10 +133,19 @@ describe("profile, email and password", () => {
     expect((await (await t.request("/auth/profile", { token })).json()).email).toBe("ada@uniport.edu.ng");
   });
 
-  it("lets a date-of-birth voter set a password, after which login needs it", async () => {
+  it("lets a date-of-birth voter set a password by proving the date of birth, after which login needs it", async () => {
     const admin = await t.adminToken();
     const voter = await t.createVoter(admin);
-    const res = await t.request("/auth/password", { method: "PUT", token: voter.token, json: { newPassword: "secret1" } });
+    const put = (json: unknown) => t.request("/auth/password", { method: "PUT", token: voter.token, json });
+    // A signed-in session alone is not enough (a shared computer left open).
+    const bare = await put({ newPassword: "secret1" });
+    expect(bare.status).toBe(400);
+    expect((await bare.json()).message).toBe(messages.currentDobRequired);
+    const wrong = await put({ currentPassword: "19990101", newPassword: "secret1" });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).message).toBe(messages.currentDobWrong);
+    expect(await (await post("/auth/check-user", { matricNumber: voter.matricNumber })).json()).toEqual({ requiresPassword: false });
+    const res = await put({ currentPassword: voter.dateOfBirth, newPassword: "secret1" });
     expect(res.status).toBe(200);
     expect(await (await post("/auth/check-user", { matricNumber: voter.matricNumber })).json()).toEqual({ requiresPassword: true });
     expect((await post("/auth/login", { matricNumber: voter.matricNumber, password: "secret1" })).status).toBe(200);

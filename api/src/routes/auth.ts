@@ -2,6 +2,8 @@
 import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import {
+  DOB_PATTERN,
+  isStaff,
   checkUserSchema,
   emailUpdateSchema,
   loginSchema,
@@ -13,15 +15,33 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { users } from "../db/schema.ts";
 import { clientAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
+import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, verifySecret } from "../security/passwords.ts";
 import { createSession, revokeOtherSessions, revokeSession } from "../services/sessions.ts";
-import { findUserByMatric, toProfile } from "../services/users.ts";
+import { checkDateOfBirth, findUserByMatric, toProfile, type UserRow } from "../services/users.ts";
+import { auditSignIn } from "../services/audit-log.ts";
+
+/** The one place a date of birth is checked against an account (sign-in and first password). */
+const dobMatches = (deps: Deps, user: Pick<UserRow, "id" | "matricNumber" | "dobHash">, dateOfBirth: string): Promise<boolean> =>
+  checkDateOfBirth(deps.database, deps.keys, user, dateOfBirth);
+
+/** Marks the counted try failed, then answers with the error. */
+async function refuse(attempt: Attempt, status: 400 | 401, message: string): Promise<never> {
+  await attempt.failed();
+  fail(status, message);
+}
 
 export function authRoutes(deps: Deps) {
   const { throttle, clock } = deps;
   const db = deps.database.db;
   const authed = requireUser(deps);
+
+  const takeTry = async (account: string, address: string): Promise<Attempt> => {
+    const begun = await throttle.begin(account, address);
+    if (!begun.ok) tooMany(begun.waitMs);
+    return begun.attempt;
+  };
 
   return new Hono<AppEnv>()
     .post("/check-user", ...jsonBody(checkUserSchema), async (c) => {
@@ -34,33 +54,35 @@ export function authRoutes(deps: Deps) {
 
     .post("/login", ...jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
-      const address = clientAddress(c, deps.config.trustProxy);
-      const wait = throttle.retryAfter(matricNumber, address);
-      if (wait > 0) tooMany(wait);
-
-      const user = await findUserByMatric(db, matricNumber);
-      let ok = false;
-      if (!user) {
-        await dummyVerify(password ?? dateOfBirth ?? "");
-      } else if (user.passwordHash) {
-        if (password === undefined) fail(400, messages.passwordRequired);
-        ok = await verifySecret(user.passwordHash, password);
-      } else if (user.dobHash) {
-        if (dateOfBirth === undefined) fail(400, messages.dobRequired);
-        ok = await verifySecret(user.dobHash, dateOfBirth);
+      // Counted before anything is checked: a burst of parallel guesses gets the free tries' worth.
+      const attempt = await takeTry(matricNumber, clientAddress(c, deps.config.trustProxy));
+      try {
+        const user = await findUserByMatric(db, matricNumber);
+        let ok = false;
+        if (!user) {
+          // As long as a real check of the same kind: argon2 for a password; a date of birth is a keyed hash (microseconds).
+          if (password !== undefined) await dummyVerify(password);
+        } else if (user.passwordHash) {
+          // A date of birth offered to a password account is a wrong answer like any other.
+          if (password === undefined) return await refuse(attempt, 400, messages.passwordRequired);
+          ok = await verifySecret(user.passwordHash, password);
+        } else if (user.dobHash) {
+          if (dateOfBirth === undefined) return await refuse(attempt, 400, messages.dobRequired);
+          ok = await dobMatches(deps, user, dateOfBirth);
+        }
+        if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
+        if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
+        await attempt.succeeded();
+        const session = await createSession(deps.database.writer, user.id, clock.now(), deps.config.sessionMs);
+        return c.json({
+          token: session.token,
+          role: user.role,
+          expiresAt: new Date(session.expiresAt).toISOString(),
+          user: toProfile(user),
+        } satisfies LoginResponse);
+      } finally {
+        attempt.end();
       }
-      if (!user || !ok) {
-        throttle.fail(matricNumber, address);
-        fail(401, messages.invalidCredentials);
-      }
-      throttle.succeed(matricNumber);
-      const session = await createSession(deps.database.writer, user.id, clock.now(), deps.config.sessionMs);
-      return c.json({
-        token: session.token,
-        role: user.role,
-        expiresAt: new Date(session.expiresAt).toISOString(),
-        user: toProfile(user),
-      } satisfies LoginResponse);
     })
 
     .post("/logout", authed, async (c) => {
@@ -82,18 +104,22 @@ export function authRoutes(deps: Deps) {
     .put("/password", authed, ...jsonBody(passwordUpdateSchema), async (c) => {
       const { currentPassword, newPassword } = c.req.valid("json");
       const user = c.var.user;
-      const address = clientAddress(c, deps.config.trustProxy);
-      if (user.hasPassword) {
-        if (!currentPassword) fail(400, messages.currentPasswordRequired);
-        const wait = throttle.retryAfter(user.matricNumber, address);
-        if (wait > 0) tooMany(wait);
-        const row = (await db.select({ h: users.passwordHash }).from(users).where(eq(users.id, user.id)))[0];
-        if (!row?.h || !(await verifySecret(row.h, currentPassword))) {
-          throttle.fail(user.matricNumber, address);
-          fail(400, messages.currentPasswordWrong);
-        }
+      // Without a password the account proves its date of birth instead: a signed-in session
+      // alone (a shared computer left open) must not be enough to take the account over.
+      if (!currentPassword) fail(400, user.hasPassword ? messages.currentPasswordRequired : messages.currentDobRequired);
+      const row = (await db.select().from(users).where(eq(users.id, user.id)))[0];
+      if (!row) fail(401, messages.sessionExpired);
+      // A change is a try on the account like a sign-in, and it stays counted when it succeeds.
+      const attempt = await takeTry(user.matricNumber, clientAddress(c, deps.config.trustProxy));
+      try {
+        const ok = row.passwordHash
+          ? await verifySecret(row.passwordHash, currentPassword)
+          : row.dobHash !== null && DOB_PATTERN.test(currentPassword) && (await dobMatches(deps, row, currentPassword));
+        if (!ok) return await refuse(attempt, 400, row.passwordHash ? messages.currentPasswordWrong : messages.currentDobWrong);
+        await db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id));
+      } finally {
+        attempt.end();
       }
-      await db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id));
       await revokeOtherSessions(db, user.id, c.var.tokenHash, clock.now());
       return c.json({ message: messages.updatePasswordSuccess, hasPassword: true });
     });

@@ -169,7 +169,7 @@ describe("object-level: one voter never reaches another's data", () => {
 
   it("a password change revokes only the changer's other sessions", async () => {
     const bobSecond = await t.login(bob.matricNumber, { dateOfBirth: 20020202 });
-    const res = await t.request("/auth/password", { method: "PUT", token: bob.token, json: { newPassword: "bob-secret-1" } });
+    const res = await t.request("/auth/password", { method: "PUT", token: bob.token, json: { currentPassword: "20020202", newPassword: "bob-secret-1" } });
     expect(res.status).toBe(200);
     expect((await t.request("/auth/profile", { token: bobSecond.token })).status).toBe(401);
     expect((await t.request("/auth/profile", { token: bob.token })).status).toBe(200);

@@ -1,23 +1,33 @@
 /**
- * Sign-in throttling, in memory per process (README "Sign-in limits").
+ * Sign-in throttling (README "Sign-in limits"), held in the database so every process and a
+ * restart see one count.
  *
- * - Per account: a date of birth is a weak secret (a few thousand plausible values), so after
- *   FREE_FAILURES wrong answers each further one locks the account for a doubling delay
- *   (1 s, 2 s, 4 s … capped at MAX_LOCK_MS). The cap bounds how long an attacker can keep a
- *   voter out; the doubling makes guessing a date of birth take days, not minutes. A success
- *   clears the count; so does FORGET_MS without failures.
- * - Per address: only FAILURES count (a campus behind one NAT signs in hundreds of times a
- *   minute, successfully), up to ADDRESS_FAILURES per ADDRESS_WINDOW_MS.
- * - Check-user: a plain per-address budget, generous for a shared campus address.
+ * - A try is counted BEFORE its secret is checked: one conditional upsert on the account's
+ *   row either takes a try or refuses, atomically, so a burst of parallel guesses cannot all
+ *   pass while earlier ones are still hashing. Pending and failed tries count alike; only a
+ *   success clears them (a password change's try stays counted, so changes are throttled too).
+ * - Per account: FREE_TRIES tries, then each further one locks the account for a doubling
+ *   delay (1 s, 2 s, 4 s … capped at MAX_LOCK_MS). A date of birth is a weak secret, so
+ *   guessing one takes days; the cap bounds how long an attacker keeps a voter out. The count
+ *   is forgotten FORGET_MS after the last try.
+ * - Per address: a budget of ADDRESS_ACCOUNTS distinct accounts with a failure per
+ *   ADDRESS_WINDOW_MS. A campus behind one NAT signs in hundreds of times a minute and one
+ *   person there may fail hundreds of times on one account: neither touches the budget, so
+ *   one address cannot lock its neighbours out; trying many accounts does.
+ * - Hash work: at most ADDRESS_IN_FLIGHT checks per address run or wait in this process at
+ *   once (refused before they reach the hash queue); per account the tries above bound it.
+ * - Check-user: a plain per-address budget in memory, generous for a shared campus address.
  */
 import type { Clock } from "../clock.ts";
+import type { Database } from "../db/client.ts";
 
 export const LIMITS = {
-  FREE_FAILURES: 5,
+  FREE_TRIES: 5,
   MAX_LOCK_MS: 60_000,
   FORGET_MS: 15 * 60_000,
-  ADDRESS_FAILURES: 300,
+  ADDRESS_ACCOUNTS: 300,
   ADDRESS_WINDOW_MS: 10 * 60_000,
+  ADDRESS_IN_FLIGHT: 32,
   CHECK_USER_PER_MINUTE: 3_000,
 } as const;
 
@@ -34,12 +44,6 @@ class BoundedMap<V> extends Map<string, V> {
   }
 }
 
-interface AccountState {
-  failures: number;
-  lockedUntil: number;
-  lastFailure: number;
-}
-
 interface Window {
   start: number;
   count: number;
@@ -52,59 +56,137 @@ export class WindowCounter {
     private readonly limit: number,
     private readonly windowMs: number,
   ) {}
-  /** Milliseconds until the key may act again, or 0. */
-  retryAfter(key: string): number {
-    const w = this.windows.get(key);
-    const now = this.clock.now();
-    if (!w || now - w.start >= this.windowMs) return 0;
-    return w.count >= this.limit ? w.start + this.windowMs - now : 0;
-  }
-  hit(key: string): void {
-    const now = this.clock.now();
-    const w = this.windows.get(key);
-    if (!w || now - w.start >= this.windowMs) this.windows.set(key, { start: now, count: 1 });
-    else w.count++;
-  }
   /** Counts a hit and tells whether it went over the limit (ms to wait) or 0. */
   take(key: string): number {
-    const wait = this.retryAfter(key);
-    if (wait > 0) return wait;
-    this.hit(key);
+    const now = this.clock.now();
+    const w = this.windows.get(key);
+    if (!w || now - w.start >= this.windowMs) {
+      this.windows.set(key, { start: now, count: 1 });
+      return 0;
+    }
+    if (w.count >= this.limit) return w.start + this.windowMs - now;
+    w.count++;
     return 0;
   }
 }
 
+export type Limits = { [K in keyof typeof LIMITS]: number };
+
+/** Lock after the n-th try (1-based): none within the free tries, then 1 s doubling to the cap. */
+const lockSql = (n: string) =>
+  `CASE WHEN ${n} < :free THEN 0 ELSE :now + min(:maxLock, 1000 * (1 << min(${n} - :free, 20))) END`;
+
+const ADDRESS_BUDGET = `(SELECT count(*) FROM signin_tries
+   WHERE address = :address AND failed_at > :windowStart AND account <> :account) < :addressAccounts`;
+
+const NEXT = "((CASE WHEN last_at <= :forgetBefore THEN 0 ELSE tries END) + 1)";
+
+/** Takes a try or takes nothing; returns a row only when the try was taken. */
+const TAKE_TRY = `INSERT INTO signin_tries (account, address, tries, last_at, locked_until, failed_at)
+  SELECT :account, :address, 1, :now, ${lockSql("1")}, NULL WHERE ${ADDRESS_BUDGET}
+  ON CONFLICT (account) DO UPDATE SET
+    tries = ${NEXT},
+    address = excluded.address,
+    last_at = :now,
+    locked_until = ${lockSql(NEXT)},
+    failed_at = CASE WHEN last_at <= :forgetBefore THEN NULL ELSE failed_at END
+  WHERE locked_until <= :now
+  RETURNING tries`;
+
+const WAIT = `SELECT
+   (SELECT locked_until FROM signin_tries WHERE account = :account) AS locked,
+   (SELECT count(*) FROM signin_tries WHERE address = :address AND failed_at > :windowStart AND account <> :account) AS failing,
+   (SELECT min(failed_at) FROM signin_tries WHERE address = :address AND failed_at > :windowStart) AS oldest`;
+
+/** One counted try. `end()` must run whatever happens (it frees the address's in-flight slot). */
+export interface Attempt {
+  /** The secret was wrong (or the wrong kind of secret was offered). */
+  failed(): Promise<void>;
+  /** A sign-in succeeded: the account's count starts over. */
+  succeeded(): Promise<void>;
+  end(): void;
+}
+
+export type Begin = { ok: true; attempt: Attempt } | { ok: false; waitMs: number };
+
 export class SignInThrottle {
-  private accounts = new BoundedMap<AccountState>();
-  private addressFailures: WindowCounter;
+  private inFlight = new Map<string, number>();
   readonly checkUser: WindowCounter;
 
-  constructor(private readonly clock: Clock) {
-    this.addressFailures = new WindowCounter(clock, LIMITS.ADDRESS_FAILURES, LIMITS.ADDRESS_WINDOW_MS);
-    this.checkUser = new WindowCounter(clock, LIMITS.CHECK_USER_PER_MINUTE, 60_000);
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly limits: Limits = LIMITS,
+  ) {
+    this.checkUser = new WindowCounter(clock, limits.CHECK_USER_PER_MINUTE, 60_000);
   }
 
-  /** Milliseconds the caller must wait before trying this account from this address, or 0. */
-  retryAfter(account: string, address: string): number {
-    const now = this.clock.now();
-    const state = this.accounts.get(account);
-    const accountWait = state && state.lockedUntil > now ? state.lockedUntil - now : 0;
-    return Math.max(accountWait, this.addressFailures.retryAfter(address));
+  /** Counts a try on `account` from `address` before anything is checked, or says how long to wait. */
+  async begin(account: string, address: string): Promise<Begin> {
+    const running = this.inFlight.get(address) ?? 0;
+    const limits = this.limits;
+    if (running >= limits.ADDRESS_IN_FLIGHT) return { ok: false, waitMs: 1_000 };
+    this.inFlight.set(address, running + 1);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.inFlight.get(address) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(address, left);
+      else this.inFlight.delete(address);
+    };
+    try {
+      const now = this.clock.now();
+      const args = {
+        account,
+        address,
+        now,
+        windowStart: now - limits.ADDRESS_WINDOW_MS,
+      };
+      const [taken] = await this.database.writer.submit([
+        {
+          sql: TAKE_TRY,
+          args: {
+            ...args,
+            forgetBefore: now - limits.FORGET_MS,
+            free: limits.FREE_TRIES,
+            maxLock: limits.MAX_LOCK_MS,
+            addressAccounts: limits.ADDRESS_ACCOUNTS,
+          },
+        },
+      ]);
+      if (taken.rows.length === 0) {
+        end();
+        return { ok: false, waitMs: await this.waitMs(args) };
+      }
+    } catch (error) {
+      end();
+      throw error;
+    }
+    const write = (sql: string, args: Record<string, string | number>) =>
+      this.database.writer.submit([{ sql, args }]).then(() => undefined);
+    return {
+      ok: true,
+      attempt: {
+        failed: () => write("UPDATE signin_tries SET failed_at = :now WHERE account = :account", { account, now: this.clock.now() }),
+        succeeded: () => write("DELETE FROM signin_tries WHERE account = :account", { account }),
+        end,
+      },
+    };
   }
 
-  fail(account: string, address: string): void {
-    const now = this.clock.now();
-    let state = this.accounts.get(account);
-    if (!state || now - state.lastFailure > LIMITS.FORGET_MS) state = { failures: 0, lockedUntil: 0, lastFailure: now };
-    state.failures++;
-    state.lastFailure = now;
-    const over = state.failures - LIMITS.FREE_FAILURES;
-    if (over >= 0) state.lockedUntil = now + Math.min(LIMITS.MAX_LOCK_MS, 1000 * 2 ** over);
-    this.accounts.set(account, state);
-    this.addressFailures.hit(address);
-  }
-
-  succeed(account: string): void {
-    this.accounts.delete(account);
+  private async waitMs(args: { account: string; address: string; now: number; windowStart: number }): Promise<number> {
+    const r = (
+      await this.database.client.execute({
+        sql: WAIT,
+        args: { account: args.account, address: args.address, windowStart: args.windowStart },
+      })
+    ).rows[0];
+    const { ADDRESS_ACCOUNTS, ADDRESS_WINDOW_MS } = this.limits;
+    const accountWait = Math.max(0, Number(r?.locked ?? 0) - args.now);
+    const addressWait =
+      Number(r?.failing ?? 0) >= ADDRESS_ACCOUNTS ? Math.max(0, Number(r?.oldest ?? 0) + ADDRESS_WINDOW_MS - args.now) : 0;
+    // A race (the lock ended between the two statements) still answers a short wait.
+    return Math.max(accountWait, addressWait, 1_000);
   }
 }

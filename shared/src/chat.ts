@@ -30,14 +30,29 @@ export const chatMessages = {
   offline: "You are offline. Messages can be sent again when the connection returns.",
   loadFailed: "Could not load chat messages.",
   sendFailed: "Failed to send message",
+  invisibleOnly: "Messages need some visible text: spaces, invisible or direction characters alone are not sent",
 } as const;
+
+/**
+ * What shows nothing on screen: whitespace, control and format characters (zero-width
+ * spaces and joiners, bidi embeddings, overrides and isolates, the BOM, tag characters),
+ * variation selectors, and the fillers that render blank (Hangul fillers, the braille blank,
+ * the combining grapheme joiner). A message made only of these looks empty, or worse,
+ * reorders the messages around it.
+ */
+const INVISIBLE =
+  /[\s\p{Z}\p{Cc}\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]/gu;
+
+/** True when the text has at least one character that shows. */
+export const hasVisibleText = (text: string): boolean => text.replace(INVISIBLE, "").length > 0;
 
 export const chatPostSchema = z.object({
   text: z
     .string({ error: chatMessages.textRequired })
     .trim()
     .min(1, { error: chatMessages.textRequired })
-    .max(CHAT_MAX_LENGTH, { error: chatMessages.textTooLong }),
+    .max(CHAT_MAX_LENGTH, { error: chatMessages.textTooLong })
+    .refine(hasVisibleText, { error: chatMessages.invisibleOnly }),
 });
 export type ChatPost = z.infer<typeof chatPostSchema>;
 

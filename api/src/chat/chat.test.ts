@@ -79,6 +79,17 @@ describe("posting", () => {
     expect(text.status).toBe(415);
   });
 
+  it("refuses messages of only invisible or direction characters, and stores nothing", async () => {
+    for (const bad of ["\u200B\u200C\u200D", "\u202E\u2066\u2069", "\uFEFF \u3164"]) {
+      const r = await post(alice.token, bad);
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as { message: string }).message).toBe(chatMessages.invisibleOnly);
+    }
+    const page = (await (await t.request("/chat/messages", { token: alice.token })).json()) as ChatPage;
+    expect(page.messages).toEqual([]);
+    expect((await post(alice.token, "\u202Eok")).status).toBe(201);
+  });
+
   it("allows 5 messages per 10 s per user, then 429 with Retry-After", async () => {
     for (let i = 0; i < 5; i++) {
       expect((await post(alice.token, `message ${i}`)).status).toBe(201);

@@ -4,7 +4,7 @@
  * (rate limit, mute).
  */
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import { CHAT_MAX_LENGTH, chatMessages } from "@evoting/shared";
+import { CHAT_MAX_LENGTH, chatMessages, hasVisibleText } from "@evoting/shared";
 import { buttonClass } from "../components/ui/Button";
 import type { ChatRoom } from "./chat-room";
 import { useOnline } from "../lib/use-online";
@@ -38,7 +38,9 @@ export function ChatComposer({ room, mutedUntil }: { room: ChatRoom; mutedUntil:
       ? `You are muted by an administrator until ${clock.format(new Date(mutedUntil))}.`
       : null;
   const trimmed = text.trim();
-  const canSend = online && !muted && !sending && trimmed.length > 0 && trimmed.length <= CHAT_MAX_LENGTH;
+  // Only invisible or direction characters: the server refuses it, so say why before sending.
+  const invisibleOnly = trimmed.length > 0 && !hasVisibleText(trimmed);
+  const canSend = online && !muted && !sending && trimmed.length > 0 && !invisibleOnly && trimmed.length <= CHAT_MAX_LENGTH;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -79,13 +81,13 @@ export function ChatComposer({ room, mutedUntil }: { room: ChatRoom; mutedUntil:
         maxLength={CHAT_MAX_LENGTH + 50}
         disabled={!online || muted}
         aria-describedby={note ? noteId : undefined}
-        aria-invalid={trimmed.length > CHAT_MAX_LENGTH || undefined}
+        aria-invalid={trimmed.length > CHAT_MAX_LENGTH || invisibleOnly || undefined}
         placeholder={note ? undefined : "Write a message (Enter to send, Shift+Enter for a new line)"}
         className="focus-ring mt-1 block w-full resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100"
       />
-      {error && (
+      {(error ?? invisibleOnly) && (
         <p role="alert" className="mt-1 text-sm text-red-700">
-          {error}
+          {error ?? chatMessages.invisibleOnly}
         </p>
       )}
       <div className="mt-2 flex items-center justify-between gap-2">

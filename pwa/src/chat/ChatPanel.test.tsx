@@ -92,6 +92,15 @@ describe("chat panel", () => {
     expect(screen.getByLabelText("Message")).toBeDisabled();
   });
 
+  it("will not send a message of only invisible or direction characters, and says why", async () => {
+    const room = fakeRoom();
+    renderPanel(room, snapshot());
+    await userEvent.type(screen.getByLabelText("Message"), "\u200B\u202E\u2066{Enter}");
+    expect(room.send).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert")).toHaveTextContent(chatMessages.invisibleOnly);
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+  });
+
   it("shows the server's reason when a message is refused", async () => {
     const room = fakeRoom();
     room.send.mockResolvedValueOnce(chatMessages.rateLimited(4));

@@ -25,6 +25,7 @@ const opts: ThroughputOptions = {
   connections: intArg(args, "connections", 50),
   durationS: Math.min(60, intArg(args, "duration", 10)),
   synchronous: sync,
+  cpuProfDir: args.get("cpu-prof"),
 };
 
 console.log(`CSC E-Voting bench: ${[...only].join(", ")}; ${opts.connections} connections, ${opts.durationS} s per run, node ${process.version}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);

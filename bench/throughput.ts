@@ -16,7 +16,11 @@ export interface ThroughputOptions {
   connections: number;
   durationS: number;
   synchronous: "FULL" | "NORMAL";
+  /** Folder for a CPU profile of the server under the measured load (`--cpu-prof=DIR`). */
+  cpuProfDir?: string;
 }
+
+const profArgs = (o: ThroughputOptions) => (o.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`] : []);
 
 const line = (r: CannonResult) =>
   `${fmt(r.reqPerSec)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, max ${ms(r.max)}, ${fmt(r.total)} requests, non-2xx ${r.non2xx}, errors ${r.errors}`;
@@ -56,7 +60,7 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult) {
     writeFileSync(join(scratch.dir, "warm.json"), JSON.stringify(warm));
     writeFileSync(join(scratch.dir, "votes.json"), JSON.stringify(pairs));
 
-    const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous } });
+    const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous }, nodeArgs: profArgs(o) });
     try {
       const url = `${server.url}/api/vote`;
       await runCannon({ url, connections: o.connections, durationS: 2, mode: "votes", votesFile: join(scratch.dir, "warm.json") }, scratch.dir);
@@ -83,7 +87,7 @@ export async function benchResults(o: ThroughputOptions) {
     const t0 = performance.now();
     await seed(scratch.dbPath, { voters, sessions: true, ballotsForFirst: voters });
     console.log(`results  seeded ${fmt(voters * 5)} ballots (${fmt(voters)} voters x 5 positions) in ${ms(performance.now() - t0)}`);
-    const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous } });
+    const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous }, nodeArgs: profArgs(o) });
     try {
       const headers = { authorization: `Bearer ${tokenOf(1)}` };
       const url = `${server.url}/api/vote/results`;

@@ -1,10 +1,10 @@
 /** Composes the API from its dependencies. `server.ts` wires real ones; tests wire fresh ones. */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
+import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
@@ -13,6 +13,7 @@ import { adminRoutes } from "./routes/admin/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { photoRoutes } from "./routes/photos.ts";
 import { voteRoutes } from "./routes/vote.ts";
+import { electionRoutes } from "./routes/election.ts";
 import { stationRoutes } from "./routes/station.ts";
 import { receiptRoutes } from "./routes/receipts.ts";
 import { HashQueueFull } from "./security/passwords.ts";
@@ -61,19 +62,22 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   );
 
   const api = new Hono<AppEnv>();
-  api.use("*", async (c, next) => {
-    await next();
-    c.header("Cache-Control", c.res.headers.get("Cache-Control") ?? "no-store");
-  });
-  api.use("*", async (c, next) => {
-    if (c.req.path.startsWith("/api/admin/candidates") && c.req.method === "POST") return next();
-    return bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: () => fail(413, messages.bodyTooLarge) })(c, next);
-  });
+  api.use("*", noStoreByDefault);
+  api.use(
+    "*",
+    apiBodyLimit(
+      JSON_BODY_LIMIT,
+      () => fail(413, messages.bodyTooLarge),
+      // Candidate create and edit (PATCH, issue 11) carry a photo: they set their own, larger limit.
+      (c) => c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH"),
+    ),
+  );
   api.get("/health", (c) => c.json({ status: "ok" }));
   api.route("/auth", authRoutes(deps));
   api.route("/admin", adminRoutes(deps));
   api.route("/vote/receipts", receiptRoutes(deps)); // before /vote: its own gate answers first
   api.route("/vote", voteRoutes(deps));
+  api.route("/election", electionRoutes(deps));
   api.route("/station", stationRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));
   api.route("/chat", chatRoutes(deps));
@@ -82,20 +86,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   // API answers are small JSON: gzip runs on the event loop (~1 ms per answer in
   // bench/rush.ts) to save a few hundred bytes, so only larger ones (long candidate lists)
-  // are compressed. Static files keep the default threshold.
+  // are compressed (http/api-middleware.ts). Static files keep the default threshold.
   const gzipStatic = compress();
-  const gzipApi = compress({ threshold: 16 * 1024 });
+  const gzipApi = gzipLargeJson(16 * 1024);
   app.use("*", (c, next) => (c.req.path.startsWith("/api/") ? gzipApi(c, next) : gzipStatic(c, next)));
-  // c.json() sets no Content-Length, so compress() could not apply its threshold and would
-  // gzip every answer, however small. Give JSON answers their length.
-  app.use("/api/*", async (c, next) => {
-    await next();
-    const type = c.res.headers.get("content-type") ?? "";
-    if (!type.startsWith("application/json") || c.res.headers.has("content-length") || !c.res.body) return;
-    const bytes = await c.res.arrayBuffer();
-    c.res = new Response(bytes, { status: c.res.status, headers: c.res.headers });
-    c.res.headers.set("content-length", String(bytes.byteLength));
-  });
   app.route("/api", api);
   if (options.staticRoot) serveStatic(app, options.staticRoot);
   app.all("*", (c) => c.json({ message: messages.notFound }, 404));

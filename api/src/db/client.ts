@@ -4,9 +4,10 @@
  * Interactive transactions are avoided on purpose (they hand the connection away and block
  * writers); multi-statement writes go through the BatchWriter, see writer.ts.
  *
- * For a database file, the writer's transactions and the hottest reads (`get`) run on a
- * second, direct connection with prepared statements (direct.ts); with any other URL they
- * go through the client as everything else does.
+ * For a database file, the writer's transactions run in the writer thread (writer-thread.ts:
+ * its own connection, prepared statements, the fsync off the event loop) and the hottest
+ * reads (`get`) on a second, direct connection with prepared statements (direct.ts); with
+ * any other URL (`:memory:`, remote) both go through the client as everything else does.
  */
 import { createClient, type Client, type InValue } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
@@ -16,7 +17,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
 import { DirectConnection, type Row } from "./direct.ts";
-import { BatchWriter, clientExecutor, directExecutor } from "./writer.ts";
+import { threadExecutor } from "./thread-executor.ts";
+import { BatchWriter, clientExecutor } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -61,6 +63,8 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
     await client.execute("PRAGMA journal_mode = WAL");
     await client.execute(`PRAGMA synchronous = ${synchronous}`);
     await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // Deleted rows (pending ballots, expired keys) are zeroed, not left in free space (issue 9).
+    await client.execute("PRAGMA secure_delete = ON");
   }
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });
@@ -77,18 +81,20 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
       close: () => client.close(),
     };
   }
-  // Opened on first use, after the migrations: a script that only reads through the client
-  // (a backup switching its copy out of WAL, say) never has a second connection open.
+  // Both opened on first use, after the migrations: a script that only reads through the
+  // client (a backup switching its copy out of WAL, say) never has another connection open.
   let direct: DirectConnection | null = null;
   const connect = () => (direct ??= new DirectConnection(filePath, { synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS }));
+  const executor = threadExecutor(filePath, { synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS });
   return {
     client,
     db,
-    writer: new BatchWriter(directExecutor(connect)),
+    writer: new BatchWriter(executor),
     url,
     filePath,
     get: async (sql, args = []) => connect().get(sql, args),
     close: () => {
+      executor.close();
       direct?.close();
       direct = null;
       client.close();

@@ -1,6 +1,6 @@
 /**
- * The group-commit writer behaves the same on both executors: prepared statements on the
- * direct connection (a database file) and `client.batch` (any other URL, here `:memory:`).
+ * The group-commit writer behaves the same on both executors: prepared statements in the
+ * writer thread (a database file) and `client.batch` (any other URL, here `:memory:`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./client.ts";
 
 const kinds = [
-  ["direct connection (file:)", "file"],
+  ["the writer thread (file:)", "file"],
   ["client.batch (:memory:)", "memory"],
 ] as const;
 
@@ -90,5 +90,28 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
     const row = await database.get("SELECT length(data) AS len, flag FROM t WHERE id = ?", [1]);
     expect(row).toMatchObject({ len: 2, flag: 1 });
     expect(await database.get("SELECT id FROM t WHERE id = ?", [99])).toBeUndefined();
+  });
+});
+
+describe("the writer thread", () => {
+  it("keeps each database's writes apart and rejects a failed write with the driver's code", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evoting-writer-"));
+    const a = await openDatabase({ url: `file:${join(dir, "a.db")}`, synchronous: "NORMAL" });
+    const b = await openDatabase({ url: `file:${join(dir, "b.db")}`, synchronous: "NORMAL" });
+    try {
+      for (const d of [a, b]) await d.client.execute("CREATE TABLE t (id TEXT PRIMARY KEY)");
+      await a.writer.submit([{ sql: "INSERT INTO t (id) VALUES ('x')", args: [] }]);
+      await b.writer.submit([{ sql: "INSERT INTO t (id) VALUES ('y')", args: [] }]);
+      const error = await a.writer.submit([{ sql: "INSERT INTO t (id) VALUES ('x')", args: [] }]).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
+      // Each write went to its own database.
+      expect((await a.client.execute("SELECT group_concat(id) AS ids FROM t")).rows[0].ids).toBe("x");
+      expect((await b.client.execute("SELECT group_concat(id) AS ids FROM t")).rows[0].ids).toBe("y");
+    } finally {
+      a.close();
+      b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

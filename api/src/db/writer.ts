@@ -8,11 +8,12 @@
  * If a combined batch fails (a foreign key broken by a concurrent delete, say), each
  * submission is retried alone so one bad request cannot fail its neighbours.
  *
- * How a transaction runs is the executor's business: on a `file:` database, prepared
- * statements on the direct connection (direct.ts); elsewhere, `client.batch(..., "write")`.
+ * How a transaction runs is the executor's business: on a `file:` database, in the writer
+ * thread (thread-executor.ts: prepared statements, the fsync off the event loop); elsewhere,
+ * `client.batch(..., "write")`. Either way a caller is answered only after the commit.
  */
 import type { Client, InStatement } from "@libsql/client";
-import type { DirectConnection, WriteResult } from "./direct.ts";
+import type { WriteResult } from "./direct.ts";
 
 export type { WriteResult };
 
@@ -23,11 +24,6 @@ export interface WriteExecutor {
 
 export const clientExecutor = (client: Client): WriteExecutor => ({
   transaction: (statements) => client.batch(statements, "write"),
-});
-
-/** `connect` is called on first use, so a process that never writes never opens the connection. */
-export const directExecutor = (connect: () => DirectConnection): WriteExecutor => ({
-  transaction: (statements) => connect().transaction(statements),
 });
 
 interface Pending {

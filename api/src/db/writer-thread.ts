@@ -1,0 +1,72 @@
+/**
+ * The writer thread (worker_threads): owns the write connection of every `file:` database the
+ * process opened and runs each group commit (BEGIN IMMEDIATE … COMMIT, fsync included), so
+ * the event loop that serves requests never waits on the disk. One thread per process, one
+ * connection per database; messages are handled one at a time, in order.
+ *
+ * Started by thread-executor.ts through writer-thread-boot.mjs (which loads TypeScript).
+ */
+import { parentPort } from "node:worker_threads";
+import type { InStatement } from "@libsql/client";
+import { DirectConnection } from "./direct.ts";
+
+export type ToWriter =
+  | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
+  | { op: "tx"; id: number; db: number; statements: InStatement[] }
+  | { op: "close"; db: number };
+
+/** An error as it crosses the thread: what callers read of a driver error. */
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
+  rawCode?: number;
+}
+
+export type FromWriter = { id: number; results: Awaited<ReturnType<DirectConnection["transaction"]>> } | { id: number; error: WireError };
+
+const port = parentPort;
+if (!port) throw new Error("writer-thread.ts runs only as a worker thread");
+
+const connections = new Map<number, DirectConnection>();
+/** Why a database could not be opened: every transaction on it fails with this. */
+const openErrors = new Map<number, unknown>();
+
+function toWire(error: unknown): WireError {
+  const e = error as { name?: unknown; message?: unknown; code?: unknown; rawCode?: unknown };
+  return {
+    name: typeof e?.name === "string" ? e.name : "Error",
+    message: typeof e?.message === "string" ? e.message : String(error),
+    ...(typeof e?.code === "string" ? { code: e.code } : {}),
+    ...(typeof e?.rawCode === "number" ? { rawCode: e.rawCode } : {}),
+  };
+}
+
+port.on("message", (msg: ToWriter) => {
+  switch (msg.op) {
+    case "open":
+      try {
+        connections.set(msg.db, new DirectConnection(msg.path, msg));
+      } catch (error) {
+        openErrors.set(msg.db, error);
+      }
+      return;
+    case "close":
+      connections.get(msg.db)?.close();
+      connections.delete(msg.db);
+      openErrors.delete(msg.db);
+      return;
+    case "tx": {
+      const connection = connections.get(msg.db);
+      let reply: FromWriter;
+      try {
+        if (!connection) throw openErrors.get(msg.db) ?? new Error(`database ${msg.db} is not open in the writer thread`);
+        reply = { id: msg.id, results: connection.transaction(msg.statements) };
+      } catch (error) {
+        reply = { id: msg.id, error: toWire(error) };
+      }
+      // Posted only after COMMIT returned: the caller is acknowledged after the fsync.
+      port.postMessage(reply);
+    }
+  }
+});

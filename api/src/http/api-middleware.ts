@@ -1,0 +1,60 @@
+/**
+ * The middleware every /api request passes, written to cost nothing it does not need
+ * (bench/README.md, "Where a vote's CPU goes"):
+ *
+ * - `apiBodyLimit`: the 64 KB limit, read from Content-Length. Hono's bodyLimit() touches
+ *   `c.req.raw.body`, which under @hono/node-server turns the light request into a full web
+ *   Request with a ReadableStream; that was 13% of a vote's CPU. Only a body without a
+ *   length (chunked) is still counted as it streams, by bodyLimit() itself.
+ * - `noStoreByDefault`: Cache-Control: no-store unless the route set its own. Set on the
+ *   answer's own headers: `c.header()` after the answer exists copies the whole Response.
+ * - `gzipLargeJson`: small JSON answers go out as they are (gzip costs ~1 ms of event loop
+ *   to save a few hundred bytes); only JSON of at least `threshold` bytes is gzipped, and
+ *   other types as compress() decides. The size is known where c.json() serialises, so
+ *   nothing is read back from the answer to learn it.
+ */
+import type { Context, MiddlewareHandler, Next } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response | Promise<Response>, skip: (c: Context) => boolean): MiddlewareHandler {
+  const streamed = bodyLimit({ maxSize, onError });
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method === "GET" || method === "HEAD" || skip(c)) return next();
+    const length = c.req.header("content-length");
+    if (length !== undefined && c.req.header("transfer-encoding") === undefined) {
+      return Number(length) > maxSize ? onError(c) : next();
+    }
+    return streamed(c, next);
+  };
+}
+
+export const noStoreByDefault: MiddlewareHandler = async (c, next) => {
+  await next();
+  const headers = c.res.headers;
+  if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");
+};
+
+const noop = async () => {};
+
+export function gzipLargeJson(threshold: number): MiddlewareHandler {
+  const gzip = compress();
+  return async (c: Context, next: Next) => {
+    let jsonLength = -1;
+    const json = c.json;
+    // Same answer as Hono's c.json (its default Content-Type, overridable by `headers`),
+    // keeping the length of the text it serialises anyway.
+    c.json = ((object: unknown, arg?: ContentfulStatusCode | ResponseInit, headers?: Record<string, string>) => {
+      const text = JSON.stringify(object);
+      jsonLength = text.length; // characters: at most the bytes, close enough for a threshold
+      return c.body(text, arg as ContentfulStatusCode, { "Content-Type": "application/json", ...headers });
+    }) as unknown as typeof json;
+    await next();
+    const isJson = (c.res.headers.get("content-type") ?? "").startsWith("application/json");
+    // JSON made elsewhere (error answers through Response.json) is small too.
+    if (isJson && jsonLength < threshold) return;
+    await gzip(c, noop);
+  };
+}

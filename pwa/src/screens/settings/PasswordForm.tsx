@@ -1,6 +1,6 @@
 import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { messages, passwordFormSchema, type UserProfile } from "@evoting/shared";
+import { dateOfBirthSchema, messages, passwordFormSchema, type UserProfile } from "@evoting/shared";
 import { api } from "../../lib/api-client";
 import { queryKeys } from "../../lib/queries";
 import { session } from "../../lib/session";
@@ -37,14 +37,17 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
     event.preventDefault();
     const parsed = passwordFormSchema.safeParse(values);
     const next: FieldErrors<Field> = parsed.success ? {} : fieldErrors<Field>(parsed.error);
-    if (hasPassword && !values.currentPassword) next.currentPassword = messages.currentPasswordRequired;
+    // Without a password, the date of birth proves it is the owner setting the first one.
+    let current = values.currentPassword;
+    if (hasPassword && !current) next.currentPassword = messages.currentPasswordRequired;
+    if (!hasPassword) {
+      const dob = dateOfBirthSchema.safeParse(current);
+      if (dob.success) current = dob.data;
+      else next.currentPassword = current.trim() ? messages.dobFormat : messages.currentDobRequired;
+    }
     setErrors(next);
     if (!parsed.success || Object.keys(next).length > 0) return;
-    update.mutate(
-      hasPassword
-        ? { currentPassword: values.currentPassword, newPassword: parsed.data.newPassword }
-        : { newPassword: parsed.data.newPassword },
-    );
+    update.mutate({ currentPassword: current, newPassword: parsed.data.newPassword });
   };
 
   return (
@@ -55,8 +58,17 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
       />
       <form noValidate onSubmit={submit} className="space-y-4 px-5 py-4">
         <NeedsNetwork online={online} />
-        {hasPassword && (
+        {hasPassword ? (
           <TextField label="Current Password" type="password" autoComplete="current-password" {...field("currentPassword")} />
+        ) : (
+          <TextField
+            label="Date of Birth"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={8}
+            placeholder="YYYYMMDD"
+            {...field("currentPassword")}
+          />
         )}
         <TextField label="New Password" type="password" autoComplete="new-password" {...field("newPassword")} />
         <TextField label="Confirm Password" type="password" autoComplete="new-password" {...field("confirmPassword")} />

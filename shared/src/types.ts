@@ -56,6 +56,8 @@ export interface Position {
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
 export interface BallotPosition extends Position {
   ballotTicket?: string;
+  /** False when the position is limited to groups the voter is not in (issue 11): not on their vote page. */
+  eligible?: boolean;
 }
 
 export interface MyVote {
@@ -64,11 +66,15 @@ export interface MyVote {
   candidateId: string;
   /** Set only for a vote that names no candidate ('no', 'abstain'); candidateId/Name are then ''. */
   choice?: "no" | "abstain";
+  /** The ballot's receipt code (issue 12): find it in Counted Ballots once the position closes. */
+  receipt?: string;
 }
 
 export interface CastVoteResponse {
   message: string;
   vote: MyVote;
+  /** Same as `vote.receipt` (DESIGN.md section 7: a vote answer that counted carries it). */
+  receipt?: string;
 }
 
 export interface BreakdownEntry {

@@ -22,6 +22,7 @@ import type { Database } from "../db/client.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
 import { ANSWER_RECORD_BYTES, CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "./results.ts";
+import { receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
@@ -112,10 +113,12 @@ export async function castVote(
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
-  const vote = toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null);
-  const success: VoteAnswer = { status: 201, body: { message: messages.castVoteSuccess, vote } };
-  const conflict: VoteAnswer = { status: 409, body: { message: messages.alreadyVoted } };
   const ballotId = randomUUID();
+  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  const receipt = receiptCode(keys, ballotId);
+  const vote = { ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt };
+  const success: VoteAnswer = { status: 201, body: { message: messages.castVoteSuccess, vote, receipt } };
+  const conflict: VoteAnswer = { status: 409, body: { message: messages.alreadyVoted } };
   const sealedChoice = sealChoice(keys, voterId, positionId, { k: choice.kind, c: candidateId, b: ballotId });
   const nonce = randomUUID();
   const hour = hourOf(now);
@@ -213,5 +216,8 @@ export async function myVotes(database: Database, keys: Keys, voterId: string): 
     });
     for (const r of rs.rows) names.set(String(r.id), String(r.name));
   }
-  return held.map((h) => toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null));
+  return held.map((h) => ({
+    ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null),
+    ...(h.ballotId ? { receipt: receiptCode(keys, h.ballotId) } : {}),
+  }));
 }

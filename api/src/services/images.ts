@@ -1,10 +1,17 @@
 /**
- * Candidate photos are judged by their bytes, not their name or declared type: the header
- * must be PNG, JPEG, WebP or GIF AND the file must end the way that format ends (PNG's IEND
- * chunk, JPEG's EOI marker, GIF's trailer, WebP's RIFF length). That refuses SVG, HTML, scripts
- * and most polyglots that merely start with an image signature. Photos are served back only
- * with their sniffed type, `nosniff` and a sandboxing CSP.
+ * Candidate photos are judged by their bytes, not their name or declared type, and then
+ * rebuilt from their pixels:
+ * 1. the header must be PNG, JPEG, WebP or GIF AND the file must end the way that format ends
+ *    (PNG's IEND chunk, JPEG's EOI marker, GIF's trailer, WebP's RIFF length): SVG, HTML and
+ *    scripts never reach the decoder;
+ * 2. the image is decoded and encoded again with sharp (libvips) in the same format. Only
+ *    pixels survive: text chunks, comments, EXIF, unknown chunks and anything hidden between
+ *    the header and the trailer (a PNG that is also an HTML page, say) are gone. A file that
+ *    does not decode, or decodes as another format than its header claims, is refused.
+ * Photos are served back only with their type, `nosniff` and a sandboxing CSP.
  */
+import sharp from "sharp";
+
 export type ImageMime = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
 
 const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -25,4 +32,45 @@ export function sniffImage(bytes: Uint8Array): ImageMime | null {
     return declared + 8 === bytes.length ? "image/webp" : null;
   }
   return null;
+}
+
+/** A decompression bomb guard: a 2 MB file may claim any size; 4,000 x 4,000 is plenty for a face. */
+const MAX_PIXELS = 16_000_000;
+
+const FORMAT: Record<ImageMime, "png" | "jpeg" | "webp" | "gif"> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/webp": "webp",
+  "image/gif": "gif",
+};
+
+/**
+ * The one entry point for an uploaded photo (create and edit): the sniffed type and the
+ * re-encoded bytes, or null when the file is not an image of an allowed type.
+ */
+export async function cleanImage(bytes: Uint8Array): Promise<{ mime: ImageMime; data: Buffer } | null> {
+  const mime = sniffImage(bytes);
+  if (!mime) return null;
+  const format = FORMAT[mime];
+  try {
+    const animated = format === "gif" || format === "webp";
+    // failOn "none": a damaged file still yields pixels (as a browser would show them), and
+    // only those pixels are written back; what the decoder cannot read at all is refused below.
+    const input = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "none", animated });
+    const meta = await input.metadata();
+    if (meta.format !== format) return null;
+    // rotate() applies the EXIF orientation to the pixels before the metadata is dropped.
+    const image = animated ? input : input.rotate();
+    const data =
+      format === "png"
+        ? await image.png({ compressionLevel: 9 }).toBuffer()
+        : format === "jpeg"
+          ? await image.jpeg({ quality: 90, mozjpeg: true }).toBuffer()
+          : format === "webp"
+            ? await image.webp({ quality: 90 }).toBuffer()
+            : await image.gif().toBuffer();
+    return { mime, data };
+  } catch {
+    return null;
+  }
 }

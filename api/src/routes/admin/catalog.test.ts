@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
+import { crc32 } from "node:zlib";
+import sharp from "sharp";
 import { createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
@@ -101,7 +103,9 @@ describe("candidates", () => {
     expect(photo.headers.get("content-type")).toBe("image/png");
     expect(photo.headers.get("x-content-type-options")).toBe("nosniff");
     expect(photo.headers.get("cache-control")).toContain("immutable");
-    expect(Buffer.from(await photo.arrayBuffer()).equals(TINY_PNG)).toBe(true);
+    // Re-encoded from its pixels (services/images.ts): the same picture, not the same bytes.
+    const served = Buffer.from(await photo.arrayBuffer());
+    expect(await sharp(served).metadata()).toMatchObject({ format: "png", width: 1, height: 1 });
     const list = await (await t.request("/admin/candidates", { token: admin })).json();
     expect(list[0]).toMatchObject({ name: "Ada", positionId: position._id, positionTitle: "President", position: { _id: position._id, title: "President" } });
   });
@@ -111,6 +115,22 @@ describe("candidates", () => {
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     return t.request("/admin/candidates", { method: "POST", token: admin, body: form });
   };
+
+  it("a PNG with HTML between its header and IEND is stored and served without the HTML", async () => {
+    const { position } = await t.openElection(admin, []);
+    // A tEXt chunk after IHDR: still a valid PNG, header and trailer intact.
+    const text = Buffer.from("tEXtComment\0<html><script>alert(1)</script></html>", "latin1");
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(text.length - 4);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(text) >>> 0);
+    const polyglot = Buffer.concat([TINY_PNG.subarray(0, 33), length, text, crc, TINY_PNG.subarray(33)]);
+    const res = await upload({ name: "Mallory", positionId: position._id, photo: new Blob([polyglot], { type: "image/png" }) });
+    expect(res.status).toBe(201);
+    const served = Buffer.from(await (await t.app.request((await res.json()).photo)).arrayBuffer());
+    expect(served.includes("<script")).toBe(false);
+    expect((await sharp(served).metadata()).format).toBe("png");
+  });
 
   it("refuses non-images, SVG, polyglots and oversized photos, storing nothing", async () => {
     const { position } = await t.openElection(admin, []);

@@ -15,7 +15,7 @@ import { candidates } from "../../db/schema.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../services/audit-log.ts";
-import { sniffImage } from "../../services/images.ts";
+import { cleanImage } from "../../services/images.ts";
 import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
 import { bumpResultsVersionSql } from "../../services/results.ts";
 import { createUser, toProfile } from "../../services/users.ts";
@@ -109,10 +109,10 @@ export function catalogRoutes(deps: Deps) {
         let photoRow: { id: string; mime: string; data: Buffer } | null = null;
         if (photo instanceof File && photo.size > 0) {
           if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
-          const bytes = Buffer.from(await photo.arrayBuffer());
-          const mime = sniffImage(bytes);
-          if (!mime) fail(400, messages.photoInvalid);
-          photoRow = { id: randomUUID(), mime, data: bytes };
+          // Decoded and re-encoded: only the pixels are stored (services/images.ts).
+          const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()));
+          if (!image) fail(400, messages.photoInvalid);
+          photoRow = { id: randomUUID(), mime: image.mime, data: image.data };
         } else if (typeof photo === "string" && photo !== "") {
           fail(400, messages.photoInvalid);
         }

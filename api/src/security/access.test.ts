@@ -1,11 +1,11 @@
 /**
- * Access control (issue 6): every route walked as anonymous, voter, another voter and admin,
+ * Access control (issue 6): every route walked as anonymous, voter, another voter, admin, observer and officer,
  * and object-level checks: a voter can never read or change another voter's data.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
 
-type Role = "anonymous" | "voter" | "admin";
+type Role = "anonymous" | "voter" | "admin" | "observer" | "officer";
 interface Route {
   method: string;
   path: () => string;
@@ -21,6 +21,8 @@ let t: TestApp;
 let admin: string;
 let alice: { token: string; matricNumber: string };
 let bob: { token: string; matricNumber: string };
+/** Staff who are not admins (issue 12): an observer reads the admin area, an officer gets none of it. */
+let staff: Record<"observer" | "officer", string>;
 let positionId: string;
 let candidateId: string;
 
@@ -32,6 +34,12 @@ beforeAll(async () => {
   candidateId = election.candidates[0]._id;
   alice = await t.createVoter(admin, "20010101");
   bob = await t.createVoter(admin, "20020202");
+  const makeStaff = async (role: "observer" | "officer", matricNumber: string) => {
+    const res = await t.request("/admin/users", { method: "POST", token: admin, json: { name: role, matricNumber, role, password: `${role}-secret-1` } });
+    if (res.status !== 201) throw new Error(`create ${role}: ${res.status} ${await res.text()}`);
+    return (await t.login(matricNumber, { password: `${role}-secret-1` })).token;
+  };
+  staff = { observer: await makeStaff("observer", "2020/5570901"), officer: await makeStaff("officer", "2020/5570902") };
 });
 afterAll(async () => t.close());
 
@@ -61,6 +69,13 @@ const routes: Route[] = [
   { method: "DELETE", path: () => "/chat/messages/999999", access: "admin" },
   { method: "POST", path: () => "/chat/mutes", access: "admin", body: () => ({}) },
   { method: "DELETE", path: () => `/chat/mutes/${MISSING}`, access: "admin" },
+  // Accountability (issue 12).
+  { method: "GET", path: () => "/admin/audit", access: "admin" },
+  { method: "GET", path: () => "/admin/audit/export.csv", access: "admin" },
+  { method: "GET", path: () => "/admin/results.csv", access: "admin" },
+  { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
+  { method: "GET", path: () => "/admin/turnout", access: "admin" },
+  { method: "GET", path: () => `/vote/receipts?positionId=${MISSING}`, access: "signed-in" },
 ];
 
 function send(r: Route, token?: string) {
@@ -76,15 +91,17 @@ function send(r: Route, token?: string) {
 function door(r: Route, role: Role): 401 | 403 | null {
   if (r.access === "public") return null;
   if (role === "anonymous") return 401;
-  if (r.access === "admin" && role !== "admin") return 403;
-  if (r.access === "voter" && role === "admin") return 403;
+  // Observers read the admin area (GET) and write nothing; officers get none of it.
+  const reading = r.method === "GET" || r.method === "HEAD";
+  if (r.access === "admin" && role !== "admin" && !(role === "observer" && reading && r.path().startsWith("/admin"))) return 403;
+  if (r.access === "voter" && role !== "voter") return 403; // staff never vote
   return null;
 }
 
 describe("every route, every role", () => {
-  for (const role of ["anonymous", "voter", "admin"] as Role[]) {
+  for (const role of ["anonymous", "voter", "admin", "observer", "officer"] as Role[]) {
     it(`as ${role}`, async () => {
-      const token = role === "anonymous" ? undefined : role === "admin" ? admin : bob.token;
+      const token = role === "anonymous" ? undefined : role === "admin" ? admin : role === "voter" ? bob.token : staff[role];
       for (const r of routes) {
         const res = await send(r, token);
         const expected = door(r, role);
@@ -162,7 +179,7 @@ describe("object-level: one voter never reaches another's data", () => {
     });
     expect(bobAgain.status).toBe(422);
     const mine = await (await t.request("/vote/my-votes", { token: bob.token })).json();
-    expect(mine).toEqual([{ positionId, candidateId, candidateName: "Ada" }]);
+    expect(mine).toEqual([{ positionId, candidateId, candidateName: "Ada", receipt: expect.stringMatching(/^[0-9A-Z]{10}$/) }]);
     const results = await (await t.request("/vote/results", { token: bob.token })).json();
     expect(results.results[0].totalVotes).toBe(2);
   });

@@ -6,8 +6,9 @@
  *   node --import tsx bench/crash.ts [--rounds=20] [--connections=32] [--sync=FULL]
  *
  * Per round it checks: every acknowledged vote has its participation exactly once (primary
- * key) with the sealed choice the voter was told was recorded; ballots per position equal
- * participations per position (no ballot without participation or the reverse); every
+ * key) with the sealed choice the voter was told was recorded; ballots plus ballots still
+ * pending for the mixer, per position, equal participations per position (no ballot without
+ * participation or the reverse); every
  * candidate's tally equals a recount; PRAGMA quick_check is ok. Requests cut off by the
  * kill are "in doubt": they may or may not have committed, and either is correct
  * ("landed" counts those that did).
@@ -106,14 +107,16 @@ try {
       const [perPos, tallies, check] = await client.batch(
         [
           `SELECT p.id, (SELECT count(*) FROM participations x WHERE x.position_id = p.id) AS parts,
-                  (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots FROM positions p`,
+                  (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots,
+                  (SELECT count(*) FROM pending_ballots q WHERE q.position_id = p.id) AS pending FROM positions p`,
           "SELECT count(*) AS bad FROM candidates c WHERE c.vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)",
           "PRAGMA quick_check",
         ],
         "read",
       );
-      const posMismatch = perPos.rows.filter((r) => Number(r.parts) !== Number(r.ballots)).length;
+      const posMismatch = perPos.rows.filter((r) => Number(r.parts) !== Number(r.ballots) + Number(r.pending)).length;
       const ballots = perPos.rows.reduce((n, r) => n + Number(r.ballots), 0);
+      const pending = perPos.rows.reduce((n, r) => n + Number(r.pending), 0);
       const badTallies = Number(tallies.rows[0].bad);
       const integrity = String(check.rows[0][0]);
       acked.push(...roundAcked);
@@ -131,6 +134,7 @@ try {
         missing,
         "wrong choice": wrongChoice,
         ballots,
+        pending,
         participations: stored.size,
         "pos. mismatch": posMismatch,
         "bad tallies": badTallies,
@@ -148,6 +152,26 @@ try {
     }
   }
   console.log(`\n${rows.length} rounds, ${fmt(acked.length)} acknowledged votes, all present exactly once: ${failures === 0 ? "YES" : `NO (${failures} bad rounds)`}`);
+  // Ballots a kill left pending are applied by the next start's mixer, exactly once: start,
+  // wait until none is pending, kill again, recount.
+  const last = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: sync } });
+  const client = createClient({ url: `file:${scratch.dbPath}` });
+  try {
+    const count = async (sql: string) => Number((await client.execute(sql)).rows[0].n);
+    const pendingAtStart = rows.length > 0 ? Number(rows[rows.length - 1].pending) : 0;
+    const deadline = Date.now() + 15_000;
+    while ((await count("SELECT count(*) AS n FROM pending_ballots")) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await last.kill();
+    const pendingLeft = await count("SELECT count(*) AS n FROM pending_ballots");
+    const unequal = await count(`SELECT count(*) AS n FROM positions p WHERE (SELECT count(*) FROM participations x WHERE x.position_id = p.id)
+                                   <> (SELECT count(*) FROM ballots b WHERE b.position_id = p.id)`);
+    const badTallies = await count("SELECT count(*) AS n FROM candidates c WHERE c.vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)");
+    const applied = pendingLeft === 0 && unequal === 0 && badTallies === 0;
+    console.log(`after one more start: ${pendingAtStart} ballots pending at the last kill, ${pendingLeft} still pending, ${unequal} positions with ballots <> participations, ${badTallies} bad tallies: ${applied ? "applied exactly once" : "NOT APPLIED"}`);
+    if (!applied) failures++;
+  } finally {
+    client.close();
+  }
   if (failures > 0) process.exitCode = 1;
 } finally {
   scratch.cleanup();

@@ -71,6 +71,7 @@ export class DirectConnection {
     this.db.exec("PRAGMA journal_mode = WAL");
     this.db.exec(`PRAGMA synchronous = ${synchronous}`);
     this.db.exec("PRAGMA foreign_keys = ON");
+    this.db.exec("PRAGMA secure_delete = ON");
   }
 
   private prepared(sql: string): Prepared {

@@ -20,6 +20,6 @@ it("passes on a consistent database and names what a tampered one gets wrong", a
   await t.database.client.execute({ sql: "INSERT INTO ballots (id, position_id, candidate_id, cast_hour) VALUES ('stuffed', ?, ?, 0)", args: [position._id, candidates[1]._id] });
   const bad = await auditDatabase(t.database);
   expect(bad.ok).toBe(false);
-  expect(bad.positionMismatches).toEqual([{ positionId: position._id, ballots: 4, participations: 3 }]);
+  expect(bad.positionMismatches).toEqual([{ positionId: position._id, ballots: 4, pending: 0, participations: 3 }]);
   expect(bad.tallyMismatches.map((m) => m.id).sort()).toEqual([candidates[0]._id, candidates[1]._id].sort());
 });

@@ -3,11 +3,12 @@
  *   1. claim the Idempotency-Key (when given): INSERT OR IGNORE;
  *   2. record participation (voter, position): INSERT OR IGNORE on its primary key — the
  *      database, not this code, is what allows one vote per voter and position;
- *   3. add the anonymous ballot (random id, position, choice, hour) only if 2 inserted;
- *   4. bump the tally (candidate, or the position's no/abstain count) only if 3 inserted;
- *   5. when the vote did not count, rewrite our own key row to the 409 answer.
+ *   3. add the sealed PENDING ballot only if 2 inserted;
+ *   4. when the vote did not count, rewrite our own key row to the 409 answer.
  * Each step is conditioned on `changes()` of the step before, so concurrent duplicates and
  * replays can never count twice, and a ballot never exists without its participation.
+ * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
+ * another commit, by the mixer (services/mixer.ts): no commit lines a voter up with a ballot.
  *
  * Secrecy of what is stored (README, "Threat model"; issue 9):
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
@@ -21,7 +22,7 @@ import { messages } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
 import { ANSWER_RECORD_BYTES, CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
-import { bumpResultsVersionSql } from "./results.ts";
+import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
@@ -128,11 +129,7 @@ export async function castVote(
           ${key ? "SELECT ?, ?, ?, ? WHERE changes() = 1" : "VALUES (?, ?, ?, ?)"}`,
     args: [voterId, positionId, sealedChoice, input.stationId ?? null],
   };
-  const ballot = {
-    sql: "INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour) SELECT ?, ?, ?, ?, ? WHERE changes() = 1",
-    args: [ballotId, positionId, choice.kind, candidateId, hour],
-  };
-  const tally = tallyStatement(positionId, choice.kind, candidateId);
+  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
 
   const statements = key
     ? [
@@ -148,33 +145,25 @@ export async function castVote(
           ],
         },
         participation,
-        ballot,
-        tally,
+        pending,
         {
           sql: "UPDATE idempotency_keys SET status = 409, sealed_body = ? WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
           args: [sealPadded(keys, conflict, answerContext(voterId, key), ANSWER_RECORD_BYTES), voterId, key, nonce],
         },
       ]
-    : [participation, ballot, tally];
+    : [participation, pending];
 
-  // One version bump per commit serves every vote in it.
-  const results = await database.writer.submit(statements, [bumpResultsVersionSql]);
+  // No results version bump here: results change when the mixer applies the ballot.
+  const results = await database.writer.submit(statements);
   if (key && results[0].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
     const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, voterId, key, positionId, choice));
     return stored ?? conflict;
   }
-  const ballotResult = results[key ? 2 : 1];
-  return ballotResult.rowsAffected === 1 ? success : conflict;
-}
-
-/** Adds one to the tally of a choice, only when the statement before it changed a row. */
-export function tallyStatement(positionId: string, kind: ChoiceKind, candidateId: string | null) {
-  if (kind === "candidate") {
-    return { sql: "UPDATE candidates SET vote_count = vote_count + 1 WHERE id = ? AND changes() = 1", args: [candidateId] };
-  }
-  const column = kind === "no" ? "no_count" : "abstain_count";
-  return { sql: `UPDATE positions SET ${column} = ${column} + 1 WHERE id = ? AND changes() = 1`, args: [positionId] };
+  const counted = results[key ? 2 : 1].rowsAffected === 1;
+  const mixer = mixerOf(database);
+  if (counted && mixer?.immediate) await mixer.mix();
+  return counted ? success : conflict;
 }
 
 /** A voter's held choice with its ballot id (receipts are derived from it). */

@@ -157,10 +157,14 @@ export function catalogRoutes(deps: Deps) {
       if (existing.length === 0) fail(404, messages.candidateNotFound);
       // Refused once the candidate holds ballots: removing counted ballots would silently
       // change the result (docs/decisions/0001). The check and delete are one statement,
-      // serialised with votes by the writer, so no vote slips in between.
+      // serialised with votes by the writer, so no vote slips in between. Votes not yet
+      // applied by the mixer are sealed: apply them first, and refuse while any of the
+      // position's ballots is still pending (services/mixer.ts).
+      await deps.mixer.mix();
       const [deleted] = await database.writer.submit([
         {
-          sql: "DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT EXISTS (SELECT 1 FROM ballots WHERE candidate_id = ?)",
+          sql: `DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT EXISTS (SELECT 1 FROM ballots WHERE candidate_id = ?)
+                  AND NOT EXISTS (SELECT 1 FROM pending_ballots WHERE position_id = candidates.position_id)`,
           args: [id, id],
         },
         { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },

@@ -26,18 +26,22 @@ describe("casting", () => {
     const voter = await t.createVoter(admin);
     const first = await cast(voter.token, { positionId: position._id, candidateId: candidates[1]._id });
     expect(first.status).toBe(201);
-    expect(await first.json()).toEqual({
+    const firstBody = await first.json();
+    const receipt = firstBody.receipt as string; // issue 12: the counted vote's receipt code
+    expect(receipt).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
+    expect(firstBody).toEqual({
       message: messages.castVoteSuccess,
-      vote: { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace" },
+      vote: { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace", receipt },
+      receipt,
     });
     const second = await cast(voter.token, { positionId: position._id, candidateId: candidates[0]._id });
     expect(second.status).toBe(409);
     expect(await second.json()).toEqual({
       message: messages.alreadyVoted,
-      vote: { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace" },
+      vote: { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace", receipt },
     });
     expect(await (await t.request("/vote/my-votes", { token: voter.token })).json()).toEqual([
-      { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace" },
+      { positionId: position._id, candidateId: candidates[1]._id, candidateName: "Grace", receipt },
     ]);
     expect(await counts()).toEqual({ ballots: 1, participations: 1, tally: 1 });
   });

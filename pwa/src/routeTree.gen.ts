@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as StationRouteImport } from './routes/station'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
 import { Route as AuthAdminRouteRouteImport } from './routes/_auth/admin/route'
 import { Route as AuthCandidatesRouteImport } from './routes/_auth/candidates'
@@ -22,6 +23,7 @@ import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/ca
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
+import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
 
 const AuthRoute = AuthRouteImport.update({
@@ -31,6 +33,11 @@ const AuthRoute = AuthRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const StationRoute = StationRouteImport.update({
+  id: '/station',
+  path: '/station',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthIndexRoute = AuthIndexRouteImport.update({
@@ -90,6 +97,11 @@ const AuthAdminPositionsRoute = AuthAdminPositionsRouteImport.update({
   path: '/positions',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminStationsRoute = AuthAdminStationsRouteImport.update({
+  id: '/stations',
+  path: '/stations',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -99,6 +111,7 @@ const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
   '/login': typeof LoginRoute
+  '/station': typeof StationRoute
   '/admin': typeof AuthAdminRouteRouteWithChildren
   '/candidates': typeof AuthCandidatesRoute
   '/results': typeof AuthResultsRoute
@@ -108,11 +121,13 @@ export interface FileRoutesByFullPath {
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
+  '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/admin/': typeof AuthAdminIndexRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
+  '/station': typeof StationRoute
   '/candidates': typeof AuthCandidatesRoute
   '/results': typeof AuthResultsRoute
   '/settings': typeof AuthSettingsRoute
@@ -122,6 +137,7 @@ export interface FileRoutesByTo {
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
+  '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/admin': typeof AuthAdminIndexRoute
 }
@@ -129,6 +145,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_auth': typeof AuthRouteWithChildren
   '/login': typeof LoginRoute
+  '/station': typeof StationRoute
   '/_auth/admin': typeof AuthAdminRouteRouteWithChildren
   '/_auth/candidates': typeof AuthCandidatesRoute
   '/_auth/results': typeof AuthResultsRoute
@@ -139,6 +156,7 @@ export interface FileRoutesById {
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
+  '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
 }
@@ -147,6 +165,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/login'
+    | '/station'
     | '/admin'
     | '/candidates'
     | '/results'
@@ -156,11 +175,13 @@ export interface FileRouteTypes {
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
+    | '/admin/stations'
     | '/admin/users'
     | '/admin/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
+    | '/station'
     | '/candidates'
     | '/results'
     | '/settings'
@@ -170,12 +191,14 @@ export interface FileRouteTypes {
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
+    | '/admin/stations'
     | '/admin/users'
     | '/admin'
   id:
     | '__root__'
     | '/_auth'
     | '/login'
+    | '/station'
     | '/_auth/admin'
     | '/_auth/candidates'
     | '/_auth/results'
@@ -186,6 +209,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
     | '/_auth/admin/positions'
+    | '/_auth/admin/stations'
     | '/_auth/admin/users'
     | '/_auth/admin/'
   fileRoutesById: FileRoutesById
@@ -193,6 +217,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
   LoginRoute: typeof LoginRoute
+  StationRoute: typeof StationRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -209,6 +234,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/station': {
+      id: '/station'
+      path: '/station'
+      fullPath: '/station'
+      preLoaderRoute: typeof StationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_auth/': {
@@ -288,6 +320,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminPositionsRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/stations': {
+      id: '/_auth/admin/stations'
+      path: '/stations'
+      fullPath: '/admin/stations'
+      preLoaderRoute: typeof AuthAdminStationsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/admin/users': {
       id: '/_auth/admin/users'
       path: '/users'
@@ -303,6 +342,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
+  AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
 }
@@ -312,6 +352,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,
+  AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
 }
@@ -343,6 +384,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   LoginRoute: LoginRoute,
+  StationRoute: StationRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -1,9 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { requireAuth } from "../lib/guards";
+import { requireAppArea } from "../lib/guards";
 import { AppLayout } from "../components/layout/AppLayout";
 
-/** Pathless layout: every route below it needs a session (unauthenticated → /login, replaced). */
+/** Pathless layout: every route below it needs a session (unauthenticated → /login, replaced); officers go to /station. */
 export const Route = createFileRoute("/_auth")({
-  beforeLoad: requireAuth,
+  beforeLoad: requireAppArea,
   component: AppLayout,
 });

@@ -9,6 +9,7 @@ import { Card } from "../components/ui/Card";
 import { StateMessage } from "../components/ui/Spinner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { DetailedResults } from "./results/DetailedResults";
+import { StationBallots } from "../components/results/StationBallots";
 import { RESULTS_TABS, RESULTS_TAB_LABELS, type ResultsTab } from "./results/tabs";
 
 const route = getRouteApi("/_auth/results");
@@ -81,6 +82,7 @@ export function ResultsPage() {
           <ResultsOverview results={results} show={tab === "overview" ? "leaders" : "top"} />
         )}
       </div>
+      <StationBallots />
     </div>
   );
 }

@@ -36,5 +36,13 @@ export const adminNav: NavGroup[] = [
       { to: "/admin/candidates", label: "Create Candidates", icon: "id-card" },
     ],
   },
+  {
+    title: "Election",
+    items: [
+      { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },
+      { to: "/admin/voters", label: "Manage Voters", icon: "users" },
+      { to: "/admin/stations", label: "Polling Stations", icon: "ballot" },
+    ],
+  },
   others,
 ];

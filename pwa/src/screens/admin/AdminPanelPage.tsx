@@ -5,7 +5,7 @@ import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
 import type { IconName } from "../../components/layout/nav";
 
-type CardIcon = IconName | "list" | "chart";
+type CardIcon = IconName | "list" | "chart" | "upload";
 
 const actions: { to: string; label: string; description: string; icon: CardIcon; tone: string }[] = [
   { to: "/admin/users", label: "Create Users", description: "Register voters by matric number and date of birth.", icon: "user-plus", tone: "bg-indigo-50 text-indigo-700" },
@@ -13,6 +13,9 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
   { to: "/admin/candidates", label: "Create Candidates", description: "Add candidates with a photo to a position.", icon: "id-card", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/manage-positions", label: "Manage Positions", description: "Review windows and delete positions.", icon: "list", tone: "bg-amber-50 text-amber-800" },
   { to: "/admin/manage-candidates", label: "Manage Candidates", description: "Review and remove candidates.", icon: "users", tone: "bg-rose-50 text-rose-700" },
+  { to: "/admin/voters/import", label: "Import Voters", description: "Load the whole roll from a CSV file, checked before anything is saved.", icon: "upload", tone: "bg-indigo-50 text-indigo-700" },
+  { to: "/admin/voters", label: "Manage Voters", description: "Find any voter, fix their record, reset a password, export the roll.", icon: "users", tone: "bg-sky-50 text-sky-700" },
+  { to: "/admin/stations", label: "Polling Stations", description: "Staffed devices where any voter can vote, even offline.", icon: "ballot", tone: "bg-emerald-50 text-emerald-800" },
   { to: "/results", label: "Live Results", description: "Follow the count as votes arrive.", icon: "chart", tone: "bg-green-50 text-green-700" },
   { to: "/candidates", label: "All Candidates", description: "See every candidate by position.", icon: "trophy", tone: "bg-teal-50 text-teal-700" },
   { to: "/settings", label: "Settings", description: "Your profile, email and password.", icon: "settings", tone: "bg-slate-100 text-slate-700" },

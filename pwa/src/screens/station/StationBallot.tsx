@@ -1,0 +1,86 @@
+import { useState } from "react";
+import { messages, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
+import { VoteCard } from "../../components/vote/VoteCard";
+import { Button } from "../../components/ui/Button";
+import { Card } from "../../components/ui/Card";
+import type { PositionVoteStatus } from "../../lib/vote-status";
+
+interface StationBallotProps {
+  voter: RollEntry;
+  positions: BallotPosition[];
+  now: number;
+  onSubmit: (choices: StationChoice[]) => Promise<void>;
+  onCancel: () => void;
+}
+
+type Chosen = { candidateId: string; candidateName: string };
+
+/**
+ * The voter's private ballot: the vote page's cards, then one confirmation. The choices live in
+ * this component's state only; submitting or cancelling unmounts it, and with it the choices.
+ */
+export function StationBallot({ voter, positions, now, onSubmit, onCancel }: StationBallotProps) {
+  const [chosen, setChosen] = useState<ReadonlyMap<string, Chosen>>(new Map());
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const statusOf = (positionId: string): PositionVoteStatus => {
+    const c = chosen.get(positionId);
+    return c
+      ? { kind: "voted", vote: { positionId, ...c }, note: "Chosen for this ballot. Press Confirm ballot when you have finished." }
+      : { kind: "not-voted" };
+  };
+
+  const submit = async () => {
+    setBusy(true);
+    try {
+      await onSubmit([...chosen].map(([positionId, c]) => ({ positionId, kind: "candidate", candidateId: c.candidateId })));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-xl font-semibold text-slate-900">
+          Ballot for {voter.name} <span className="font-normal text-slate-600">({voter.matricNumber})</span>
+        </h2>
+        <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          Cancel ballot
+        </Button>
+      </div>
+      {positions.map((position) => (
+        <VoteCard
+          key={position._id}
+          position={position}
+          status={statusOf(position._id)}
+          now={now}
+          onCast={(choice) => setChosen((prev) => new Map(prev).set(position._id, choice))}
+        />
+      ))}
+      <Card className="space-y-3 px-5 py-4">
+        {!confirming ? (
+          <Button onClick={() => setConfirming(true)} disabled={chosen.size === 0}>
+            Confirm ballot
+          </Button>
+        ) : (
+          <div role="group" aria-label="Confirm ballot" className="space-y-3">
+            <p className="font-medium text-slate-900">
+              Submit this ballot ({chosen.size} of {positions.length} positions)? It cannot be changed afterwards.
+            </p>
+            <div className="flex flex-wrap gap-2">
+              <Button onClick={() => void submit()} disabled={busy} autoFocus>
+                {busy ? "Submitting..." : "Submit ballot"}
+              </Button>
+              <Button variant="secondary" onClick={() => setConfirming(false)} disabled={busy}>
+                Back
+              </Button>
+            </div>
+          </div>
+        )}
+        {positions.length === 0 && <p className="text-slate-600">{messages.stationNothingToVote}</p>}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/** The latest value of a Dexie liveQuery (or any subscribable), `initial` until the first one. */
+import { useEffect, useState } from "react";
+
+interface Subscribable<T> {
+  subscribe(observer: { next: (value: T) => void; error?: (e: unknown) => void }): { unsubscribe(): void };
+}
+
+export function useObservable<T>(make: () => Subscribable<T>, initial: T, deps: unknown[] = []): T {
+  const [value, setValue] = useState<T>(initial);
+  useEffect(() => {
+    const sub = make().subscribe({ next: setValue, error: () => undefined });
+    return () => sub.unsubscribe();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  return value;
+}

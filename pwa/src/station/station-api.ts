@@ -1,0 +1,37 @@
+/** The polling-station calls (issue 14), admin and device, through the one API client. */
+import type {
+  BallotPosition,
+  SealedStationBallot,
+  StationBallotAnswer,
+  StationInfo,
+  StationOfficer,
+  StationPackage,
+  StationSessionInfo,
+  StationTally,
+} from "@evoting/shared";
+import { request } from "../lib/api-client";
+
+export type DevicePackage = StationPackage<BallotPosition>;
+
+const station = (id: string) => `/admin/stations/${encodeURIComponent(id)}`;
+
+export const stationApi = {
+  list: () => request<StationInfo[]>("/admin/stations"),
+  tally: () => request<StationTally>("/admin/stations/ballots"),
+  create: (name: string) => request<StationInfo>("/admin/stations", { method: "POST", body: { name } }),
+  assign: (id: string, matricNumber: string) =>
+    request<StationOfficer>(`${station(id)}/officers`, { method: "POST", body: { matricNumber } }),
+  unassign: (id: string, userId: string) =>
+    request<void>(`${station(id)}/officers/${encodeURIComponent(userId)}`, { method: "DELETE" }),
+  revoke: (id: string) => request<{ message: string }>(`${station(id)}/revoke`, { method: "POST" }),
+
+  // the device
+  mine: () => request<{ _id: string; name: string }[]>("/station/mine"),
+  open: (stationId: string) => request<StationSessionInfo>("/station/sessions", { method: "POST", body: { stationId } }),
+  close: (sessionId: string) => request<void>(`/station/sessions/${encodeURIComponent(sessionId)}/close`, { method: "POST" }),
+  package: (sessionId: string) => request<DevicePackage>(`/station/package?session=${encodeURIComponent(sessionId)}`),
+  deliver: (ballotId: string, sealed: SealedStationBallot) =>
+    request<StationBallotAnswer>("/station/ballots", { method: "POST", body: sealed, headers: { "Idempotency-Key": ballotId } }),
+};
+
+export type StationApi = typeof stationApi;

@@ -1,0 +1,103 @@
+/**
+ * The station device's own database (IndexedDB "evoting-station", apart from the voter's
+ * "evoting" so a shared browser never mixes the two). No React here.
+ *
+ * | table       | key                 | holds                                                        |
+ * |-------------|---------------------|--------------------------------------------------------------|
+ * | `packages`  | stationId           | what the station needs to work alone: positions, candidates, |
+ * |             |                     | the roll (no date of birth), with `savedAt`                  |
+ * | `queue`     | ballotId            | ballots not yet answered: SEALED (AES-GCM, key in memory     |
+ * |             |                     | only) plus who the voter is, never their choices             |
+ * | `served`    | voterId             | voters who voted on this device: never a second ballot      |
+ * | `refusals`  | id (ballot:position)| positions the server refused: voter and position, no choice  |
+ * | `delivered` | ballotId            | ballots the server answered, for the officer's counts        |
+ */
+import Dexie, { type Table } from "dexie";
+import type { SealedStationBallot } from "@evoting/shared";
+import type { DevicePackage } from "./station-api";
+
+export interface StoredPackage {
+  stationId: string;
+  data: DevicePackage;
+  /** Epoch ms (device clock) when the server gave us this copy. */
+  savedAt: number;
+}
+
+export interface StationVoter {
+  id: string;
+  matricNumber: string;
+  name: string;
+}
+
+export interface QueuedBallot {
+  ballotId: string;
+  stationId: string;
+  sealed: SealedStationBallot;
+  voter: StationVoter;
+  queuedAt: number;
+  attempts: number;
+}
+
+export interface ServedVoter {
+  voterId: string;
+  stationId: string;
+  ballotId: string;
+  at: number;
+}
+
+export interface StationRefusal {
+  id: string;
+  stationId: string;
+  voter: Omit<StationVoter, "id">;
+  positionTitle: string;
+  message: string;
+  at: number;
+}
+
+export interface DeliveredBallot {
+  ballotId: string;
+  stationId: string;
+  counted: number;
+  at: number;
+}
+
+export class StationDB extends Dexie {
+  packages!: Table<StoredPackage, string>;
+  queue!: Table<QueuedBallot, string>;
+  served!: Table<ServedVoter, string>;
+  refusals!: Table<StationRefusal, string>;
+  delivered!: Table<DeliveredBallot, string>;
+
+  constructor(name = "evoting-station", options?: ConstructorParameters<typeof Dexie>[1]) {
+    super(name, options);
+    // Version 1. Add a new numbered version (never edit this one) when the schema changes.
+    this.version(1).stores({
+      packages: "stationId",
+      queue: "ballotId, queuedAt",
+      served: "voterId",
+      refusals: "id, stationId, at",
+      delivered: "ballotId, stationId",
+    });
+  }
+}
+
+let shared: StationDB | null = null;
+
+export function stationDb(): StationDB {
+  shared ??= new StationDB();
+  return shared;
+}
+
+export class AlreadyServedError extends Error {}
+
+/**
+ * Queues a sealed ballot and marks its voter as served, in one transaction: the device can never
+ * hold a ballot for a voter it does not remember, nor take a second one.
+ */
+export async function queueBallot(db: StationDB, item: QueuedBallot): Promise<void> {
+  await db.transaction("rw", [db.queue, db.served], async () => {
+    if (await db.served.get(item.voter.id)) throw new AlreadyServedError(item.voter.id);
+    await db.served.add({ voterId: item.voter.id, stationId: item.stationId, ballotId: item.ballotId, at: item.queuedAt });
+    await db.queue.add(item);
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * What the station screen does, without React: open the station (session, key, package,
+ * photos), cast a ballot (seal, queue, deliver), and the look-up over the stored roll.
+ */
+import { isEligible, positionStatus, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
+import { prefetchPhotos } from "../offline/photos";
+import { stationApi } from "./station-api";
+import { importSessionKey, sealBallot } from "./station-crypto";
+import { queueBallot, stationDb, type StationDB, type StoredPackage } from "./station-db";
+import { stationSession } from "./station-session";
+import { flushStationQueue } from "./station-sync";
+
+const photoUrls = (positions: readonly BallotPosition[]) =>
+  [...new Set(positions.flatMap((p) => p.candidates.map((c) => c.photo)).filter((u): u is string => Boolean(u)))];
+
+/** Candidate photos not yet in the service worker's cache: the station is not ready while any is missing. */
+export async function missingPhotos(positions: readonly BallotPosition[]): Promise<number> {
+  const urls = photoUrls(positions);
+  if (urls.length === 0) return 0;
+  if (typeof caches === "undefined") return urls.length;
+  const found = await Promise.all(urls.map((url) => caches.match(url)));
+  return found.filter((r) => !r).length;
+}
+
+/** Downloads the package for the open session and stores it; resolves with the photos still missing. */
+export async function refreshPackage(db: StationDB = stationDb()): Promise<{ stored: StoredPackage; missing: number }> {
+  const live = stationSession.get();
+  if (!live) throw new Error("The station is not open");
+  const data = await stationApi.package(live.sessionId);
+  const stored: StoredPackage = { stationId: live.station._id, data, savedAt: Date.now() };
+  await db.packages.put(stored);
+  await prefetchPhotos(data.positions);
+  return { stored, missing: await missingPhotos(data.positions) };
+}
+
+export async function openStation(stationId: string, db: StationDB = stationDb()) {
+  const info = await stationApi.open(stationId);
+  const key = await importSessionKey(info.key);
+  stationSession.set({
+    sessionId: info.sessionId,
+    key,
+    station: info.station,
+    clockOffset: Date.parse(info.serverTime) - Date.now(),
+    expiresAt: Date.parse(info.expiresAt),
+  });
+  return refreshPackage(db);
+}
+
+/** Signing the device out of the station: the key is forgotten; queued ballots stay and are still delivered. */
+export async function closeStation() {
+  const live = stationSession.get();
+  stationSession.set(null);
+  if (live) await stationApi.close(live.sessionId).catch(() => undefined);
+}
+
+/** Positions this voter may still vote for here, at server time `now`. */
+export function ballotFor(voter: RollEntry, positions: readonly BallotPosition[], now: number): BallotPosition[] {
+  return positions.filter(
+    (p) =>
+      isEligible(p.eligibleGroups ?? [], voter.groups) &&
+      !voter.voted.includes(p._id) &&
+      positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime)) === "active",
+  );
+}
+
+/** Look-up by matriculation number (exact or its start) or any part of the name. */
+export function lookUp(roll: readonly RollEntry[], query: string, limit = 20): RollEntry[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  return roll.filter((v) => v.matricNumber.toLowerCase().startsWith(q) || v.name.toLowerCase().includes(q)).slice(0, limit);
+}
+
+/**
+ * Seals the voter's choices with the in-memory key and queues them with the voter marked as
+ * served (one transaction), then starts delivery. The choices exist only in this call.
+ */
+export async function castStationBallot(voter: RollEntry, choices: StationChoice[], db: StationDB = stationDb()) {
+  const live = stationSession.get();
+  if (!live) throw new Error("The station is not open");
+  const castAt = stationSession.now();
+  const ballotId = crypto.randomUUID();
+  const sealed = await sealBallot(live.key, live.sessionId, { v: 1, ballotId, voterId: voter._id, castAt, choices });
+  await queueBallot(db, {
+    ballotId,
+    stationId: live.station._id,
+    sealed,
+    voter: { id: voter._id, matricNumber: voter.matricNumber, name: voter.name },
+    queuedAt: Date.now(),
+    attempts: 0,
+  });
+  void flushStationQueue();
+}

@@ -9,16 +9,17 @@
  * reads (`get`) on a second, direct connection with prepared statements (direct.ts); with
  * any other URL (`:memory:`, remote) both go through the client as everything else does.
  */
-import { createClient, type Client, type InValue } from "@libsql/client";
+import { createClient, type Client, type InArgs, type InStatement, type InValue, type ResultSet } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
+import { authVersionTriggers } from "./auth-version.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { threadExecutor } from "./thread-executor.ts";
-import { BatchWriter, clientExecutor } from "./writer.ts";
+import { BatchWriter, clientExecutor, notifyAll } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -35,7 +36,29 @@ export interface Database {
    * database file). Plain positional args; rows are objects keyed by column name.
    */
   get(sql: string, args?: InValue[]): Promise<Row | undefined>;
+  /**
+   * `listener` sees the statements of every write once it has committed, through the writer
+   * (before its callers are answered) or the client; reads through the client pass too.
+   * For in-process caches of what such writes change (sessions.ts).
+   */
+  onWrite(listener: (statements: InStatement[]) => void): void;
   close(): void;
+}
+
+/** Calls `listeners` after each execute/batch through the client (drizzle included) has run. */
+function observeClient(client: Client, listeners: ((statements: InStatement[]) => void)[]): void {
+  const execute = client.execute.bind(client) as (stmtOrSql: InStatement, args?: InArgs) => Promise<ResultSet>;
+  const batch = client.batch.bind(client);
+  client.execute = (async (stmtOrSql: InStatement, args?: InArgs) => {
+    const result = await execute(stmtOrSql, args);
+    notifyAll(listeners, [stmtOrSql]);
+    return result;
+  }) as Client["execute"];
+  client.batch = (async (statements, mode) => {
+    const result = await batch(statements, mode);
+    notifyAll(listeners, statements as InStatement[]);
+    return result;
+  }) as Client["batch"];
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
@@ -69,12 +92,21 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
+  for (const trigger of authVersionTriggers) await client.execute(trigger);
+  const writeListeners: ((statements: InStatement[]) => void)[] = [];
+  observeClient(client, writeListeners);
+  const onWrite = (writer: BatchWriter | null) => (listener: (statements: InStatement[]) => void) => {
+    writeListeners.push(listener);
+    writer?.onCommit(listener);
+  };
 
   if (!filePath) {
+    const writer = new BatchWriter(clientExecutor(client));
     return {
       client,
       db,
-      writer: new BatchWriter(clientExecutor(client)),
+      writer,
+      onWrite: onWrite(null), // its writer commits through client.batch, observed already
       url,
       filePath,
       get: async (sql, args = []) => (await client.execute({ sql, args })).rows[0],
@@ -86,10 +118,12 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   let direct: DirectConnection | null = null;
   const connect = () => (direct ??= new DirectConnection(filePath, { synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS }));
   const executor = threadExecutor(filePath, { synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS });
+  const writer = new BatchWriter(executor);
   return {
     client,
     db,
-    writer: new BatchWriter(executor),
+    writer,
+    onWrite: onWrite(writer),
     url,
     filePath,
     get: async (sql, args = []) => connect().get(sql, args),

@@ -26,6 +26,17 @@ export const clientExecutor = (client: Client): WriteExecutor => ({
   transaction: (statements) => client.batch(statements, "write"),
 });
 
+/** Calls each listener; one that throws cannot fail a write that has already committed. */
+export function notifyAll(listeners: ((statements: InStatement[]) => void)[], statements: InStatement[]): void {
+  for (const listener of listeners) {
+    try {
+      listener(statements);
+    } catch (error) {
+      console.error("A commit listener failed", error);
+    }
+  }
+}
+
 interface Pending {
   statements: InStatement[];
   /** Run once per batch however many submissions ask (deduplicated by SQL text), after the rest. */
@@ -47,6 +58,7 @@ export class BatchWriter {
   private readonly maxBatch: number;
   /** Commits and submissions so far, for benchmarks and health. */
   readonly stats = { batches: 0, submissions: 0 };
+  private readonly committed: ((statements: InStatement[]) => void)[] = [];
 
   constructor(
     private readonly executor: WriteExecutor,
@@ -81,6 +93,20 @@ export class BatchWriter {
     }, delay);
   }
 
+  /**
+   * `listener` sees the statements of every commit before their callers are answered, so a
+   * cache that depends on them (sessions.ts) is corrected before anyone acts on the write.
+   */
+  onCommit(listener: (statements: InStatement[]) => void): void {
+    this.committed.push(listener);
+  }
+
+  private async run(statements: InStatement[]): Promise<WriteResult[]> {
+    const results = await this.executor.transaction(statements);
+    notifyAll(this.committed, statements);
+    return results;
+  }
+
   private async flush(): Promise<void> {
     const group = this.queue.splice(0, this.maxBatch);
     if (group.length === 0) return;
@@ -89,7 +115,7 @@ export class BatchWriter {
     try {
       const once = new Map<string, InStatement>();
       for (const p of group) for (const st of p.once) once.set(typeof st === "string" ? st : st.sql, st);
-      const results = await this.executor.transaction([...group.flatMap((p) => p.statements), ...once.values()]);
+      const results = await this.run([...group.flatMap((p) => p.statements), ...once.values()]);
       let offset = 0;
       for (const p of group) {
         p.resolve(results.slice(offset, offset + p.statements.length));
@@ -102,7 +128,7 @@ export class BatchWriter {
       }
       for (const p of group) {
         try {
-          p.resolve((await this.executor.transaction([...p.statements, ...p.once])).slice(0, p.statements.length));
+          p.resolve((await this.run([...p.statements, ...p.once])).slice(0, p.statements.length));
         } catch (e) {
           p.reject(e);
         }

@@ -4,7 +4,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { canViewAdmin, canWriteAdmin, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
-import { findSessionUser, hashToken } from "../services/sessions.ts";
+import { findSession } from "../services/sessions.ts";
 import { fail } from "./errors.ts";
 
 export function bearerToken(c: Context): string | null {
@@ -17,10 +17,10 @@ export function requireUser(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c);
     if (!token) fail(401, messages.unauthenticated);
-    const user = await findSessionUser(deps.database, token, deps.clock.now());
-    if (!user) fail(401, messages.sessionExpired);
-    c.set("user", user);
-    c.set("tokenHash", hashToken(token));
+    const session = await findSession(deps.database, token, deps.clock.now());
+    if (!session) fail(401, messages.sessionExpired);
+    c.set("user", session.user);
+    c.set("tokenHash", session.tokenHash);
     await next();
   });
 }

@@ -1,18 +1,33 @@
 /**
  * Bearer sessions: 256 random bits handed to the client, only their SHA-256 stored. Each
  * session has an absolute lifetime (SESSION_HOURS, 12 h by default) and can be revoked
- * (logout, password change). Validity is checked in the database on every request, so a
- * revocation holds across every process that shares the database.
+ * (logout, password change, an admin's reset, sign-in limits).
+ *
+ * Every authenticated request needs its session, so each process keeps the sessions it has
+ * seen in memory (SessionCache) instead of reading the database per request. What ends a
+ * session still takes effect at once:
+ * - in this process, before the revoking write is even acknowledged: every write through
+ *   the writer or the client that updates or deletes sessions or users empties the cache
+ *   (Database.onWrite); `revokeSessions` is the one helper for revoking;
+ * - from any other process within a second: triggers move `meta.auth_version` on every such
+ *   change (db/auth-version.ts) and the cache reads it at most once a second, as the
+ *   realtime hub polls its own counters.
+ * A cached session also ends at its own expiry, checked against the caller's clock.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { InStatement } from "@libsql/client";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
 import type { Database, Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
+import { AUTH_VERSION } from "../db/auth-version.ts";
 import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
+
+/** Opportunistic clean-up of a user's long-dead sessions at sign-in; ends nothing alive. */
+const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_at < ?";
 
 /**
  * Sign-ins go through the group-commit writer: in a rush, many sessions share one commit
@@ -26,35 +41,149 @@ export async function createSession(writer: BatchWriter, userId: string, now: nu
       sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
       args: [hashToken(token), userId, now, expiresAt],
     },
-    // Opportunistic clean-up of long-dead sessions of this user keeps the table small.
-    { sql: "DELETE FROM sessions WHERE user_id = ? AND expires_at < ?", args: [userId, now] },
+    // Keeps the table small.
+    { sql: DELETE_EXPIRED_SQL, args: [userId, now] },
   ]);
   return { token, expiresAt };
 }
 
-export async function findSessionUser(database: Database, token: string, now: number): Promise<AuthUser | null> {
-  if (token.length < 20 || token.length > 200) return null;
-  // Raw SQL on purpose: every authenticated request runs this, and the query builder cost
-  // more than the lookup itself (bench/: ~0.1 ms of CPU per request). A prepared statement
-  // on the direct connection for a database file (db/direct.ts).
-  const row = await database.get(
-    `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password
-            FROM sessions s JOIN users u ON u.id = s.user_id
-           WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
-           LIMIT 1`,
-    [hashToken(token), now],
-  );
-  if (!row) return null;
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    role: toRole(row.role),
-    matricNumber: String(row.matric_number),
-    email: row.email === null ? null : String(row.email),
-    hasPassword: Number(row.has_password) === 1,
-  };
+export interface Session {
+  user: AuthUser;
+  tokenHash: string;
+  expiresAt: number;
 }
 
+/** A write that may end a session or change a signed-in user (names quoted as drizzle writes them). */
+const ENDS_OR_CHANGES = /^\s*(?:UPDATE|DELETE\s+FROM|REPLACE\s+INTO|INSERT\s+OR\s+REPLACE\s+INTO)\s+["`]?(?:sessions|users)["`]?[\s(]/i;
+
+const CHECK_EVERY_MS = 1_000;
+/** Bounds memory (~1 KB each); far more than the voters one process serves in a session's lifetime. */
+const MAX_CACHED = 100_000;
+
+class SessionCache {
+  /** By bearer token: a hit costs no hash either. */
+  private readonly entries = new Map<string, Session>();
+  /** Moves whenever the cache is emptied: a lookup that started before does not store. */
+  private generation = 0;
+  private version: number | null = null;
+  private checkedAt = -Infinity;
+  private checking: Promise<void> | null = null;
+
+  constructor(private readonly database: Database) {
+    database.onWrite((statements) => {
+      for (const st of statements) {
+        const sql = typeof st === "string" ? st : st.sql;
+        if (sql !== DELETE_EXPIRED_SQL && ENDS_OR_CHANGES.test(sql)) return this.clear();
+      }
+    });
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  /** Reads meta.auth_version at most once a second; empties the cache when it moved. */
+  private check(): Promise<void> | undefined {
+    if (performance.now() - this.checkedAt < CHECK_EVERY_MS) return undefined;
+    return (this.checking ??= (async () => {
+      try {
+        const row = await this.database.get(`SELECT value FROM meta WHERE key = '${AUTH_VERSION}'`);
+        const version = Number(row?.value ?? 0);
+        if (version !== this.version) {
+          if (this.version !== null) this.clear();
+          this.version = version;
+        }
+        this.checkedAt = performance.now();
+      } finally {
+        this.checking = null;
+      }
+    })());
+  }
+
+  async find(token: string, now: number): Promise<Session | null> {
+    await this.check();
+    const hit = this.entries.get(token);
+    if (hit) {
+      if (hit.expiresAt > now) return hit;
+      this.entries.delete(token);
+      return null;
+    }
+    const generation = this.generation;
+    const tokenHash = hashToken(token);
+    // Raw SQL on purpose: the query builder cost more than the lookup itself (bench/). A
+    // prepared statement on the direct connection for a database file (db/direct.ts).
+    const row = await this.database.get(
+      `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at
+              FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
+             LIMIT 1`,
+      [tokenHash, now],
+    );
+    if (!row) return null;
+    const session: Session = {
+      tokenHash,
+      expiresAt: Number(row.expires_at),
+      // Frozen: the same object serves every request of the session.
+      user: Object.freeze({
+        id: String(row.id),
+        name: String(row.name),
+        role: toRole(row.role),
+        matricNumber: String(row.matric_number),
+        email: row.email === null ? null : String(row.email),
+        hasPassword: Number(row.has_password) === 1,
+      }),
+    };
+    if (generation === this.generation) {
+      if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(token, session);
+    }
+    return session;
+  }
+}
+
+const caches = new WeakMap<Database, SessionCache>();
+
+function cacheOf(database: Database): SessionCache {
+  let cache = caches.get(database);
+  if (!cache) caches.set(database, (cache = new SessionCache(database)));
+  return cache;
+}
+
+/** The live session of a bearer token (its user and the token's hash), or null. */
+export async function findSession(database: Database, token: string, now: number): Promise<Session | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  return cacheOf(database).find(token, now);
+}
+
+export async function findSessionUser(database: Database, token: string, now: number): Promise<AuthUser | null> {
+  return (await findSession(database, token, now))?.user ?? null;
+}
+
+export type RevokeTarget =
+  /** One session (logout). */
+  | { tokenHash: string }
+  /** Every live session of a user but `keepTokenHash` (password change, an admin's reset, sign-in limits). */
+  | { userId: string; keepTokenHash?: string };
+
+/**
+ * The one helper for ending sessions. Resolves after the commit, by which time this process
+ * no longer serves them from memory; other processes stop within a second. Returns how
+ * many sessions it ended.
+ */
+export async function revokeSessions(database: Database, target: RevokeTarget, now: number): Promise<number> {
+  const statement: InStatement =
+    "tokenHash" in target
+      ? { sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", args: [now, target.tokenHash] }
+      : {
+          sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)",
+          args: [now, target.userId, target.keepTokenHash ?? "", now],
+        };
+  const [result] = await database.writer.submit([statement]);
+  return result.rowsAffected;
+}
+
+/** Logout (older name; through drizzle, which the cache observes as well). */
 export async function revokeSession(db: Db, tokenHash: string, now: number): Promise<void> {
   await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.tokenHash, tokenHash));
 }

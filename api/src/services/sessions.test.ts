@@ -1,0 +1,83 @@
+/**
+ * Sessions are served from memory, yet whatever ends them takes effect at once in this
+ * process and within a second from another process sharing the database.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../db/client.ts";
+import { ADMIN, createTestApp, type TestApp } from "../test/harness.ts";
+import { findSession, revokeSessions } from "./sessions.ts";
+
+let t: TestApp;
+let other: Database | null = null;
+
+afterEach(async () => {
+  if (other) {
+    await other.writer.drain();
+    other.close();
+    other = null;
+  }
+  await t.close();
+});
+
+const profile = (token: string) => t.request("/auth/profile", { token });
+
+describe("session cache", () => {
+  it("logout ends the session at once", async () => {
+    t = await createTestApp();
+    const { token } = await t.login(...adminLogin());
+    expect((await profile(token)).status).toBe(200);
+    expect((await profile(token)).status).toBe(200); // served from memory now
+    expect((await t.request("/auth/logout", { method: "POST", token })).status).toBe(204);
+    expect((await profile(token)).status).toBe(401);
+  });
+
+  it("revokeSessions ends every session of a user but the one kept, at once", async () => {
+    t = await createTestApp();
+    const a = await t.login(...adminLogin());
+    const b = await t.login(...adminLogin());
+    const c = await t.login(...adminLogin());
+    for (const s of [a, b, c]) expect((await profile(s.token)).status).toBe(200);
+    const kept = await findSession(t.database, a.token, t.clock.now());
+    const ended = await revokeSessions(t.database, { userId: a.user._id, keepTokenHash: kept!.tokenHash }, t.clock.now());
+    expect(ended).toBe(2);
+    expect((await profile(a.token)).status).toBe(200);
+    expect((await profile(b.token)).status).toBe(401);
+    expect((await profile(c.token)).status).toBe(401);
+    await revokeSessions(t.database, { tokenHash: kept!.tokenHash }, t.clock.now());
+    expect((await profile(a.token)).status).toBe(401);
+  });
+
+  it("a change to the signed-in user shows on the next request", async () => {
+    t = await createTestApp();
+    const { token } = await t.login(...adminLogin());
+    expect(((await (await profile(token)).json()) as { email: string | null }).email).toBeNull();
+    const put = await t.request("/auth/email", { method: "PUT", token, json: { email: "ro@uniport.edu.ng" } });
+    expect(put.status).toBe(200);
+    expect(((await (await profile(token)).json()) as { email: string | null }).email).toBe("ro@uniport.edu.ng");
+  });
+
+  it("a cached session still ends at its expiry", async () => {
+    t = await createTestApp({ config: { sessionMs: 60_000 } });
+    const { token } = await t.login(...adminLogin());
+    expect((await profile(token)).status).toBe(200);
+    t.clock.advance(60_001);
+    expect((await profile(token)).status).toBe(401);
+  });
+
+  it("a revocation by another process takes effect here within a second", async () => {
+    t = await createTestApp();
+    const { token, user } = await t.login(...adminLogin());
+    expect((await profile(token)).status).toBe(200);
+    // Another process: its own connections and its own cache on the same database file.
+    other = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+    expect(await revokeSessions(other, { userId: user._id }, t.clock.now())).toBe(1);
+    // Until this process next reads the counter it may still serve the session from memory;
+    // after a second it must not.
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await profile(token)).status).toBe(401);
+  });
+});
+
+function adminLogin(): [string, { password: string }] {
+  return [ADMIN.matricNumber, { password: ADMIN.password }];
+}

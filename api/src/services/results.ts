@@ -7,11 +7,12 @@
  */
 import { sql } from "drizzle-orm";
 import type { Results } from "@evoting/shared";
-import { sortBreakdown } from "@evoting/shared";
+import { resultsHiddenFrom, sortBreakdown } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import type { Clock } from "../clock.ts";
 import { RESULTS_VERSION } from "../db/schema.ts";
 import { photoUrl } from "./catalog.ts";
+import { getElection } from "./election.ts";
 
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 
@@ -43,6 +44,11 @@ export class ResultsService {
     return Number(row?.value ?? 0);
   }
 
+  /** Issue 11: 'after-close' visibility withholds tallies from voters until the election window ends. */
+  async withheldFromVoters(): Promise<boolean> {
+    return resultsHiddenFrom(await getElection(this.database), false, this.clock.now());
+  }
+
   async get(): Promise<Results> {
     const version = await this.version();
     if (this.cached && this.cached.version === version) return this.cached.results;
@@ -63,14 +69,21 @@ export class ResultsService {
     const started = performance.now();
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies.
-    const [v, voters, voted, rows] = await client.batch(
+    const [v, voters, voted, rows, eligible] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
         "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
         "SELECT count(DISTINCT voter_id) AS n FROM participations",
-        `SELECT p.id AS position_id, p.title AS position_title, c.id AS candidate_id, c.name, c.photo_id, c.vote_count
+        `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
+                c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
            ORDER BY p.start_time, p.created_at, p.title, c.name`,
+        // Issue 11: a position limited to groups has its own base for turnout: its eligible voters.
+        `SELECT p.id AS position_id,
+                (SELECT count(*) FROM users u WHERE u.role <> 'admin' AND EXISTS (
+                   SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
+                    WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
+           FROM positions p WHERE p.eligible_groups <> '[]'`,
       ],
       "read",
     );
@@ -79,7 +92,10 @@ export class ResultsService {
       const id = String(r.position_id);
       let entry = byPosition.get(id);
       if (!entry) {
-        entry = { positionId: id, positionTitle: String(r.position_title), totalVotes: 0, breakdown: [] };
+        // 'No' and abstentions are ballots too: the position is done for those voters.
+        const noVotes = Number(r.no_count ?? 0);
+        const abstentions = Number(r.abstain_count ?? 0);
+        entry = { positionId: id, positionTitle: String(r.position_title), totalVotes: noVotes + abstentions, breakdown: [], noVotes, abstentions };
         byPosition.set(id, entry);
       }
       if (r.candidate_id !== null) {
@@ -93,8 +109,11 @@ export class ResultsService {
         });
       }
     }
+    const totalRegisteredVoters = Number(voters.rows[0]?.n ?? 0);
+    const eligibleBy = new Map(eligible.rows.map((r) => [String(r.position_id), Number(r.n)]));
+    for (const entry of byPosition.values()) entry.eligibleVoters = eligibleBy.get(entry.positionId) ?? totalRegisteredVoters;
     const results: Results = {
-      totalRegisteredVoters: Number(voters.rows[0]?.n ?? 0),
+      totalRegisteredVoters,
       totalVotesCast: Number(voted.rows[0]?.n ?? 0),
       results: [...byPosition.values()].map((p) => ({ ...p, breakdown: sortBreakdown(p.breakdown) })),
       generatedAt: new Date(this.clock.now()).toISOString(),

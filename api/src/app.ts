@@ -13,6 +13,7 @@ import { adminRoutes } from "./routes/admin/index.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { photoRoutes } from "./routes/photos.ts";
 import { voteRoutes } from "./routes/vote.ts";
+import { electionRoutes } from "./routes/election.ts";
 import { stationRoutes } from "./routes/station.ts";
 import { receiptRoutes } from "./routes/receipts.ts";
 import { HashQueueFull } from "./security/passwords.ts";
@@ -79,6 +80,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/admin", adminRoutes(deps));
   api.route("/vote/receipts", receiptRoutes(deps)); // before /vote: its own gate answers first
   api.route("/vote", voteRoutes(deps));
+  api.route("/election", electionRoutes(deps));
   api.route("/station", stationRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));
   api.route("/chat", chatRoutes(deps));

@@ -1,4 +1,13 @@
-/** Results maths (spec section 3 and 9): percentages, turnout, leaders, top candidates. */
+/**
+ * Results maths (spec section 3 and 9): percentages, turnout, leaders, top candidates, and
+ * (issue 11) Yes/No, abstentions and ties. Every count, percentage and elected/tie decision
+ * is made here and nowhere else; the denominators are recorded in
+ * docs/decisions/0006-results-denominators.md:
+ * - a percentage is of the votes that chose: candidate votes (Yes included) plus 'No';
+ *   abstentions are excluded (an abstainer chose nobody);
+ * - `totalVotes` counts every ballot, abstentions included (they count as having voted);
+ * - a position's turnout is of its eligible voters.
+ */
 import { TOP_CANDIDATES_LIMIT } from "./constants.ts";
 import type { BreakdownEntry, PositionResult, Results } from "./types.ts";
 
@@ -17,18 +26,61 @@ export function sortBreakdown(entries: readonly BreakdownEntry[]): BreakdownEntr
   return [...entries].sort((a, b) => b.votes - a.votes || a.name.localeCompare(b.name));
 }
 
+/** The votes a percentage is of: candidate (and Yes) votes plus 'No'; never abstentions. */
+export function percentageBase(r: Pick<PositionResult, "breakdown" | "noVotes">): number {
+  return r.breakdown.reduce((sum, b) => sum + b.votes, 0) + (r.noVotes ?? 0);
+}
+
+/** Share of the position's choosing votes, 0-100. */
+export const sharePercent = (votes: number, r: Pick<PositionResult, "breakdown" | "noVotes">): number =>
+  votePercentage(votes, percentageBase(r));
+
+/** Whether the position is decided by Yes/No: exactly one candidate stands. */
+export const isYesNo = (r: Pick<PositionResult, "breakdown">): boolean => r.breakdown.length === 1;
+
+export type PositionOutcome =
+  | { kind: "no-votes" }
+  | { kind: "leader"; leader: BreakdownEntry }
+  | { kind: "tie"; tied: BreakdownEntry[] }
+  /** Unopposed: elected only with more Yes than No. */
+  | { kind: "elected" | "not-elected"; candidate: BreakdownEntry; yes: number; no: number };
+
+export function positionOutcome(r: Pick<PositionResult, "breakdown" | "noVotes">): PositionOutcome {
+  if (isYesNo(r)) {
+    const candidate = r.breakdown[0];
+    const yes = candidate.votes;
+    const no = r.noVotes ?? 0;
+    if (yes + no === 0) return { kind: "no-votes" };
+    return { kind: yes > no ? "elected" : "not-elected", candidate, yes, no };
+  }
+  const sorted = sortBreakdown(r.breakdown);
+  const top = sorted[0];
+  if (!top || top.votes === 0) return { kind: "no-votes" };
+  const tied = sorted.filter((b) => b.votes === top.votes);
+  return tied.length > 1 ? { kind: "tie", tied } : { kind: "leader", leader: top };
+}
+
+/** A position's own turnout: its voters over the voters allowed to vote there. */
+export function positionTurnout(r: Pick<PositionResult, "totalVotes" | "eligibleVoters">, totalRegisteredVoters: number): number {
+  return turnout(r.totalVotes, r.eligibleVoters ?? totalRegisteredVoters);
+}
+
 export interface Leader extends BreakdownEntry {
   positionId: string;
   positionTitle: string;
   percentage: number;
 }
 
-/** One leader per position (the highest votes); positions with no votes have none. */
+/**
+ * One leader per position: the sole highest, or an unopposed candidate with more Yes than No.
+ * Positions with no votes, a tie, or a rejected unopposed candidate have none.
+ */
 export function leadersByPosition(results: readonly PositionResult[]): Leader[] {
   return results.flatMap((r) => {
-    const top = sortBreakdown(r.breakdown)[0];
-    if (!top || top.votes === 0) return [];
-    return [{ ...top, positionId: r.positionId, positionTitle: r.positionTitle, percentage: votePercentage(top.votes, r.totalVotes) }];
+    const outcome = positionOutcome(r);
+    const top = outcome.kind === "leader" ? outcome.leader : outcome.kind === "elected" ? outcome.candidate : null;
+    if (!top) return [];
+    return [{ ...top, positionId: r.positionId, positionTitle: r.positionTitle, percentage: sharePercent(top.votes, r) }];
   });
 }
 
@@ -42,7 +94,7 @@ export function topCandidates(results: readonly PositionResult[], limit = TOP_CA
     .flatMap((r) =>
       r.breakdown
         .filter((b) => b.votes > 0)
-        .map((b) => ({ ...b, positionId: r.positionId, positionTitle: r.positionTitle, percentage: votePercentage(b.votes, r.totalVotes) })),
+        .map((b) => ({ ...b, positionId: r.positionId, positionTitle: r.positionTitle, percentage: sharePercent(b.votes, r) })),
     )
     .sort((a, b) => b.votes - a.votes || a.name.localeCompare(b.name))
     .slice(0, limit)

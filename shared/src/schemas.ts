@@ -112,6 +112,9 @@ export const createPositionSchema = z
   });
 export type CreatePositionInput = z.infer<typeof createPositionSchema>;
 
+/** Exported for the election settings and position edits (./election-schemas.ts). */
+export { instantSchema, requiredString };
+
 export const createCandidateSchema = z.object({
   name: requiredString(messages.candidateNameRequired).max(MAX_NAME_LENGTH, {
     error: `Candidate name must be at most ${MAX_NAME_LENGTH} characters`,
@@ -155,12 +158,22 @@ export const passwordFormSchema = z
   });
 export type PasswordFormInput = z.infer<typeof passwordFormSchema>;
 
-export const castVoteSchema = z.object({
-  positionId: requiredString(messages.positionRequired).max(64, { error: messages.positionNotFound }),
-  candidateId: requiredString(messages.selectCandidate).max(64, { error: messages.candidateNotFound }),
-  /** Optional server-signed ticket proving the ballot was open before close (offline grace). */
-  ballotTicket: z.string().max(512).optional(),
-});
+/**
+ * A vote names a candidate (also 'Yes' on an unopposed position) or, instead, the choice
+ * 'no' (unopposed only) or 'abstain' (where allowed): exactly one of the two (issue 11).
+ */
+export const castVoteSchema = z
+  .object({
+    positionId: requiredString(messages.positionRequired).max(64, { error: messages.positionNotFound }),
+    candidateId: z.string().trim().max(64, { error: messages.candidateNotFound }).optional(),
+    choice: z.enum(["no", "abstain"], { error: messages.selectCandidate }).optional(),
+    /** Optional server-signed ticket proving the ballot was open before close (offline grace). */
+    ballotTicket: z.string().max(512).optional(),
+  })
+  .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) === 1, {
+    error: messages.selectCandidate,
+    path: ["candidateId"],
+  });
 export type CastVoteInput = z.infer<typeof castVoteSchema>;
 
 /** Client-made idempotency keys are UUIDs. */

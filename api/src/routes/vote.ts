@@ -3,7 +3,11 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   CHAT_TOKEN_TTL_MS,
+  canViewAdmin,
   canVote,
+  choiceProblem,
+  isEligible,
+  resultsHiddenFrom,
   castVoteSchema,
   idempotencyKeySchema,
   messages,
@@ -16,7 +20,8 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
-import { findBallotChoice, listPositions } from "../services/catalog.ts";
+import { findBallotChoice, listPositions, voterGroups } from "../services/catalog.ts";
+import { getElection, orderForVoter } from "../services/election.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
 
 interface BallotTicket {
@@ -46,10 +51,18 @@ export function voteRoutes(deps: Deps) {
     .use(requireUser(deps))
     .get("/positions", async (c) => {
       const now = clock.now();
-      const list = await listPositions(database.db);
       const isVoter = canVote(c.var.user.role);
+      const [positions, election, groups] = await Promise.all([
+        listPositions(database.db),
+        getElection(database),
+        isVoter ? voterGroups(database, c.var.user.id) : [],
+      ]);
+      // Issue 11: 'random' order is the voter's own; a position the voter may not vote for
+      // is marked so the vote page leaves it out (All Candidates still lists its candidates).
+      const list = isVoter && election.ballotOrder === "random" ? orderForVoter(keys, c.var.user.id, positions) : positions;
       return c.json(
         list.map((p): BallotPosition => {
+          if (isVoter && !isEligible(p.eligibleGroups ?? [], groups)) return { ...p, eligible: false };
           const start = Date.parse(p.startTime);
           const end = Date.parse(p.endTime);
           const open = positionStatus(now, start, end) === "active";
@@ -58,7 +71,11 @@ export function voteRoutes(deps: Deps) {
       );
     })
     .get("/my-votes", async (c) => c.json(await myVotes(database, keys, c.var.user.id)))
-    .get("/results", async (c) => c.json(await deps.results.get()))
+    .get("/results", async (c) => {
+      // Issue 11: with 'after-close' visibility voters see no tallies until the window ends.
+      if (resultsHiddenFrom(await getElection(database), canViewAdmin(c.var.user.role), clock.now())) fail(403, messages.resultsHidden);
+      return c.json(await deps.results.get());
+    })
     .get("/chat-token", (c) => {
       const expiresAt = clock.now() + CHAT_TOKEN_TTL_MS;
       const token = signToken(keys, { k: "chat", sub: c.var.user.id, exp: expiresAt });
@@ -87,16 +104,25 @@ export function voteRoutes(deps: Deps) {
         return stored;
       };
 
-      const { position, candidate } = await findBallotChoice(database, positionId, candidateId);
+      const { position, candidate } = await findBallotChoice(database, positionId, candidateId ?? "");
       const now = clock.now();
       const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
-      if (!position || !candidate || candidate.positionId !== positionId || status !== "active") {
+      // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
+      // takes votes only from voters in them.
+      const kindProblem = position && body.choice ? choiceProblem(body.choice, position) : null;
+      const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
+      const candidateOk = body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
+      if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {
         const stored = await storedAnswer();
         if (stored) return c.json(stored.body as object, stored.status as 201);
       }
       if (!position) fail(404, messages.positionNotFound);
-      if (!candidate) fail(404, messages.candidateNotFound);
-      if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
+      if (kindProblem) fail(400, kindProblem);
+      if (!body.choice) {
+        if (!candidate) fail(404, messages.candidateNotFound);
+        if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
+      }
+      if (!eligible) fail(403, messages.notEligible);
 
       if (status === "upcoming") fail(403, messages.votingNotStarted);
       if (status === "ended") {
@@ -109,7 +135,7 @@ export function voteRoutes(deps: Deps) {
       const answer = await castVote(database, keys, {
         voterId,
         positionId,
-        choice: { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate.name },
+        choice: body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },
         idempotencyKey: key,
         now,
       });

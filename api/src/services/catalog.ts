@@ -17,16 +17,32 @@ function toCandidate(c: CandidateRow, p: Pick<PositionRow, "id" | "title">): Can
     position: { _id: p.id, title: p.title },
     positionId: p.id,
     positionTitle: p.title,
+    manifesto: c.manifesto ?? null,
   };
 }
 
-export function toPosition(p: PositionRow, cands: Candidate[] = []): Position {
+/** A stored JSON list of group labels (written only by this API, with JSON.stringify). */
+export function parseGroups(json: string | null | undefined): string[] {
+  try {
+    const value: unknown = JSON.parse(json ?? "[]");
+    return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+type PositionFields = Pick<PositionRow, "id" | "title" | "startTime" | "endTime"> &
+  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain">>;
+
+export function toPosition(p: PositionFields, cands: Candidate[] = []): Position {
   return {
     _id: p.id,
     title: p.title,
     startTime: new Date(p.startTime).toISOString(),
     endTime: new Date(p.endTime).toISOString(),
     candidates: cands,
+    eligibleGroups: parseGroups(p.eligibleGroups),
+    allowAbstain: Boolean(p.allowAbstain),
   };
 }
 
@@ -70,19 +86,33 @@ export async function findCandidateWithPosition(db: Db, id: string) {
 
 /**
  * What casting a vote needs to know, in ONE query (the vote path runs it for every ballot):
- * the position's window (undefined: no such position) and the candidate's name and position
- * (undefined: no such candidate, in any position).
+ * the position's window and ballot rules (undefined: no such position) and the candidate's
+ * name and position (undefined: no such candidate, in any position).
  */
 export async function findBallotChoice(database: Database, positionId: string, candidateId: string) {
   const row = await database.get(
-    `SELECT p.start_time, p.end_time, c.name, c.position_id
+    `SELECT p.start_time, p.end_time, p.eligible_groups, p.allow_abstain,
+            (SELECT count(*) FROM candidates x WHERE x.position_id = p.id) AS candidate_count,
+            c.name, c.position_id
             FROM positions p LEFT JOIN candidates c ON c.id = ?
            WHERE p.id = ?`,
     [candidateId, positionId],
   );
   if (!row) return { position: undefined, candidate: undefined };
   return {
-    position: { startTime: Number(row.start_time), endTime: Number(row.end_time) },
+    position: {
+      startTime: Number(row.start_time),
+      endTime: Number(row.end_time),
+      eligibleGroups: parseGroups(String(row.eligible_groups)),
+      allowAbstain: Number(row.allow_abstain) === 1,
+      candidateCount: Number(row.candidate_count),
+    },
     candidate: row.name === null ? undefined : { name: String(row.name), positionId: String(row.position_id) },
   };
+}
+
+/** The voter's roll groups (users.groups), for positions limited to groups. */
+export async function voterGroups(database: Database, userId: string): Promise<string[]> {
+  const row = await database.get("SELECT groups FROM users WHERE id = ?", [userId]);
+  return parseGroups(row ? String(row.groups) : "[]");
 }

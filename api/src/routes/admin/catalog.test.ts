@@ -160,19 +160,25 @@ describe("candidates", () => {
     expect(json.status).toBe(415);
   });
 
-  it("deletes a candidate without votes; one with votes is refused so the count stands", async () => {
-    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+  it("deletes a candidate before any vote; once the position has a vote its ballot is frozen (issue 11)", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace", "Linus"]);
+    const ok = await t.request(`/admin/candidates/${candidates[2]._id}`, { method: "DELETE", token: admin });
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).message).toBe(messages.deleteCandidateSuccess);
+    expect((await t.request(`/admin/candidates/${candidates[2]._id}`, { method: "DELETE", token: admin })).status).toBe(404);
     const voter = await t.createVoter(admin);
     await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } });
     const refused = await t.request(`/admin/candidates/${candidates[0]._id}`, { method: "DELETE", token: admin });
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe(messages.candidateHasVotes);
-    const ok = await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin });
-    expect(ok.status).toBe(200);
-    expect((await ok.json()).message).toBe(messages.deleteCandidateSuccess);
-    expect((await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin })).status).toBe(404);
+    const frozen = await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin });
+    expect(frozen.status).toBe(409);
+    expect((await frozen.json()).message).toBe(messages.ballotFrozen);
     const results = await (await t.request("/vote/results", { token: admin })).json();
-    expect(results.results[0].breakdown).toEqual([expect.objectContaining({ name: "Ada", votes: 1 })]);
+    expect(results.results[0].breakdown).toEqual([
+      expect.objectContaining({ name: "Ada", votes: 1 }),
+      expect.objectContaining({ name: "Grace", votes: 0 }),
+    ]);
   });
 });
 

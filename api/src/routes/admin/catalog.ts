@@ -8,6 +8,7 @@ import {
   createCandidateSchema,
   createAccountSchema,
   createPositionSchema,
+  manifestoSchema,
   messages,
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
@@ -16,6 +17,7 @@ import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../services/audit-log.ts";
 import { cleanImage } from "../../services/images.ts";
+import { positionHasVoteSql } from "./candidate-form.ts";
 import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
 import { bumpResultsVersionSql } from "../../services/results.ts";
 import { createUser, toProfile } from "../../services/users.ts";
@@ -103,6 +105,9 @@ export function catalogRoutes(deps: Deps) {
         const parsed = createCandidateSchema.safeParse({ name: text(form.name), positionId: text(form.positionId) });
         if (!parsed.success) return validationError(c, parsed.error);
         const { name, positionId } = parsed.data;
+        const manifestoField = manifestoSchema.optional().safeParse(text(form.manifesto));
+        if (!manifestoField.success) return validationError(c, manifestoField.error);
+        const manifesto = manifestoField.data ?? null;
 
         const photo = form.photo;
         if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
@@ -122,20 +127,29 @@ export function catalogRoutes(deps: Deps) {
 
         const id = randomUUID();
         const now = clock.now();
+        const insertCandidate = {
+          // Issue 11: the ballot is frozen once the position has a vote; checked in this
+          // write, which the writer serialises with votes, so no vote slips in between.
+          sql: `INSERT INTO candidates (id, position_id, name, photo_id, vote_count, created_at, manifesto)
+                SELECT ?, ?, ?, ?, 0, ?, ? WHERE NOT ${positionHasVoteSql("?")}`,
+          args: [id, positionId, name, photoRow?.id ?? null, now, manifesto, positionId, positionId],
+        };
+        let inserted = 0;
         try {
-          await database.writer.submit([
+          const results = await database.writer.submit([
             ...(photoRow
               ? [{ sql: "INSERT INTO photos (id, mime, data, created_at) VALUES (?, ?, ?, ?)", args: [photoRow.id, photoRow.mime, photoRow.data, now] }]
               : []),
-            {
-              sql: "INSERT INTO candidates (id, position_id, name, photo_id, vote_count, created_at) VALUES (?, ?, ?, ?, 0, ?)",
-              args: [id, positionId, name, photoRow?.id ?? null, now],
-            },
-            bumpResultsVersionSql,
+            insertCandidate,
+            `${bumpResultsVersionSql} AND changes() = 1`,
+            // A refused candidate leaves no orphan photo behind.
+            ...(photoRow ? [{ sql: "DELETE FROM photos WHERE id = ? AND NOT EXISTS (SELECT 1 FROM candidates WHERE photo_id = ?)", args: [photoRow.id, photoRow.id] }] : []),
           ]);
+          inserted = results[photoRow ? 1 : 0].rowsAffected;
         } catch {
           fail(404, messages.positionNotFound); // the position was deleted meanwhile
         }
+        if (inserted === 0) fail(409, messages.ballotFrozen);
         deps.hub.resultsChanged();
         const created = await findCandidateWithPosition(db, id);
         await audit(deps, c, {
@@ -164,13 +178,18 @@ export function catalogRoutes(deps: Deps) {
       const [deleted] = await database.writer.submit([
         {
           sql: `DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT EXISTS (SELECT 1 FROM ballots WHERE candidate_id = ?)
-                  AND NOT EXISTS (SELECT 1 FROM pending_ballots WHERE position_id = candidates.position_id)`,
+                  AND NOT EXISTS (SELECT 1 FROM pending_ballots WHERE position_id = candidates.position_id)
+                  AND NOT ${positionHasVoteSql("candidates.position_id")}`,
           args: [id, id],
         },
         { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },
         bumpResultsVersionSql,
       ]);
-      if (deleted.rowsAffected === 0) fail(409, messages.candidateHasVotes);
+      if (deleted.rowsAffected === 0) {
+        // Issue 11: a candidate without votes of their own is still frozen on a ballot that has votes.
+        const own = await database.get("SELECT vote_count FROM candidates WHERE id = ?", [id]);
+        fail(409, Number(own?.vote_count ?? 0) > 0 ? messages.candidateHasVotes : messages.ballotFrozen);
+      }
       deps.hub.resultsChanged();
       const name = existing[0].name;
       await audit(deps, c, { action: "candidate.delete", target: `candidate:${id} "${name}"`, summary: `Deleted candidate ${name}` });

@@ -7,6 +7,8 @@ import { Hono } from "hono";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { requireAdminArea, requireUser } from "../../http/auth.ts";
 import { catalogRoutes } from "./catalog.ts";
+import { editRoutes } from "./edits.ts";
+import { electionAdminRoutes } from "./election.ts";
 import { rollImportRoutes } from "./import.ts";
 import { voterRoutes } from "./voters.ts";
 import { auditRoutes } from "./audit.ts";
@@ -17,6 +19,8 @@ export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireAdminArea)
     .route("/", catalogRoutes(deps))
+    .route("/", editRoutes(deps))
+    .route("/", electionAdminRoutes(deps))
     .route("/", rollImportRoutes(deps))
     .route("/", voterRoutes(deps))
     .route("/", auditRoutes(deps))

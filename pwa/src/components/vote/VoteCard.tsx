@@ -51,7 +51,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
     }
     setError(null);
     const candidate = position.candidates.find((c) => c._id === parsed.data.candidateId);
-    onCast({ candidateId: parsed.data.candidateId, candidateName: candidate?.name ?? "" });
+    onCast({ candidateId: parsed.data.candidateId ?? "", candidateName: candidate?.name ?? "" });
   };
 
   return (

@@ -1,0 +1,119 @@
+/**
+ * Editing positions and candidates (issue 11, DESIGN.md section 7) without breaking an
+ * election: window edits follow `windowEditProblem` (shared/), and a position's candidates
+ * are frozen once it has a vote. Every edit is audited.
+ */
+import type { InStatement } from "@libsql/client";
+import { Hono } from "hono";
+import {
+  messages,
+  updateCandidateSchema,
+  updatePositionSchema,
+  windowEditProblem,
+} from "@evoting/shared";
+import type { AppEnv, Deps } from "../../deps.ts";
+import { fail, validationError } from "../../http/errors.ts";
+import { jsonBody } from "../../http/validate.ts";
+import { audit } from "../../services/audit-log.ts";
+import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/catalog.ts";
+import { describeChanges } from "../../services/election.ts";
+import { bumpResultsVersionSql } from "../../services/results.ts";
+import { candidateBodyLimit, photoFromForm, positionHasVoteSql, readCandidateForm, textField } from "./candidate-form.ts";
+
+export function editRoutes(deps: Deps) {
+  const { database, clock } = deps;
+  const db = database.db;
+
+  return new Hono<AppEnv>()
+    .patch("/positions/:id", ...jsonBody(updatePositionSchema), async (c) => {
+      const id = c.req.param("id");
+      const input = c.req.valid("json");
+      const current = await findPosition(db, id);
+      if (!current) fail(404, messages.positionNotFound);
+      const next = {
+        startTime: input.startTime === undefined ? current.startTime : Date.parse(input.startTime),
+        endTime: input.endTime === undefined ? current.endTime : Date.parse(input.endTime),
+      };
+      const problem = windowEditProblem(current, next, clock.now());
+      if (problem) fail(400, problem);
+      const updated = {
+        ...current,
+        ...next,
+        title: input.title ?? current.title,
+        eligibleGroups: input.eligibleGroups === undefined ? current.eligibleGroups : JSON.stringify(input.eligibleGroups),
+        allowAbstain: input.allowAbstain ?? current.allowAbstain,
+      };
+      const [result] = await database.writer.submit([
+        {
+          sql: "UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ? WHERE id = ?",
+          args: [updated.title, updated.startTime, updated.endTime, updated.eligibleGroups, updated.allowAbstain ? 1 : 0, id],
+        },
+        bumpResultsVersionSql,
+      ]);
+      if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
+      deps.hub.resultsChanged();
+      const before = toPosition(current);
+      const after = toPosition(updated);
+      const { candidates: _b, ...was } = before;
+      const { candidates: _a, ...now } = after;
+      await audit(deps, c, {
+        action: "position.update",
+        target: `position:${id} ${JSON.stringify(after.title)}`,
+        summary: `Edited position: ${describeChanges(was, now)}`,
+      });
+      const full = (await listPositions(db)).find((p) => p._id === id) ?? after;
+      return c.json({ ...full, message: messages.updatePositionSuccess });
+    })
+
+    .patch("/candidates/:id", candidateBodyLimit(), async (c) => {
+      const id = c.req.param("id");
+      const form = await readCandidateForm(c);
+      const parsed = updateCandidateSchema.safeParse({ name: textField(form, "name"), manifesto: textField(form, "manifesto") });
+      if (!parsed.success) return validationError(c, parsed.error);
+      const moveTo = textField(form, "positionId");
+      const photo = await photoFromForm(form);
+
+      const current = await findCandidateWithPosition(db, id);
+      if (!current) fail(404, messages.candidateNotFound);
+      const positionId = moveTo && moveTo !== current.positionId ? moveTo : current.positionId;
+      if (positionId !== current.positionId && !(await findPosition(db, positionId))) fail(404, messages.positionNotFound);
+      const { name = current.name, manifesto = current.manifesto ?? null } = parsed.data;
+
+      // A move is refused if either position has a vote; checked in the same write as the
+      // update, which the writer serialises with votes, so no vote slips in between.
+      const moving = positionId !== current.positionId;
+      const oldPhoto = photo ? await database.get("SELECT photo_id FROM candidates WHERE id = ?", [id]) : undefined;
+      const statements: InStatement[] = [
+        {
+          sql: `UPDATE candidates SET name = ?, manifesto = ?, position_id = ?, photo_id = coalesce(?, photo_id)
+                 WHERE id = ? ${moving ? `AND NOT ${positionHasVoteSql("position_id")} AND NOT ${positionHasVoteSql("?")}` : ""}`,
+          args: [name, manifesto, positionId, photo?.id ?? null, id, ...(moving ? [positionId, positionId] : [])],
+        },
+        bumpResultsVersionSql,
+      ];
+      if (photo) {
+        // The new photo goes in first (the candidate references it); whichever photo no
+        // candidate uses afterwards (the old one, or the new one if the update was refused) goes.
+        const unused = "DELETE FROM photos WHERE id = ? AND NOT EXISTS (SELECT 1 FROM candidates WHERE photo_id = ?)";
+        statements.unshift({ sql: "INSERT INTO photos (id, mime, data, created_at) VALUES (?, ?, ?, ?)", args: [photo.id, photo.mime, photo.data, clock.now()] });
+        statements.push({ sql: unused, args: [photo.id, photo.id] });
+        if (oldPhoto?.photo_id) statements.push({ sql: unused, args: [String(oldPhoto.photo_id), String(oldPhoto.photo_id)] });
+      }
+      const results = await database.writer.submit(statements);
+      if (results[photo ? 1 : 0].rowsAffected === 0) {
+        if (moving && (await findCandidateWithPosition(db, id))) fail(409, messages.ballotFrozen);
+        fail(404, messages.candidateNotFound);
+      }
+      deps.hub.resultsChanged();
+      const after = await findCandidateWithPosition(db, id);
+      await audit(deps, c, {
+        action: "candidate.update",
+        target: `candidate:${id} ${JSON.stringify(name)}`,
+        summary: `Edited candidate: ${describeChanges(
+          { name: current.name, position: current.positionTitle, manifesto: current.manifesto ? "set" : "none", photo: current.photo },
+          { name, position: after?.positionTitle, manifesto: manifesto ? "set" : "none", photo: after?.photo },
+        )}`,
+      });
+      return c.json({ ...after, message: messages.updateCandidateSuccess });
+    });
+}

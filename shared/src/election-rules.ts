@@ -1,0 +1,62 @@
+/**
+ * Election rules both sides check (issue 11), pure and written once: when a position's
+ * window may be edited, who may vote for a position, and which choices its ballot offers.
+ * Time is passed in (epoch ms) so every edge is testable with a fake clock.
+ */
+import { messages } from "./messages.ts";
+
+export interface Window {
+  startTime: number;
+  endTime: number;
+}
+
+/**
+ * Why a new window for a position is refused at `now`, or null when it is allowed.
+ * - the start may change only before the position opens (it opens AT its start);
+ * - the end may be extended at any time (polling day runs late) and shortened, but never to
+ *   before now (that would silently close a ballot voters are filling in);
+ * - the window stays start < end.
+ * An unchanged value is never a change: forms send every field back.
+ */
+export function windowEditProblem(current: Window, next: Partial<Window>, now: number): string | null {
+  const startTime = next.startTime ?? current.startTime;
+  const endTime = next.endTime ?? current.endTime;
+  if (startTime !== current.startTime && now >= current.startTime) return messages.startLocked;
+  if (endTime < current.endTime && endTime < now) return messages.endBeforeNow;
+  if (endTime <= startTime) return messages.endAfterStart;
+  return null;
+}
+
+/** Group labels compare without case or surrounding spaces: '300l' on the roll matches '300L'. */
+const groupKey = (g: string) => g.trim().toLowerCase();
+
+/** A position with no eligible groups is open to every voter; otherwise to voters in any of them. */
+export function isEligible(eligibleGroups: readonly string[], voterGroups: readonly string[]): boolean {
+  if (eligibleGroups.length === 0) return true;
+  const mine = new Set(voterGroups.map(groupKey));
+  return eligibleGroups.some((g) => mine.has(groupKey(g)));
+}
+
+/** The ballot's shape: a position with exactly one candidate is decided by Yes/No. */
+export const isUnopposed = (candidateCount: number): boolean => candidateCount === 1;
+
+export type BallotChoiceKind = "candidate" | "no" | "abstain";
+
+/** Why a choice is not on this position's ballot, or null. 'Yes' is the sole candidate's id. */
+export function choiceProblem(kind: BallotChoiceKind, ballot: { candidateCount: number; allowAbstain: boolean }): string | null {
+  if (kind === "no" && !isUnopposed(ballot.candidateCount)) return messages.noNeedsUnopposed;
+  if (kind === "abstain" && !ballot.allowAbstain) return messages.abstainNotAllowed;
+  return null;
+}
+
+/**
+ * Whether results are withheld from this viewer at `now`: with 'after-close' visibility,
+ * voters see no tallies until the election window ends; admins and observers always do.
+ */
+export function resultsHiddenFrom(
+  settings: { resultsVisibility: "live" | "after-close"; endTime: string },
+  viewerCanSeeAdmin: boolean,
+  now: number,
+): boolean {
+  return settings.resultsVisibility === "after-close" && !viewerCanSeeAdmin && now < Date.parse(settings.endTime);
+}

@@ -1,0 +1,52 @@
+/**
+ * Issue 11: election settings and edits, the shapes the PWA's forms and the API's validators
+ * share. Window rules that depend on the clock and on stored values are in election-rules.ts;
+ * these check the shape and start < end.
+ */
+import { z } from "zod";
+import { MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
+import { messages } from "./messages.ts";
+import { groupsSchema } from "./roll.ts";
+import { createCandidateSchema, instantSchema, requiredString } from "./schemas.ts";
+
+const titleSchema = (required: string, label: string) =>
+  requiredString(required).max(MAX_TITLE_LENGTH, { error: `${label} must be at most ${MAX_TITLE_LENGTH} characters` });
+
+export const electionSettingsSchema = z
+  .object({
+    title: titleSchema(messages.electionTitleRequired, "Election title"),
+    subtitle: z
+      .string({ error: "Subtitle must be text" })
+      .trim()
+      .max(MAX_TITLE_LENGTH, { error: `Subtitle must be at most ${MAX_TITLE_LENGTH} characters` }),
+    startTime: instantSchema(messages.startTimeRequired, "Start time"),
+    endTime: instantSchema(messages.endTimeRequired, "End time"),
+    resultsVisibility: z.enum(["live", "after-close"], { error: "Results visibility must be 'live' or 'after-close'" }),
+    ballotOrder: z.enum(["fixed", "random"], { error: "Ballot order must be 'fixed' or 'random'" }),
+  })
+  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] });
+export type ElectionSettingsInput = z.infer<typeof electionSettingsSchema>;
+
+export const updatePositionSchema = z
+  .object({
+    title: titleSchema(messages.positionTitleRequired, "Position title").optional(),
+    startTime: instantSchema(messages.startTimeRequired, "Start time").optional(),
+    endTime: instantSchema(messages.endTimeRequired, "End time").optional(),
+    /** The roll's own group rules (./roll.ts); empty means every voter. */
+    eligibleGroups: groupsSchema.optional(),
+    allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
+  })
+  .strict();
+export type UpdatePositionInput = z.infer<typeof updatePositionSchema>;
+
+/** Plain text, kept as typed (line breaks matter); blank reads as "no manifesto". */
+export const manifestoSchema = z
+  .string({ error: "Manifesto must be text" })
+  .max(MAX_MANIFESTO_LENGTH, { error: messages.manifestoTooLong })
+  .transform((v) => (v.trim() === "" ? null : v.trim()));
+
+export const updateCandidateSchema = z.object({
+  name: createCandidateSchema.shape.name.optional(),
+  manifesto: manifestoSchema.optional(),
+});
+export type UpdateCandidateInput = z.infer<typeof updateCandidateSchema>;

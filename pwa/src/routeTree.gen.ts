@@ -25,6 +25,8 @@ import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/adm
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
+import { Route as AuthAdminVotersIndexRouteImport } from './routes/_auth/admin/voters/index'
+import { Route as AuthAdminVotersImportRouteImport } from './routes/_auth/admin/voters/import'
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
@@ -107,6 +109,16 @@ const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminVotersIndexRoute = AuthAdminVotersIndexRouteImport.update({
+  id: '/voters/',
+  path: '/voters/',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminVotersImportRoute = AuthAdminVotersImportRouteImport.update({
+  id: '/voters/import',
+  path: '/voters/import',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
@@ -124,6 +136,8 @@ export interface FileRoutesByFullPath {
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/admin/': typeof AuthAdminIndexRoute
+  '/admin/voters/import': typeof AuthAdminVotersImportRoute
+  '/admin/voters/': typeof AuthAdminVotersIndexRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
@@ -140,6 +154,8 @@ export interface FileRoutesByTo {
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/admin': typeof AuthAdminIndexRoute
+  '/admin/voters/import': typeof AuthAdminVotersImportRoute
+  '/admin/voters': typeof AuthAdminVotersIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -159,6 +175,8 @@ export interface FileRoutesById {
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
+  '/_auth/admin/voters/import': typeof AuthAdminVotersImportRoute
+  '/_auth/admin/voters/': typeof AuthAdminVotersIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -178,6 +196,8 @@ export interface FileRouteTypes {
     | '/admin/stations'
     | '/admin/users'
     | '/admin/'
+    | '/admin/voters/import'
+    | '/admin/voters/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
@@ -194,6 +214,8 @@ export interface FileRouteTypes {
     | '/admin/stations'
     | '/admin/users'
     | '/admin'
+    | '/admin/voters/import'
+    | '/admin/voters'
   id:
     | '__root__'
     | '/_auth'
@@ -212,6 +234,8 @@ export interface FileRouteTypes {
     | '/_auth/admin/stations'
     | '/_auth/admin/users'
     | '/_auth/admin/'
+    | '/_auth/admin/voters/import'
+    | '/_auth/admin/voters/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -334,6 +358,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminUsersRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/voters/': {
+      id: '/_auth/admin/voters/'
+      path: '/voters'
+      fullPath: '/admin/voters/'
+      preLoaderRoute: typeof AuthAdminVotersIndexRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/voters/import': {
+      id: '/_auth/admin/voters/import'
+      path: '/voters/import'
+      fullPath: '/admin/voters/import'
+      preLoaderRoute: typeof AuthAdminVotersImportRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
   }
 }
 
@@ -345,6 +383,8 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
+  AuthAdminVotersImportRoute: typeof AuthAdminVotersImportRoute
+  AuthAdminVotersIndexRoute: typeof AuthAdminVotersIndexRoute
 }
 
 const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
@@ -355,6 +395,8 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
+  AuthAdminVotersImportRoute: AuthAdminVotersImportRoute,
+  AuthAdminVotersIndexRoute: AuthAdminVotersIndexRoute,
 }
 
 const AuthAdminRouteRouteWithChildren = AuthAdminRouteRoute._addFileChildren(

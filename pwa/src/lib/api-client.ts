@@ -14,6 +14,7 @@ import type {
   MyVote,
   Position,
   Results,
+  Role,
   TokenResponse,
   UserProfile,
 } from "@evoting/shared";
@@ -46,7 +47,7 @@ export function errorMessage(error: unknown, fallback: string): string {
 }
 
 interface RequestOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   headers?: Record<string, string>;
   /** Sign-in calls answer 401 for bad credentials; that must not sign anyone out. */
@@ -106,7 +107,8 @@ export const api = {
     request<{ message: string }>("/auth/password", { method: "PUT", body }),
 
   // admin
-  createUser: (body: { name: string; matricNumber: string; dateOfBirth: number }) =>
+  /** The spec's voter payload, plus groups, role and password (staff accounts, issue 10). */
+  createUser: (body: { name: string; matricNumber: string; dateOfBirth?: number; groups?: string[]; role?: Role; password?: string }) =>
     request<UserProfile>("/admin/users", { method: "POST", body }),
   createPosition: (body: { title: string; startTime: string; endTime: string }) =>
     request<Position>("/admin/positions", { method: "POST", body }),

@@ -6,6 +6,8 @@ export const queryKeys = {
   results: ["vote", "results"] as const,
   adminPositions: ["admin", "positions"] as const,
   adminCandidates: ["admin", "candidates"] as const,
+  /** The voter roll's pages (issue 10); each page adds its filters to this key. */
+  voters: ["admin", "voters"] as const,
 };
 
 export const mutationKeys = {

@@ -7,6 +7,8 @@ interface ConfirmDeleteDialogProps {
   open: boolean;
   title: string;
   confirmLabel: string;
+  /** The confirm button while pending; the spec's delete dialogs say 'Deleting...'. */
+  pendingLabel?: string;
   pending: boolean;
   onConfirm: () => void;
   onOpenChange: (open: boolean) => void;
@@ -14,7 +16,7 @@ interface ConfirmDeleteDialogProps {
 }
 
 /** A Radix dialog: traps focus, closes on Escape or outside click, returns focus to the trigger. */
-export function ConfirmDeleteDialog({ open, title, confirmLabel, pending, onConfirm, onOpenChange, children }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, children }: ConfirmDeleteDialogProps) {
   // Opened from a row button, not a Dialog.Trigger, so Radix does not know where focus came
   // from: remember it on open and return there on close.
   const returnFocus = useRef<HTMLElement | null>(null);
@@ -52,7 +54,7 @@ export function ConfirmDeleteDialog({ open, title, confirmLabel, pending, onConf
               </Button>
             </Dialog.Close>
             <Button variant="danger" onClick={onConfirm} disabled={pending}>
-              {pending ? "Deleting..." : confirmLabel}
+              {pending ? pendingLabel : confirmLabel}
             </Button>
           </div>
         </Dialog.Content>

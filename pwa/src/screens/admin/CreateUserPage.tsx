@@ -1,6 +1,6 @@
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { createUserSchema, messages } from "@evoting/shared";
+import { createAccountSchema, isStaff, messages, type Role } from "@evoting/shared";
 import { api } from "../../lib/api-client";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
@@ -10,20 +10,26 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../lib/use-online";
-import { TextField } from "../../components/ui/Field";
+import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
-type Field = "name" | "matricNumber" | "dateOfBirth";
-const empty = { name: "", matricNumber: "", dateOfBirth: "" };
+type Field = "name" | "matricNumber" | "dateOfBirth" | "groups" | "role" | "password";
+const empty = { name: "", matricNumber: "", dateOfBirth: "", groups: "", password: "" };
+const ROLE_LABELS: Record<Role, string> = { voter: "Voter", admin: "Admin", observer: "Observer", officer: "Officer" };
+const ROLE_ORDER: Role[] = ["voter", "admin", "observer", "officer"];
 
 export function CreateUserPage() {
   const online = useOnline();
   const { values, setErrors, field, reset } = useFormFields(empty);
+  // Staff (admin, observer, officer) sign in by password only: they get a password, not a date of birth.
+  const [role, setRole] = useState<Role>("voter");
+  const staff = isStaff(role);
 
   const create = useMutation({
     mutationFn: api.createUser,
     onSuccess: () => {
       reset();
+      setRole("voter");
       notifySuccess(messages.createUserSuccess);
     },
     onError: (e) => notifyError(e, messages.createUserFailed),
@@ -31,14 +37,15 @@ export function CreateUserPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = createUserSchema.safeParse(values);
+    const parsed = createAccountSchema.safeParse({ ...values, role });
     if (!parsed.success) {
       setErrors(fieldErrors<Field>(parsed.error));
       return;
     }
     setErrors({});
+    const { dateOfBirth, password, ...rest } = parsed.data;
     // The date of birth travels as the integer parsed from its 8 digits (spec section 3).
-    create.mutate({ ...parsed.data, dateOfBirth: Number(parsed.data.dateOfBirth) });
+    create.mutate({ ...rest, ...(dateOfBirth ? { dateOfBirth: Number(dateOfBirth) } : {}), ...(password ? { password } : {}) });
   };
 
   return (
@@ -49,14 +56,29 @@ export function CreateUserPage() {
           <NeedsNetwork online={online} />
           <TextField label="Name" autoComplete="off" {...field("name")} />
           <TextField label="Matriculation Number" autoComplete="off" placeholder="2020/5570123" {...field("matricNumber")} />
-          <TextField
-            label="Date of Birth"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={8}
-            placeholder="YYYYMMDD"
-            {...field("dateOfBirth")}
-          />
+          {!staff && (
+            <TextField
+              label="Date of Birth"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={8}
+              placeholder="YYYYMMDD"
+              {...field("dateOfBirth")}
+            />
+          )}
+          <TextField label="Groups" autoComplete="off" placeholder="300L;Software" hint="Optional. Separate groups with ; (used by position eligibility)." {...field("groups")} />
+          <FieldShell label="Role" hint="Observers see the admin screens read-only; officers staff a polling station.">
+            {({ id, describedBy, invalid }) => (
+              <select id={id} name="role" aria-describedby={describedBy} aria-invalid={invalid || undefined} className={inputClass} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+                {ROLE_ORDER.map((r) => (
+                  <option key={r} value={r}>
+                    {ROLE_LABELS[r]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FieldShell>
+          {staff && <TextField label="Password" type="password" autoComplete="new-password" hint="At least 6 characters. Staff sign in by password only." {...field("password")} />}
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating User..." : "Create User"}
           </Button>

@@ -1,0 +1,136 @@
+import { useRef, useState, type FormEvent } from "react";
+import { Link } from "@tanstack/react-router";
+import { useQueryClient } from "@tanstack/react-query";
+import { MAX_ROLL_ROWS, ROLL_COLUMNS, canWriteAdmin, messages, type RollReport } from "@evoting/shared";
+import { queryKeys } from "../../lib/query-keys";
+import { uploadRoll, type UploadPhase } from "../../lib/roll-api";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { useOnline } from "../../lib/use-online";
+import { useSession } from "../../lib/use-session";
+import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { Button } from "../../components/ui/Button";
+import { Card } from "../../components/ui/Card";
+import { FieldShell, inputClass } from "../../components/ui/Field";
+import { PageHeader } from "../../components/ui/PageHeader";
+import { ImportPreview } from "./voters/ImportPreview";
+import { UploadProgress } from "./voters/UploadProgress";
+
+type Busy = { kind: "check" | "apply"; phase: UploadPhase; fraction: number } | null;
+
+export function ImportVotersPage() {
+  const online = useOnline();
+  const canWrite = canWriteAdmin(useSession()?.user.role);
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<RollReport | null>(null);
+  const [done, setDone] = useState<RollReport | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
+
+  async function send(kind: "check" | "apply") {
+    if (!file) return;
+    setBusy({ kind, phase: "uploading", fraction: 0 });
+    try {
+      const result = await uploadRoll(file, kind === "check", (phase, fraction) => setBusy({ kind, phase, fraction }));
+      if (kind === "apply" && result.errors.length === 0) {
+        setDone(result);
+        setReport(null);
+        setFile(null);
+        if (input.current) input.current.value = "";
+        notifySuccess(messages.rollImportSuccess);
+        void client.invalidateQueries({ queryKey: queryKeys.voters });
+        void client.invalidateQueries({ queryKey: queryKeys.results });
+      } else {
+        setReport(result);
+      }
+    } catch (error) {
+      notifyError(error, messages.rollImportFailed);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    void send("check");
+  };
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <PageHeader
+        title="Import Voters"
+        description="Load the whole voter roll from a CSV file. The file is checked first; nothing is imported until it has no errors."
+        actions={<BackToAdminButton />}
+      />
+      {!canWrite ? (
+        <Card className="p-6 text-slate-700">
+          Observers can review the roll but not import it. See{" "}
+          <Link to="/admin/voters" className="font-medium text-indigo-700 underline">
+            Manage Voters
+          </Link>
+          .
+        </Card>
+      ) : (
+        <Card>
+          <form noValidate onSubmit={check} className="space-y-5 p-6">
+            <NeedsNetwork online={online} />
+            <FieldShell
+              label="CSV File"
+              hint={
+                <>
+                  A header row with <code>{ROLL_COLUMNS.join(", ")}</code> (email and groups optional; groups separated by{" "}
+                  <code>;</code>, e.g. <code>300L;Software</code>). Dates of birth as YYYYMMDD. Up to {MAX_ROLL_ROWS.toLocaleString("en")} rows
+                  or 5 MB.
+                </>
+              }
+            >
+              {({ id, describedBy }) => (
+                <input
+                  ref={input}
+                  id={id}
+                  type="file"
+                  accept=".csv,text/csv"
+                  aria-describedby={describedBy}
+                  className={inputClass}
+                  disabled={busy !== null}
+                  onChange={(e) => {
+                    setFile(e.target.files?.[0] ?? null);
+                    setReport(null);
+                    setDone(null);
+                  }}
+                />
+              )}
+            </FieldShell>
+            <Button type="submit" disabled={!file || busy !== null || !online}>
+              {busy?.kind === "check" ? "Checking..." : "Check File"}
+            </Button>
+            {busy && (
+              <UploadProgress phase={busy.phase} fraction={busy.fraction} workLabel={busy.kind === "check" ? "Checking file..." : "Importing voters..."} />
+            )}
+          </form>
+        </Card>
+      )}
+
+      {report && file && (
+        <ImportPreview
+          report={report}
+          fileName={file.name}
+          applying={busy?.kind === "apply"}
+          onApply={canWrite && online ? () => void send("apply") : undefined}
+        />
+      )}
+
+      {done && (
+        <Card className="p-6" role="status">
+          <p className="font-semibold text-slate-900">
+            Imported {done.total} rows: {done.created} new, {done.updated} updated, {done.unchanged} unchanged.
+          </p>
+          <Link to="/admin/voters" className="mt-2 inline-block font-medium text-indigo-700 underline">
+            Manage Voters
+          </Link>
+        </Card>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { useEffect, useState } from "react";
+import { useNavigate } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { canWriteAdmin, messages, type VoterListItem } from "@evoting/shared";
+import { queryKeys } from "../../lib/query-keys";
+import { downloadRollCsv, rollApi, votersQuery, type VoterFilters } from "../../lib/roll-api";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { useOnline } from "../../lib/use-online";
+import { useSession } from "../../lib/use-session";
+import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { Button } from "../../components/ui/Button";
+import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { Icon } from "../../components/ui/Icon";
+import { PageHeader } from "../../components/ui/PageHeader";
+import { EditVoterDialog } from "./voters/EditVoterDialog";
+import { VotersTable, type VoterAction } from "./voters/VotersTable";
+
+/** Typing waits this long before the search runs, so each keystroke is not a request. */
+const SEARCH_DELAY_MS = 300;
+
+export function ManageVotersPage() {
+  const online = useOnline();
+  const canWrite = canWriteAdmin(useSession()?.user.role);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [typed, setTyped] = useState({ query: "", group: "" });
+  const [filters, setFilters] = useState<VoterFilters>({ query: "", group: "", voted: "", page: 1 });
+  const query = useQuery(votersQuery(filters));
+  const [pending, setPending] = useState<{ action: VoterAction; voter: VoterListItem } | null>(null);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((f) => (f.query === typed.query && f.group === typed.group ? f : { ...f, ...typed, page: 1 })), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  const act = useMutation({
+    mutationFn: ({ action, voter }: { action: "reset" | "delete"; voter: VoterListItem }) =>
+      action === "reset" ? rollApi.resetPassword(voter._id) : rollApi.deleteVoter(voter._id),
+    onSuccess: (_, { action }) => {
+      setPending(null);
+      notifySuccess(action === "reset" ? messages.resetPasswordSuccess : messages.deleteVoterSuccess);
+      void client.invalidateQueries({ queryKey: queryKeys.voters });
+      if (action === "delete") void client.invalidateQueries({ queryKey: queryKeys.results });
+    },
+    onError: (e, { action }) => notifyError(e, action === "reset" ? messages.resetPasswordFailed : messages.deleteVoterFailed),
+  });
+
+  const exportCsv = useMutation({ mutationFn: downloadRollCsv, onError: (e) => notifyError(e, "Failed to export voters") });
+
+  const confirming = pending && pending.action !== "edit" ? { action: pending.action, voter: pending.voter } : null;
+  const dialog = (action: "reset" | "delete") => ({
+    open: confirming?.action === action,
+    pending: act.isPending || !online,
+    onOpenChange: (open: boolean) => !open && setPending(null),
+    onConfirm: () => confirming && act.mutate(confirming),
+  });
+  const name = pending?.voter.name;
+
+  return (
+    <div>
+      <PageHeader
+        title="Manage Voters"
+        description="Find and fix any voter on the roll: search by matriculation number or name."
+        actions={
+          <>
+            <BackToAdminButton />
+            <Button variant="secondary" onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending || !online}>
+              <Icon name="download" className="size-4" />
+              {exportCsv.isPending ? "Exporting..." : "Export CSV"}
+            </Button>
+            {canWrite && (
+              <Button onClick={() => void navigate({ to: "/admin/voters/import" })}>
+                <Icon name="upload" className="size-4" />
+                Import Voters
+              </Button>
+            )}
+          </>
+        }
+      />
+      <NeedsNetwork online={online} className="mb-4" />
+      <div role="search" aria-label="Find voters" className="mb-4 grid gap-3 sm:grid-cols-[2fr_1fr_1fr]">
+        <TextField label="Search" type="search" placeholder="Matric number or name" value={typed.query} onChange={(e) => setTyped((t) => ({ ...t, query: e.target.value }))} />
+        <TextField label="Group" placeholder="e.g. 300L" value={typed.group} onChange={(e) => setTyped((t) => ({ ...t, group: e.target.value }))} />
+        <FieldShell label="Voted">
+          {({ id }) => (
+            <select id={id} className={inputClass} value={filters.voted} onChange={(e) => setFilters((f) => ({ ...f, voted: e.target.value as VoterFilters["voted"], page: 1 }))}>
+              <option value="">All voters</option>
+              <option value="yes">Voted</option>
+              <option value="no">Not voted</option>
+            </select>
+          )}
+        </FieldShell>
+      </div>
+
+      <VotersTable
+        query={query}
+        filtered={Boolean(filters.query || filters.group || filters.voted)}
+        onAction={canWrite ? (action, voter) => setPending({ action, voter }) : undefined}
+        actionsDisabled={act.isPending || !online}
+        onPage={(page) => setFilters((f) => ({ ...f, page }))}
+      />
+
+      <EditVoterDialog voter={pending?.action === "edit" ? pending.voter : null} onClose={() => setPending(null)} />
+
+      <ConfirmDeleteDialog title="Reset Password" confirmLabel="Reset Password" pendingLabel="Resetting..." {...dialog("reset")}>
+        <p>Are you sure you want to reset the password of &quot;{name}&quot;?</p>
+        <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
+          They will sign in with their date of birth again, and every device they are signed in on will be signed out.
+        </p>
+      </ConfirmDeleteDialog>
+
+      <ConfirmDeleteDialog title="Delete Voter" confirmLabel="Delete Voter" {...dialog("delete")}>
+        <p>
+          Are you sure you want to delete the voter &quot;{name}&quot; ({pending?.voter.matricNumber})?
+        </p>
+        <p className="font-medium">This action cannot be undone.</p>
+      </ConfirmDeleteDialog>
+    </div>
+  );
+}

@@ -46,6 +46,8 @@ export const HEARTBEAT_MS = HUB_DEFAULTS.heartbeatMs;
 export interface ResultsSource {
   get(): Promise<Results>;
   version(): Promise<number>;
+  /** Told at once when a local write changed the results (ResultsService serves from memory). */
+  changed?(): void;
 }
 
 /**
@@ -168,8 +170,17 @@ function isNodeResponse(value: unknown): value is ServerResponse {
   return typeof value === "object" && value !== null && "writeHead" in value && "writableLength" in value;
 }
 
-/** Tells @hono/node-server the handler wrote the response itself (its X_ALREADY_SENT header). */
-const alreadySent = () => new Response(null, { headers: { "x-hono-already-sent": "true" } });
+/**
+ * Tells @hono/node-server the handler wrote the response itself (its X_ALREADY_SENT header).
+ * The server honours that header only on a full web Response: its light Response (what
+ * `new Response` makes once it serves) would be written out again ("Cannot write headers
+ * after they are sent"). Reading `body` turns the light one into the full one.
+ */
+const alreadySent = () => {
+  const res = new Response(null, { headers: { "x-hono-already-sent": "true" } });
+  void res.body;
+  return res;
+};
 
 export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}): Hub {
   const opts: HubOptions = { ...HUB_DEFAULTS, ...options };
@@ -241,6 +252,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
   };
 
   function resultsChanged() {
+    results.changed?.();
     if (closed || pending) return;
     const wait = Math.max(0, lastSent + opts.coalesceMs - performance.now());
     pending = setTimeout(() => void sendResults(), wait);

@@ -2,8 +2,10 @@
  * Results snapshots. Tallies live in `candidates.vote_count` (kept in the ballot's own write),
  * so a snapshot costs a handful of small queries whatever the number of ballots. The snapshot
  * is cached against `meta.results_version`, which every vote batch and every admin change
- * bumps; one cheap read of that counter tells whether the cache is still right, also when
- * another process wrote. Recomputes are single-flight.
+ * bumps. A request reads nothing: the cached snapshot is served until this process changes
+ * the results (`changed()`, called by hub.resultsChanged() after every such write) or a
+ * second has passed since the counter was last read, so a vote through another process
+ * shows within a second as the live stream promises. Recomputes are single-flight.
  */
 import { sql } from "drizzle-orm";
 import type { Results } from "@evoting/shared";
@@ -26,12 +28,17 @@ export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE ke
  */
 const COSTLY_MS = 5;
 const MAX_STALE_MS = 3_000;
+/** How long a snapshot known to match the counter is served without reading it again. */
+const VERIFY_EVERY_MS = 1_000;
 
 export class ResultsService {
   private cached: { version: number; results: Results } | null = null;
   private lastComputeMs = 0;
   private computedAt = 0;
   private computing: Promise<{ version: number; results: Results }> | null = null;
+  /** Local changes so far, and how many had happened when the cache last matched the counter (and when). */
+  private changes = 0;
+  private verified = { changes: -1, at: -Infinity };
 
   constructor(
     private readonly database: Database,
@@ -49,9 +56,20 @@ export class ResultsService {
     return resultsHiddenFrom(await getElection(this.database), false, this.clock.now());
   }
 
+  /** A write in this process changed the results: the next request reads the counter. */
+  changed(): void {
+    this.changes++;
+  }
+
   async get(): Promise<Results> {
+    const { changes } = this;
+    const readAt = performance.now();
+    if (this.cached && this.verified.changes === changes && readAt - this.verified.at < VERIFY_EVERY_MS) return this.cached.results;
     const version = await this.version();
-    if (this.cached && this.cached.version === version) return this.cached.results;
+    if (this.cached && this.cached.version === version) {
+      this.verified = { changes, at: readAt };
+      return this.cached.results;
+    }
     if (this.cached && this.lastComputeMs > COSTLY_MS) {
       const staleFor = performance.now() - this.computedAt;
       if (staleFor < Math.min(MAX_STALE_MS, this.lastComputeMs * 10)) return this.cached.results;
@@ -62,6 +80,7 @@ export class ResultsService {
     const fresh = await this.computing;
     // A recompute that started before our read may predate it; one more round settles it.
     if (fresh.version < version) return this.get();
+    if (this.cached === fresh) this.verified = { changes, at: readAt };
     return fresh.results;
   }
 

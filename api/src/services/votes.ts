@@ -14,7 +14,8 @@
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
  *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
  * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
- * - stored answers are sealed padded to one length; rows keep the hour, never the millisecond.
+ * - stored answers are sealed padded to one length; rows keep the hour, never the millisecond,
+ *   expire after 24 h and are capped per voter (services/idempotency.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
@@ -22,6 +23,7 @@ import { messages } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
 import { ANSWER_RECORD_BYTES, CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
+import { capRefusedAnswers, purgeAllExpired, purgeVoterExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { receiptCode } from "./receipts.ts";
 
@@ -133,6 +135,7 @@ export async function castVote(
 
   const statements = key
     ? [
+        purgeVoterExpired(voterId, now),
         {
           sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, ?, ?)",
           args: [
@@ -150,17 +153,18 @@ export async function castVote(
           sql: "UPDATE idempotency_keys SET status = 409, sealed_body = ? WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
           args: [sealPadded(keys, conflict, answerContext(voterId, key), ANSWER_RECORD_BYTES), voterId, key, nonce],
         },
+        capRefusedAnswers(voterId, nonce),
       ]
     : [participation, pending];
 
   // No results version bump here: results change when the mixer applies the ballot.
-  const results = await database.writer.submit(statements);
-  if (key && results[0].rowsAffected === 0) {
+  const results = await database.writer.submit(statements, key ? [purgeAllExpired(now)] : []);
+  if (key && results[1].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
     const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, voterId, key, positionId, choice));
     return stored ?? conflict;
   }
-  const counted = results[key ? 2 : 1].rowsAffected === 1;
+  const counted = results[key ? 3 : 1].rowsAffected === 1;
   const mixer = mixerOf(database);
   if (counted && mixer?.immediate) await mixer.mix();
   return counted ? success : conflict;

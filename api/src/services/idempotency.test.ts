@@ -1,0 +1,87 @@
+/**
+ * Idempotency-Key rows expire after 24 h and a voter's refused answers are capped (issue 9).
+ * Before, every refused vote with a fresh key stored one row for ever.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { messages } from "@evoting/shared";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { MAX_REFUSED_ANSWERS } from "./idempotency.ts";
+
+const HOUR = 3_600_000;
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await createTestApp({ config: { sessionMs: 96 * HOUR } }); // sessions outlive the days these tests span
+  admin = await t.adminToken();
+});
+afterEach(async () => t.close());
+
+const cast = (token: string, json: object, key: string) =>
+  t.request("/vote", { method: "POST", token, json, headers: { "idempotency-key": key } });
+const rowsOf = async (matric: string) =>
+  Number(
+    (
+      await t.database.client.execute({
+        sql: "SELECT count(*) AS n FROM idempotency_keys k JOIN users u ON u.id = k.user_id WHERE u.matric_number = ?",
+        args: [matric],
+      })
+    ).rows[0].n,
+  );
+
+/** A position open for three days around the fake now, so votes stay possible as time moves. */
+async function longElection(names: string[]) {
+  const now = t.clock.now();
+  const position = await t.createPosition(admin, "President", new Date(now - HOUR).toISOString(), new Date(now + 72 * HOUR).toISOString());
+  const candidates = [];
+  for (const name of names) candidates.push(await t.createCandidate(admin, position._id, name));
+  return { position, candidates };
+}
+
+describe("idempotency rows", () => {
+  it("replay for at least 24 h, and are gone within 26 h once any keyed vote commits", async () => {
+    const { position, candidates } = await longElection(["Ada", "Grace"]);
+    const a = await t.createVoter(admin);
+    const b = await t.createVoter(admin);
+    const key = crypto.randomUUID();
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    const first = await cast(a.token, body, key);
+    expect(first.status).toBe(201);
+    const answer = await first.json();
+
+    t.clock.advance(24 * HOUR);
+    expect(await (await cast(a.token, body, key)).json()).toEqual(answer); // still replayed
+    expect(await cast(b.token, { positionId: position._id, candidateId: candidates[1]._id }, crypto.randomUUID())).toHaveProperty("status", 201);
+    expect(await rowsOf(a.matricNumber)).toBe(1); // 24 h is not past: kept
+
+    t.clock.advance(2 * HOUR);
+    const other = await t.createVoter(admin);
+    expect((await cast(other.token, body, crypto.randomUUID())).status).toBe(201); // someone's keyed vote purges
+    expect(await rowsOf(a.matricNumber)).toBe(0);
+    // The key is now new: the request is checked again, and the vote it made is what counts.
+    const late = await cast(a.token, body, key);
+    expect(late.status).toBe(409);
+    expect((await late.json()).message).toBe(messages.alreadyVoted);
+  });
+
+  it(`keep at most ${MAX_REFUSED_ANSWERS} refused answers per voter, dropping the oldest, never the vote's`, async () => {
+    const { position, candidates } = await longElection(["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    const voteKey = crypto.randomUUID();
+    const counted = await (await cast(voter.token, body, voteKey)).json();
+    const refusedKeys: string[] = [];
+    for (let i = 0; i < MAX_REFUSED_ANSWERS + 8; i++) {
+      const key = crypto.randomUUID();
+      refusedKeys.push(key);
+      expect((await cast(voter.token, { ...body, candidateId: candidates[1]._id }, key)).status).toBe(409);
+      if (i === 7) t.clock.advance(HOUR); // the first 8 are an hour older than the rest
+    }
+    expect(await rowsOf(voter.matricNumber)).toBe(1 + MAX_REFUSED_ANSWERS);
+    // The vote's own answer still replays, and so does the latest refusal (422 for another body).
+    expect(await (await cast(voter.token, body, voteKey)).json()).toEqual(counted);
+    const latest = refusedKeys[refusedKeys.length - 1];
+    expect((await cast(voter.token, body, latest)).status).toBe(422);
+    // The 8 oldest refusals were dropped: their keys are checked again (refused, not 422).
+    for (const key of refusedKeys.slice(0, 8)) expect((await cast(voter.token, body, key)).status).toBe(409);
+  });
+});

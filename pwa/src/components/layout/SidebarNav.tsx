@@ -20,7 +20,7 @@ export function SidebarNav({ groups, onNavigate }: SidebarNavProps) {
                 <Link
                   to={item.to}
                   onClick={onNavigate}
-                  activeOptions={{ exact: item.to === "/" || item.to === "/admin", includeSearch: false }}
+                  activeOptions={{ exact: item.to === "/" || item.to === "/admin" || item.to === "/admin/voters", includeSearch: false }}
                   className="focus-ring flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900"
                   activeProps={{
                     className: "bg-indigo-50 !text-indigo-800 hover:!bg-indigo-100",

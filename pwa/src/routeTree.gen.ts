@@ -15,16 +15,19 @@ import { Route as StationRouteImport } from './routes/station'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
 import { Route as AuthAdminRouteRouteImport } from './routes/_auth/admin/route'
 import { Route as AuthCandidatesRouteImport } from './routes/_auth/candidates'
+import { Route as AuthReceiptsRouteImport } from './routes/_auth/receipts'
 import { Route as AuthResultsRouteImport } from './routes/_auth/results'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
 import { Route as AuthVoteRouteImport } from './routes/_auth/vote'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
+import { Route as AuthAdminAuditRouteImport } from './routes/_auth/admin/audit'
 import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/candidates'
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
+import { Route as AdminResultsPrintRouteImport } from './routes/admin/results/print'
 import { Route as AuthAdminVotersIndexRouteImport } from './routes/_auth/admin/voters/index'
 import { Route as AuthAdminVotersImportRouteImport } from './routes/_auth/admin/voters/import'
 
@@ -57,6 +60,11 @@ const AuthCandidatesRoute = AuthCandidatesRouteImport.update({
   path: '/candidates',
   getParentRoute: () => AuthRoute,
 } as any)
+const AuthReceiptsRoute = AuthReceiptsRouteImport.update({
+  id: '/receipts',
+  path: '/receipts',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AuthResultsRoute = AuthResultsRouteImport.update({
   id: '/results',
   path: '/results',
@@ -75,6 +83,11 @@ const AuthVoteRoute = AuthVoteRouteImport.update({
 const AuthAdminIndexRoute = AuthAdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminAuditRoute = AuthAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
 const AuthAdminCandidatesRoute = AuthAdminCandidatesRouteImport.update({
@@ -109,6 +122,11 @@ const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AdminResultsPrintRoute = AdminResultsPrintRouteImport.update({
+  id: '/admin/results/print',
+  path: '/admin/results/print',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthAdminVotersIndexRoute = AuthAdminVotersIndexRouteImport.update({
   id: '/voters/',
   path: '/voters/',
@@ -126,15 +144,18 @@ export interface FileRoutesByFullPath {
   '/station': typeof StationRoute
   '/admin': typeof AuthAdminRouteRouteWithChildren
   '/candidates': typeof AuthCandidatesRoute
+  '/receipts': typeof AuthReceiptsRoute
   '/results': typeof AuthResultsRoute
   '/settings': typeof AuthSettingsRoute
   '/vote': typeof AuthVoteRoute
+  '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/admin/results/print': typeof AdminResultsPrintRoute
   '/admin/': typeof AuthAdminIndexRoute
   '/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/admin/voters/': typeof AuthAdminVotersIndexRoute
@@ -143,16 +164,19 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/station': typeof StationRoute
   '/candidates': typeof AuthCandidatesRoute
+  '/receipts': typeof AuthReceiptsRoute
   '/results': typeof AuthResultsRoute
   '/settings': typeof AuthSettingsRoute
   '/vote': typeof AuthVoteRoute
   '/': typeof AuthIndexRoute
+  '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/admin/results/print': typeof AdminResultsPrintRoute
   '/admin': typeof AuthAdminIndexRoute
   '/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/admin/voters': typeof AuthAdminVotersIndexRoute
@@ -164,16 +188,19 @@ export interface FileRoutesById {
   '/station': typeof StationRoute
   '/_auth/admin': typeof AuthAdminRouteRouteWithChildren
   '/_auth/candidates': typeof AuthCandidatesRoute
+  '/_auth/receipts': typeof AuthReceiptsRoute
   '/_auth/results': typeof AuthResultsRoute
   '/_auth/settings': typeof AuthSettingsRoute
   '/_auth/vote': typeof AuthVoteRoute
   '/_auth/': typeof AuthIndexRoute
+  '/_auth/admin/audit': typeof AuthAdminAuditRoute
   '/_auth/admin/candidates': typeof AuthAdminCandidatesRoute
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
+  '/admin/results/print': typeof AdminResultsPrintRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
   '/_auth/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/_auth/admin/voters/': typeof AuthAdminVotersIndexRoute
@@ -186,15 +213,18 @@ export interface FileRouteTypes {
     | '/station'
     | '/admin'
     | '/candidates'
+    | '/receipts'
     | '/results'
     | '/settings'
     | '/vote'
+    | '/admin/audit'
     | '/admin/candidates'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
+    | '/admin/results/print'
     | '/admin/'
     | '/admin/voters/import'
     | '/admin/voters/'
@@ -203,16 +233,19 @@ export interface FileRouteTypes {
     | '/login'
     | '/station'
     | '/candidates'
+    | '/receipts'
     | '/results'
     | '/settings'
     | '/vote'
     | '/'
+    | '/admin/audit'
     | '/admin/candidates'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
+    | '/admin/results/print'
     | '/admin'
     | '/admin/voters/import'
     | '/admin/voters'
@@ -223,16 +256,19 @@ export interface FileRouteTypes {
     | '/station'
     | '/_auth/admin'
     | '/_auth/candidates'
+    | '/_auth/receipts'
     | '/_auth/results'
     | '/_auth/settings'
     | '/_auth/vote'
     | '/_auth/'
+    | '/_auth/admin/audit'
     | '/_auth/admin/candidates'
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
     | '/_auth/admin/users'
+    | '/admin/results/print'
     | '/_auth/admin/'
     | '/_auth/admin/voters/import'
     | '/_auth/admin/voters/'
@@ -242,6 +278,7 @@ export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
   LoginRoute: typeof LoginRoute
   StationRoute: typeof StationRoute
+  AdminResultsPrintRoute: typeof AdminResultsPrintRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -288,6 +325,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthCandidatesRouteImport
       parentRoute: typeof AuthRoute
     }
+    '/_auth/receipts': {
+      id: '/_auth/receipts'
+      path: '/receipts'
+      fullPath: '/receipts'
+      preLoaderRoute: typeof AuthReceiptsRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/_auth/results': {
       id: '/_auth/results'
       path: '/results'
@@ -314,6 +358,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AuthAdminIndexRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/audit': {
+      id: '/_auth/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AuthAdminAuditRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
     '/_auth/admin/candidates': {
@@ -358,6 +409,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminUsersRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/admin/results/print': {
+      id: '/admin/results/print'
+      path: '/admin/results/print'
+      fullPath: '/admin/results/print'
+      preLoaderRoute: typeof AdminResultsPrintRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/admin/voters/': {
       id: '/_auth/admin/voters/'
       path: '/voters'
@@ -376,6 +434,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthAdminRouteRouteChildren {
+  AuthAdminAuditRoute: typeof AuthAdminAuditRoute
   AuthAdminCandidatesRoute: typeof AuthAdminCandidatesRoute
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
@@ -388,6 +447,7 @@ interface AuthAdminRouteRouteChildren {
 }
 
 const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
+  AuthAdminAuditRoute: AuthAdminAuditRoute,
   AuthAdminCandidatesRoute: AuthAdminCandidatesRoute,
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
@@ -406,6 +466,7 @@ const AuthAdminRouteRouteWithChildren = AuthAdminRouteRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAdminRouteRoute: typeof AuthAdminRouteRouteWithChildren
   AuthCandidatesRoute: typeof AuthCandidatesRoute
+  AuthReceiptsRoute: typeof AuthReceiptsRoute
   AuthResultsRoute: typeof AuthResultsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
   AuthVoteRoute: typeof AuthVoteRoute
@@ -415,6 +476,7 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAdminRouteRoute: AuthAdminRouteRouteWithChildren,
   AuthCandidatesRoute: AuthCandidatesRoute,
+  AuthReceiptsRoute: AuthReceiptsRoute,
   AuthResultsRoute: AuthResultsRoute,
   AuthSettingsRoute: AuthSettingsRoute,
   AuthVoteRoute: AuthVoteRoute,
@@ -427,6 +489,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   LoginRoute: LoginRoute,
   StationRoute: StationRoute,
+  AdminResultsPrintRoute: AdminResultsPrintRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

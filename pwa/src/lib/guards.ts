@@ -12,10 +12,29 @@ export function requireAppArea() {
   if (session.user()?.role === "officer") throw redirect({ to: "/station", replace: true });
 }
 
-export function requireAdmin() {
+/**
+ * The admin pages an observer may open (issue 12): read-only views. Any other admin page
+ * (every create, import or settings form) is admins' only, so a new write page is closed to
+ * observers unless it is listed here.
+ */
+export const OBSERVER_PAGES: readonly string[] = [
+  "/admin",
+  "/admin/manage-positions",
+  "/admin/manage-candidates",
+  "/admin/voters",
+  "/admin/audit",
+  "/admin/results/print",
+];
+
+export const observerMayOpen = (path: string) => OBSERVER_PAGES.includes(path.replace(/\/+$/, "") || "/");
+
+/** Admins anywhere under /admin; observers on the read-only pages (else the panel); others to /. */
+export function requireAdmin({ location }: { location?: { pathname: string } } = {}) {
   requireAuth();
-  if (!session.isAdmin()) throw redirect({ to: "/", replace: true });
+  if (!session.canViewAdmin()) throw redirect({ to: "/", replace: true });
+  if (!session.canWriteAdmin() && location && !observerMayOpen(location.pathname)) throw redirect({ to: "/admin", replace: true });
 }
 
-/** Where a signed-in user lands: admins on the Admin Panel, everyone else on the home page. */
-export const homeFor = (role: string | undefined) => (role === "admin" ? "/admin" : role === "officer" ? "/station" : "/");
+/** Where a signed-in user lands: admins and observers on the Admin Panel, officers at their station, voters at home. */
+export const homeFor = (role: string | undefined) =>
+  role === "admin" || role === "observer" ? "/admin" : role === "officer" ? "/station" : "/";

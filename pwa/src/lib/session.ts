@@ -3,7 +3,7 @@
  * localStorage under `authToken` and `user` so a reload restores them. A tiny external store
  * with no React in it, so the API client, the router guards and components share one truth.
  */
-import type { UserProfile } from "@evoting/shared";
+import { canViewAdmin, canWriteAdmin, type UserProfile } from "@evoting/shared";
 
 export const TOKEN_KEY = "authToken";
 export const USER_KEY = "user";
@@ -41,6 +41,10 @@ export const session = {
   user: (): UserProfile | null => current?.user ?? null,
   isAuthenticated: (): boolean => current !== null,
   isAdmin: (): boolean => current?.user.role === "admin",
+  /** Admins, and observers read-only (issue 12): the Admin Panel is theirs. */
+  canViewAdmin: (): boolean => canViewAdmin(current?.user.role),
+  /** Only admins change anything: observers see every write hidden. */
+  canWriteAdmin: (): boolean => canWriteAdmin(current?.user.role),
 
   signIn(token: string, user: UserProfile) {
     current = { token, user };

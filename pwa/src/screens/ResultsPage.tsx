@@ -10,6 +10,7 @@ import { StateMessage } from "../components/ui/Spinner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { DetailedResults } from "./results/DetailedResults";
 import { StationBallots } from "../components/results/StationBallots";
+import { ResultsExportActions } from "../components/results/ResultsExportActions";
 import { RESULTS_TABS, RESULTS_TAB_LABELS, type ResultsTab } from "./results/tabs";
 
 const route = getRouteApi("/_auth/results");
@@ -42,7 +43,7 @@ export function ResultsPage() {
 
   return (
     <div>
-      <PageHeader title="Live Election Results" description="Figures refresh automatically as votes come in." />
+      <PageHeader title="Live Election Results" description="Figures refresh automatically as votes come in." actions={<ResultsExportActions />} />
       <div role="tablist" aria-label="Results views" onKeyDown={onKeyDown} className="mb-6 inline-flex rounded-xl bg-slate-200/70 p-1">
         {RESULTS_TABS.map((t) => (
           <button

@@ -3,6 +3,7 @@ import { PageHeader } from "../ui/PageHeader";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { BackToAdminButton } from "./BackToAdminButton";
+import { useCanWriteAdmin } from "../../lib/use-session";
 
 interface ManageHeaderProps {
   title: string;
@@ -14,6 +15,7 @@ interface ManageHeaderProps {
 /** A manage page's heading, with the way back to the admin panel and on to the matching create page. */
 export function ManageHeader({ title, description, createLabel, createTo }: ManageHeaderProps) {
   const navigate = useNavigate();
+  const canWrite = useCanWriteAdmin(); // observers see no create button (issue 12)
   return (
     <PageHeader
       title={title}
@@ -21,10 +23,12 @@ export function ManageHeader({ title, description, createLabel, createTo }: Mana
       actions={
         <>
           <BackToAdminButton />
-          <Button onClick={() => void navigate({ to: createTo })}>
-            <Icon name="plus" className="size-4" />
-            {createLabel}
-          </Button>
+          {canWrite && (
+            <Button onClick={() => void navigate({ to: createTo })}>
+              <Icon name="plus" className="size-4" />
+              {createLabel}
+            </Button>
+          )}
         </>
       }
     />

@@ -4,6 +4,7 @@ import { Card } from "../ui/Card";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { StateMessage } from "../ui/Spinner";
+import { useCanWriteAdmin } from "../../lib/use-session";
 
 interface ManageTableProps<T extends { _id: string }> {
   query: UseQueryResult<T[]>;
@@ -21,6 +22,8 @@ interface ManageTableProps<T extends { _id: string }> {
   name: (item: T) => string;
   deleteDisabled: boolean;
   onDelete: (item: T) => void;
+  /** Issue 11: an 'Edit' button before Delete. */
+  onEdit?: (item: T) => void;
 }
 
 /** The admin's manage pages: a card with the loading, failed and empty states, or one row per item. */
@@ -36,7 +39,10 @@ export function ManageTable<T extends { _id: string }>({
   name,
   deleteDisabled,
   onDelete,
+  onEdit,
 }: ManageTableProps<T>) {
+  // Observers (issue 12) read the table; its Actions column is admins' only.
+  const canWrite = useCanWriteAdmin();
   return (
     <Card className="overflow-hidden">
       {query.isPending ? (
@@ -51,7 +57,7 @@ export function ManageTable<T extends { _id: string }>({
             {caption}
             <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
               <tr>
-                {[...columns, "Actions"].map((h) => (
+                {[...columns, ...(canWrite ? ["Actions"] : [])].map((h) => (
                   <th key={h} scope="col" className={`px-5 py-3 ${h === "Actions" ? "text-right" : ""}`}>
                     {h}
                   </th>
@@ -62,18 +68,25 @@ export function ManageTable<T extends { _id: string }>({
               {query.data.map((item) => (
                 <tr key={item._id} className="hover:bg-slate-50">
                   {cells(item)}
-                  <td className="px-5 py-3 text-right">
-                    <Button
-                      variant="danger-ghost"
-                      size="sm"
-                      aria-label={`Delete ${name(item)}`}
-                      disabled={deleteDisabled}
-                      onClick={() => onDelete(item)}
-                    >
-                      <Icon name="trash" className="size-4" />
-                      Delete
-                    </Button>
-                  </td>
+                  {canWrite && (
+                    <td className="whitespace-nowrap px-5 py-3 text-right">
+                      {onEdit && (
+                        <Button variant="ghost" size="sm" aria-label={`Edit ${name(item)}`} onClick={() => onEdit(item)}>
+                          Edit
+                        </Button>
+                      )}
+                      <Button
+                        variant="danger-ghost"
+                        size="sm"
+                        aria-label={`Delete ${name(item)}`}
+                        disabled={deleteDisabled}
+                        onClick={() => onDelete(item)}
+                      >
+                        <Icon name="trash" className="size-4" />
+                        Delete
+                      </Button>
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

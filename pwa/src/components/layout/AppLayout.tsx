@@ -7,7 +7,8 @@ import { Logo } from "./Logo";
 import { SidebarNav } from "./SidebarNav";
 import { TopBar } from "./TopBar";
 import { OfflineNotices } from "./OfflineNotices";
-import { adminNav, voterNav } from "./nav";
+import { navFor } from "./nav";
+import { observerMayOpen } from "../../lib/guards";
 
 /** Signed-in shell: a fixed 16rem sidebar on wide screens, a slide-over drawer on narrow ones. */
 export function AppLayout() {
@@ -21,7 +22,7 @@ export function AppLayout() {
   }, [current, navigate]);
 
   if (!current) return null;
-  const groups = current.user.role === "admin" ? adminNav : voterNav;
+  const groups = navFor(current.user.role, observerMayOpen);
 
   return (
     <div className="min-h-dvh">

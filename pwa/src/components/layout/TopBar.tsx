@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useNavigate } from "@tanstack/react-router";
-import type { UserProfile } from "@evoting/shared";
+import { canViewAdmin, type UserProfile } from "@evoting/shared";
 import { useLogout } from "../../lib/use-logout";
 import { Icon } from "../ui/Icon";
 import { buttonClass } from "../ui/Button";
@@ -19,7 +19,7 @@ export function TopBar({ user, menuButton }: { user: UserProfile; menuButton: Re
         Welcome, <span className="font-semibold text-slate-900">{user.name}</span>
       </p>
       <TopBarExtras />
-      {user.role === "admin" && (
+      {canViewAdmin(user.role) && (
         <button type="button" className={buttonClass("secondary", "sm", "max-sm:w-9 max-sm:px-0")} onClick={() => void navigate({ to: "/admin" })}>
           <Icon name="shield" className="size-4" />
           <span className="sr-only sm:not-sr-only">Admin Panel</span>

@@ -9,7 +9,7 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card";
+export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card" | "log" | "receipt";
 
 const others: NavGroup = { title: "Others", items: [{ to: "/settings", label: "Settings", icon: "settings" }] };
 
@@ -22,7 +22,13 @@ export const voterNav: NavGroup[] = [
     ],
   },
   { title: "Action", items: [{ to: "/vote", label: "Vote", icon: "ballot" }] },
-  { title: "Information", items: [{ to: "/candidates", label: "All Candidates", icon: "users" }] },
+  {
+    title: "Information",
+    items: [
+      { to: "/candidates", label: "All Candidates", icon: "users" },
+      { to: "/receipts", label: "Counted Ballots", icon: "receipt" },
+    ],
+  },
   others,
 ];
 
@@ -39,10 +45,24 @@ export const adminNav: NavGroup[] = [
   {
     title: "Election",
     items: [
+      { to: "/admin/election", label: "Election Settings", icon: "settings" },
       { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },
       { to: "/admin/voters", label: "Manage Voters", icon: "users" },
       { to: "/admin/stations", label: "Polling Stations", icon: "ballot" },
+      { to: "/admin/audit", label: "Audit Log", icon: "log" },
     ],
   },
   others,
 ];
+
+/**
+ * An observer's sidebar (issue 12): the admin one without the pages only admins may open
+ * (`observerMayOpen`, lib/guards.ts), and without groups left empty.
+ */
+export function navFor(role: string | undefined, observerMayOpen: (path: string) => boolean): NavGroup[] {
+  if (role === "admin") return adminNav;
+  if (role !== "observer") return voterNav;
+  return adminNav
+    .map((g) => ({ ...g, items: g.items.filter((i) => !i.to.startsWith("/admin") || observerMayOpen(i.to)) }))
+    .filter((g) => g.items.length > 0);
+}

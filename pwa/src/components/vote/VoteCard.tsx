@@ -10,6 +10,7 @@ import { Button } from "../ui/Button";
 import { Card } from "../ui/Card";
 import { PositionStatusBadge } from "../election/PositionStatusBadge";
 import { Icon } from "../ui/Icon";
+import { ReceiptCode } from "./ReceiptCode";
 
 interface VoteCardProps {
   position: BallotPosition;
@@ -126,6 +127,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
                 {status.vote.candidateName && <span className="font-normal"> for {status.vote.candidateName}</span>}
               </p>
             )}
+            {status.kind === "voted" && status.vote.receipt && <ReceiptCode code={status.vote.receipt} />}
             {status.kind === "voted" && status.note && (
               <p className="mt-2 rounded-lg bg-blue-50 px-3 py-2.5 text-sm text-blue-900">{status.note}</p>
             )}

@@ -49,7 +49,14 @@ export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps)
             const status = statusOf(p._id);
             return (
               <li key={p._id} className="flex items-center justify-between gap-3 py-2.5">
-                <span className="min-w-0 truncate text-sm font-medium text-slate-800">{p.title}</span>
+                <span className="min-w-0 truncate text-sm font-medium text-slate-800">
+                  {p.title}
+                  {status.kind === "voted" && status.vote.receipt && (
+                    <span className="block text-xs font-normal text-slate-600">
+                      Receipt <code className="font-mono font-semibold text-slate-800">{status.vote.receipt}</code>
+                    </span>
+                  )}
+                </span>
                 {status.kind === "voted" ? (
                   <Badge tone="green">Voted</Badge>
                 ) : status.kind === "queued" ? (

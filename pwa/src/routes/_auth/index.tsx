@@ -5,7 +5,7 @@ import { HomePage } from "../../screens/HomePage";
 
 export const Route = createFileRoute("/_auth/")({
   beforeLoad: () => {
-    if (session.isAdmin()) throw redirect({ to: "/admin", replace: true });
+    if (session.canViewAdmin()) throw redirect({ to: "/admin", replace: true });
   },
   loader: ({ context }) => {
     void context.queryClient.prefetchQuery(resultsQuery());

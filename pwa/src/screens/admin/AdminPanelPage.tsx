@@ -1,4 +1,7 @@
+import { lazy, Suspense } from "react";
 import { Link } from "@tanstack/react-router";
+import { canWriteAdmin } from "@evoting/shared";
+import { observerMayOpen } from "../../lib/guards";
 import { useSession } from "../../lib/use-session";
 import { useLogout } from "../../lib/use-logout";
 import { Button } from "../../components/ui/Button";
@@ -7,15 +10,21 @@ import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
 
+/** The turnout chart is its own chunk (issue 12): the panel's cards do not wait for it. */
+const TurnoutPanel = lazy(() => import("../../components/results/TurnoutPanel"));
+
 const actions: { to: string; label: string; description: string; icon: CardIcon; tone: string }[] = [
   { to: "/admin/users", label: "Create Users", description: "Register voters by matric number and date of birth.", icon: "user-plus", tone: "bg-indigo-50 text-indigo-700" },
   { to: "/admin/positions", label: "Create Positions", description: "Open a position with its voting window.", icon: "list-plus", tone: "bg-violet-50 text-violet-700" },
   { to: "/admin/candidates", label: "Create Candidates", description: "Add candidates with a photo to a position.", icon: "id-card", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/manage-positions", label: "Manage Positions", description: "Review windows and delete positions.", icon: "list", tone: "bg-amber-50 text-amber-800" },
   { to: "/admin/manage-candidates", label: "Manage Candidates", description: "Review and remove candidates.", icon: "users", tone: "bg-rose-50 text-rose-700" },
+  { to: "/admin/election", label: "Election Settings", description: "Title, voting window, when results show and the ballot order.", icon: "settings", tone: "bg-violet-50 text-violet-700" },
   { to: "/admin/voters/import", label: "Import Voters", description: "Load the whole roll from a CSV file, checked before anything is saved.", icon: "upload", tone: "bg-indigo-50 text-indigo-700" },
   { to: "/admin/voters", label: "Manage Voters", description: "Find any voter, fix their record, reset a password, export the roll.", icon: "users", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/stations", label: "Polling Stations", description: "Staffed devices where any voter can vote, even offline.", icon: "ballot", tone: "bg-emerald-50 text-emerald-800" },
+  { to: "/admin/audit", label: "Audit Log", description: "Every admin action, tamper-evident: filter it and export it.", icon: "log", tone: "bg-slate-100 text-slate-800" },
+  { to: "/admin/results/print", label: "Results Sheet", description: "A printable copy of the results with digests to check it by.", icon: "receipt", tone: "bg-lime-50 text-lime-800" },
   { to: "/results", label: "Live Results", description: "Follow the count as votes arrive.", icon: "chart", tone: "bg-green-50 text-green-700" },
   { to: "/candidates", label: "All Candidates", description: "See every candidate by position.", icon: "trophy", tone: "bg-teal-50 text-teal-700" },
   { to: "/settings", label: "Settings", description: "Your profile, email and password.", icon: "settings", tone: "bg-slate-100 text-slate-700" },
@@ -24,12 +33,17 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
 export function AdminPanelPage() {
   const current = useSession();
   const logout = useLogout();
+  // Observers (issue 12) get the read-only pages only; every write stays hidden from them.
+  const canWrite = canWriteAdmin(current?.user.role);
+  const visible = actions.filter((a) => canWrite || !a.to.startsWith("/admin") || observerMayOpen(a.to));
   return (
     <div className="space-y-8">
       <section className="flex flex-wrap items-center justify-between gap-4 rounded-3xl bg-gradient-to-br from-slate-900 to-indigo-900 px-6 py-8 text-white shadow-lg sm:px-10">
         <div>
           <h1 className="text-3xl font-extrabold tracking-tight">Admin Panel</h1>
-          <p className="mt-2 text-indigo-100">Welcome back, {current?.user.name}. Manage the election from here.</p>
+          <p className="mt-2 text-indigo-100">
+            Welcome back, {current?.user.name}. {canWrite ? "Manage the election from here." : "You are observing: everything here is read-only."}
+          </p>
         </div>
         <Button variant="secondary" onClick={logout}>
           <Icon name="logout" className="size-4" />
@@ -38,7 +52,7 @@ export function AdminPanelPage() {
       </section>
 
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-        {actions.map((action) => (
+        {visible.map((action) => (
           <li key={action.to}>
             <Link
               to={action.to}
@@ -53,6 +67,10 @@ export function AdminPanelPage() {
           </li>
         ))}
       </ul>
+
+      <Suspense fallback={null}>
+        <TurnoutPanel />
+      </Suspense>
     </div>
   );
 }

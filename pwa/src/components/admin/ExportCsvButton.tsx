@@ -1,0 +1,28 @@
+import { useState } from "react";
+import { downloadCsv } from "../../lib/accountability";
+import { notifyError } from "../../lib/notify";
+import { useOnline } from "../../lib/use-online";
+import { Button } from "../ui/Button";
+import { Icon } from "../ui/Icon";
+
+/** 'Export CSV' (issue 12): downloads an export with the session's bearer; read-only, so observers get it too. */
+export function ExportCsvButton({ path, filename, failed }: { path: string; filename: string; failed: string }) {
+  const [busy, setBusy] = useState(false);
+  const online = useOnline();
+  const run = async () => {
+    setBusy(true);
+    try {
+      await downloadCsv(path, filename);
+    } catch (error) {
+      notifyError(error, failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="secondary" onClick={() => void run()} disabled={busy || !online} aria-busy={busy || undefined}>
+      <Icon name="download" className="size-4" />
+      {busy ? "Exporting..." : "Export CSV"}
+    </Button>
+  );
+}

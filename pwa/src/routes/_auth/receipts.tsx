@@ -1,0 +1,10 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { ballotPositionsQuery } from "../../lib/queries";
+import { ReceiptsPage } from "../../screens/ReceiptsPage";
+
+export const Route = createFileRoute("/_auth/receipts")({
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(ballotPositionsQuery());
+  },
+  component: ReceiptsPage,
+});

@@ -1,0 +1,145 @@
+/**
+ * Audit Log (issue 12): every admin action, newest first, 50 a page, filtered by action and
+ * by actor (part of a name or matric number), with 'Export CSV' of the filtered log. Read-only
+ * for admins and observers alike.
+ */
+import { useId, useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { AUDIT_PAGE_SIZE } from "@evoting/shared";
+import { auditQuery, type AuditFilters } from "../../lib/accountability";
+import { formatDateTime, localTimeZone } from "../../lib/format";
+import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
+import { PageHeader } from "../../components/ui/PageHeader";
+import { Card } from "../../components/ui/Card";
+import { Button } from "../../components/ui/Button";
+import { StateMessage } from "../../components/ui/Spinner";
+import { inputClass } from "../../components/ui/Field";
+
+export function AuditLogPage() {
+  const [filters, setFilters] = useState<AuditFilters>({ page: 1 });
+  const [actorDraft, setActorDraft] = useState("");
+  const query = useQuery(auditQuery(filters));
+  const actionId = useId();
+  const actorId = useId();
+  const data = query.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / AUDIT_PAGE_SIZE)) : 1;
+  const exportQuery = new URLSearchParams(
+    Object.entries({ action: filters.action ?? "", actor: filters.actor ?? "" }).filter(([, v]) => v !== ""),
+  ).toString();
+
+  const applyActor = (event: FormEvent) => {
+    event.preventDefault();
+    setFilters((f) => ({ ...f, actor: actorDraft.trim() || undefined, page: 1 }));
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title="Audit Log"
+        description="Every admin action, newest first. Each entry carries a hash of the one before it, so a changed or removed entry is detected."
+        actions={
+          <>
+            <BackToAdminButton />
+            <ExportCsvButton path={`/admin/audit/export.csv${exportQuery ? `?${exportQuery}` : ""}`} filename="audit-log.csv" failed="Failed to export the audit log" />
+          </>
+        }
+      />
+
+      <form onSubmit={applyActor} className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter the audit log">
+        <div className="space-y-1.5">
+          <label htmlFor={actionId} className="block text-sm font-medium text-slate-800">
+            Action
+          </label>
+          <select
+            id={actionId}
+            className={inputClass}
+            value={filters.action ?? ""}
+            onChange={(e) => setFilters((f) => ({ ...f, action: e.target.value || undefined, page: 1 }))}
+          >
+            <option value="">All actions</option>
+            {(data?.actions ?? []).map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1.5">
+          <label htmlFor={actorId} className="block text-sm font-medium text-slate-800">
+            Actor
+          </label>
+          <input
+            id={actorId}
+            className={inputClass}
+            placeholder="Name or matric number"
+            value={actorDraft}
+            onChange={(e) => setActorDraft(e.target.value)}
+          />
+        </div>
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+      </form>
+
+      <Card className="overflow-hidden">
+        {query.isPending ? (
+          <StateMessage busy>Loading the audit log...</StateMessage>
+        ) : query.isError ? (
+          <StateMessage>Failed to load the audit log</StateMessage>
+        ) : data!.items.length === 0 ? (
+          <StateMessage>No entries match.</StateMessage>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full min-w-[56rem] text-left text-sm">
+              <caption className="sr-only">
+                Audit log entries, newest first, page {filters.page} of {pages}. Times in {localTimeZone()}.
+              </caption>
+              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+                <tr>
+                  {["#", "Time", "Actor", "Action", "Target", "Summary", "Address"].map((h) => (
+                    <th key={h} scope="col" className="px-4 py-3">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {data!.items.map((e) => (
+                  <tr key={e._id} className="align-top hover:bg-slate-50">
+                    <td className="px-4 py-3 tabular-nums text-slate-500">{e.seq}</td>
+                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                      <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+                    </td>
+                    <td className="px-4 py-3">
+                      <span className="font-medium text-slate-900">{e.actor.name}</span>
+                      <span className="block text-xs text-slate-600">{e.actor.matricNumber}</span>
+                    </td>
+                    <td className="px-4 py-3">
+                      <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800">{e.action}</code>
+                    </td>
+                    <td className="max-w-[14rem] break-words px-4 py-3 text-slate-700">{e.target}</td>
+                    <td className="px-4 py-3 text-slate-800">{e.summary}</td>
+                    <td className="px-4 py-3 text-slate-600">{e.address}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+
+      <nav aria-label="Audit log pages" className="mt-4 flex items-center justify-between gap-3">
+        <Button variant="secondary" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>
+          Previous
+        </Button>
+        <p aria-live="polite" className="text-sm text-slate-700">
+          {data ? `Page ${filters.page} of ${pages} · ${data.total} ${data.total === 1 ? "entry" : "entries"}` : ""}
+        </p>
+        <Button variant="secondary" disabled={!data || filters.page >= pages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>
+          Next
+        </Button>
+      </nav>
+    </div>
+  );
+}

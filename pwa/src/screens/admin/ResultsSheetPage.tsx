@@ -1,0 +1,120 @@
+/**
+ * The printable results sheet (issue 12): the election's title and window, when the sheet
+ * was produced, registered voters, votes cast, turnout, each position's table with the
+ * elected candidate or 'Tie', and two SHA-256 digests: of the CSV export (the same bytes
+ * `GET /admin/results.csv` answers) and of the audit chain's head. A printed copy can be held
+ * against the system later: the same results give the same CSV digest, and the chain head
+ * must still be in the audit log. Prints on A4 with no navigation.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { outcomeLabel, resultsCsvRows, turnout, formatPercent, type PositionResult } from "@evoting/shared";
+import { electionQuery, resultsSheetQuery } from "../../lib/accountability";
+import { formatDateTime, formatInteger, localTimeZone } from "../../lib/format";
+import { Button, buttonClass } from "../../components/ui/Button";
+import { StateMessage } from "../../components/ui/Spinner";
+
+/** A4 with even margins; the browser's own header and footer stay the reader's choice. */
+const PRINT_CSS = "@page { size: A4; margin: 15mm; } @media print { body { background: #fff; } }";
+
+function PositionTable({ result }: { result: PositionResult }) {
+  const rows = resultsCsvRows(result);
+  const label = outcomeLabel(result);
+  return (
+    <section className="break-inside-avoid">
+      <h2 className="text-lg font-semibold text-slate-900">{result.positionTitle}</h2>
+      <p className="mb-2 text-sm text-slate-700" data-testid={`outcome-${result.positionId}`}>
+        {label === "Tie" ? "Tie" : label === "No votes" || label === "Not elected" ? label : `Elected: ${label}`}
+      </p>
+      <table className="w-full border-collapse text-left text-sm">
+        <thead>
+          <tr className="border-b-2 border-slate-800">
+            <th scope="col" className="py-1.5 pr-3">Choice</th>
+            <th scope="col" className="py-1.5 pr-3 text-right">Votes</th>
+            <th scope="col" className="py-1.5 pr-3 text-right">Share</th>
+            <th scope="col" className="py-1.5">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([, choice, , votes, percentage, outcome], i) => (
+            <tr key={i} className="border-b border-slate-300">
+              <td className="py-1.5 pr-3">{choice}</td>
+              <td className="py-1.5 pr-3 text-right tabular-nums">{votes}</td>
+              <td className="py-1.5 pr-3 text-right tabular-nums">{percentage === "" ? "" : `${percentage}%`}</td>
+              <td className="py-1.5">{outcome === "tie" ? "Tie" : outcome === "elected" ? "Elected" : outcome === "not elected" ? "Not elected" : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function ResultsSheetPage() {
+  const sheet = useQuery(resultsSheetQuery());
+  const election = useQuery(electionQuery());
+
+  if (sheet.isPending) return <StateMessage busy>Preparing the results sheet...</StateMessage>;
+  if (sheet.isError) return <StateMessage>Failed to load the results sheet</StateMessage>;
+  const { results, producedAt, csvSha256, audit } = sheet.data;
+  const settings = election.data;
+  const positions = results.results;
+
+  return (
+    <main className="mx-auto max-w-[210mm] bg-white px-8 py-8 text-slate-900 print:max-w-none print:p-0">
+      <style>{PRINT_CSS}</style>
+      <div className="mb-6 flex flex-wrap gap-2 print:hidden">
+        <Button onClick={() => window.print()}>Print</Button>
+        <Link to="/results" className={buttonClass("secondary")}>
+          Back to results
+        </Link>
+        <Button variant="secondary" onClick={() => void sheet.refetch()}>
+          Refresh
+        </Button>
+      </div>
+
+      <header className="border-b-2 border-slate-900 pb-4">
+        <p className="text-sm uppercase tracking-wide text-slate-600">Official results</p>
+        <h1 className="text-2xl font-bold">{settings?.title ?? "Election Results"}</h1>
+        {settings?.subtitle && <p className="text-slate-700">{settings.subtitle}</p>}
+        {settings && (
+          <p className="mt-1 text-sm text-slate-700">
+            Voting window: {formatDateTime(settings.startTime)} – {formatDateTime(settings.endTime)} ({localTimeZone()})
+          </p>
+        )}
+        <p className="mt-1 text-sm text-slate-700">
+          Produced: <time dateTime={producedAt}>{formatDateTime(producedAt)}</time> ({localTimeZone()})
+        </p>
+      </header>
+
+      <dl className="my-5 grid grid-cols-3 gap-4 text-center">
+        <div className="rounded-lg border border-slate-300 p-3">
+          <dt className="text-xs uppercase text-slate-600">Registered voters</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatInteger(results.totalRegisteredVoters)}</dd>
+        </div>
+        <div className="rounded-lg border border-slate-300 p-3">
+          <dt className="text-xs uppercase text-slate-600">Votes cast</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatInteger(results.totalVotesCast)}</dd>
+        </div>
+        <div className="rounded-lg border border-slate-300 p-3">
+          <dt className="text-xs uppercase text-slate-600">Turnout</dt>
+          <dd className="text-xl font-semibold tabular-nums">{formatPercent(turnout(results.totalVotesCast, results.totalRegisteredVoters))}</dd>
+        </div>
+      </dl>
+
+      <div className="space-y-6">
+        {positions.length === 0 ? <p>No positions.</p> : positions.map((p) => <PositionTable key={p.positionId} result={p} />)}
+      </div>
+
+      <footer className="mt-8 break-inside-avoid border-t-2 border-slate-900 pt-3 text-xs">
+        <p className="font-semibold">Check this copy</p>
+        <p className="mt-1">
+          SHA-256 of the results CSV export: <code data-testid="csv-digest" className="break-all">{csvSha256}</code>
+        </p>
+        <p className="mt-1">
+          Audit chain head (entry {audit.headSeq} of {audit.entries}): <code data-testid="audit-head" className="break-all">{audit.head}</code>
+        </p>
+      </footer>
+    </main>
+  );
+}

@@ -13,9 +13,8 @@ import { electionQuery, resultsSheetQuery } from "../../lib/accountability";
 import { formatDateTime, formatInteger, localTimeZone } from "../../lib/format";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
+import "./results-sheet.css"; // A4 page box; the browser's own header and footer stay the reader's choice
 
-/** A4 with even margins; the browser's own header and footer stay the reader's choice. */
-const PRINT_CSS = "@page { size: A4; margin: 15mm; } @media print { body { background: #fff; } }";
 
 function PositionTable({ result }: { result: PositionResult }) {
   const rows = resultsCsvRows(result);
@@ -62,7 +61,6 @@ export function ResultsSheetPage() {
 
   return (
     <main className="mx-auto max-w-[210mm] bg-white px-8 py-8 text-slate-900 print:max-w-none print:p-0">
-      <style>{PRINT_CSS}</style>
       <div className="mb-6 flex flex-wrap gap-2 print:hidden">
         <Button onClick={() => window.print()}>Print</Button>
         <Link to="/results" className={buttonClass("secondary")}>

@@ -65,6 +65,7 @@ function thread(): Worker {
 
 export interface ThreadExecutor extends WriteExecutor {
   transaction(statements: InStatement[]): Promise<WriteResult[]>;
+  checkpoint(): Promise<boolean>;
   /** Closes this database's connection in the thread (the thread stays for other databases). */
   close(): void;
 }
@@ -82,19 +83,20 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
     w.postMessage(msg);
     return w;
   };
+  const request = (msg: { op: "tx"; statements: InStatement[] } | { op: "checkpoint" }) =>
+    new Promise<WriteResult[]>((resolve, reject) => {
+      const id = nextTx++;
+      waiting.set(id, { resolve, reject });
+      try {
+        send({ ...msg, id, db }).ref();
+      } catch (error) {
+        waiting.delete(id);
+        reject(error);
+      }
+    });
   return {
-    transaction(statements) {
-      return new Promise<WriteResult[]>((resolve, reject) => {
-        const id = nextTx++;
-        waiting.set(id, { resolve, reject });
-        try {
-          send({ op: "tx", id, db, statements }).ref();
-        } catch (error) {
-          waiting.delete(id);
-          reject(error);
-        }
-      });
-    },
+    transaction: (statements) => request({ op: "tx", statements }),
+    checkpoint: async () => (await request({ op: "checkpoint" }))[0].rowsAffected === 1,
     close() {
       if (opened && opened === worker) opened.postMessage({ op: "close", db } satisfies ToWriter);
       opened = null;

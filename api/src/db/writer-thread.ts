@@ -13,6 +13,8 @@ import { DirectConnection } from "./direct.ts";
 export type ToWriter =
   | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
   | { op: "tx"; id: number; db: number; statements: InStatement[] }
+  /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
+  | { op: "checkpoint"; id: number; db: number }
   | { op: "close"; db: number };
 
 /** An error as it crosses the thread: what callers read of a driver error. */
@@ -56,12 +58,16 @@ port.on("message", (msg: ToWriter) => {
       connections.delete(msg.db);
       openErrors.delete(msg.db);
       return;
-    case "tx": {
+    case "tx":
+    case "checkpoint": {
       const connection = connections.get(msg.db);
       let reply: FromWriter;
       try {
         if (!connection) throw openErrors.get(msg.db) ?? new Error(`database ${msg.db} is not open in the writer thread`);
-        reply = { id: msg.id, results: connection.transaction(msg.statements) };
+        reply = {
+          id: msg.id,
+          results: msg.op === "tx" ? connection.transaction(msg.statements) : [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }],
+        };
       } catch (error) {
         reply = { id: msg.id, error: toWire(error) };
       }

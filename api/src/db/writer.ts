@@ -20,6 +20,8 @@ export type { WriteResult };
 /** Runs statements, in order, as one write transaction: all committed or none. */
 export interface WriteExecutor {
   transaction(statements: InStatement[]): Promise<WriteResult[]> | WriteResult[];
+  /** WAL checkpoint(TRUNCATE) on the write connection, between transactions; true when done. */
+  checkpoint?(): Promise<boolean> | boolean;
 }
 
 export const clientExecutor = (client: Client): WriteExecutor => ({
@@ -134,6 +136,14 @@ export class BatchWriter {
         }
       }
     }
+  }
+
+  /**
+   * Truncates the WAL (the ballot mixer, services/mixer.ts) where the executor can: on the
+   * writer thread for a database file, so the event loop never waits on it. False otherwise.
+   */
+  async checkpoint(): Promise<boolean> {
+    return (await this.executor.checkpoint?.()) ?? false;
   }
 
   /** Waits for everything queued so far to commit (shutdown, tests). */

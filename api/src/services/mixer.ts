@@ -194,13 +194,12 @@ export class Mixer {
   }
 
   /**
-   * Copies the WAL into the database and truncates it to zero bytes. Refused (busy) while a
-   * reader still needs old frames; the next pass tries again.
+   * Copies the WAL into the database and truncates it to zero bytes, on the writer's own
+   * connection (its thread), never blocking the event loop. Refused (busy) while a reader
+   * still needs old frames; the next pass tries again.
    */
   async checkpoint(): Promise<boolean> {
-    if (!this.database.filePath) return false;
-    const rs = await this.database.client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-    const done = Number(rs.rows[0]?.[0] ?? 1) === 0;
+    const done = await this.database.writer.checkpoint();
     if (done) this.stats.checkpoints++;
     return done;
   }

@@ -55,6 +55,8 @@ describe("GET /admin/voters", () => {
 
     expect((await list("?query=eze")).items.map((v) => v.name)).toEqual(["Chi Eze"]);
     expect((await list("?query=2021%2F5570")).total).toBe(1);
+    expect((await list("?query=%25")).total).toBe(0); // "%" is matched as typed, not as a wildcard
+    expect((await list("?query=CHI")).total).toBe(1); // any case
     expect((await list("?group=300L")).total).toBe(2);
     expect((await list("?voted=yes")).items.map((v) => v.matricNumber)).toEqual(["2020/5570002"]);
     expect((await list("?voted=no&group=300L")).items.map((v) => v.matricNumber)).toEqual(["2020/5570001"]);

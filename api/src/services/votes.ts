@@ -54,8 +54,8 @@ export interface ChoiceRecord {
   k: ChoiceKind;
   /** candidate id, null for no/abstain */
   c: string | null;
-  /** ballot id */
-  b: string;
+  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/legacy-choices.ts) */
+  b: string | null;
 }
 
 export interface VoteAnswer {
@@ -184,17 +184,19 @@ export async function heldVotes(database: Database, keys: Keys, voterId: string)
     sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
     args: [voterId],
   });
-  return rs.rows.map((r) => {
-    const positionId = String(r.position_id);
-    // Records sealed before issue 9 read {candidateId, candidateName} (unpadded).
-    const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, String(r.sealed_choice), choiceContext(voterId, positionId));
-    return {
-      positionId,
-      kind: record.k ?? "candidate",
-      candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
-      ballotId: record.b ?? null,
-    };
-  });
+  return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
+}
+
+/** A participation's sealed choice, read; `legacy` when it was sealed before issue 9 ({candidateId, candidateName}, unpadded). */
+export function unsealChoice(keys: Keys, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
+  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, sealed, choiceContext(voterId, positionId));
+  return {
+    positionId,
+    kind: record.k ?? "candidate",
+    candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
+    ballotId: record.b ?? null,
+    legacy: record.k === undefined,
+  };
 }
 
 /** The voter's own votes; candidate names are looked up (they are never sealed with the vote). */

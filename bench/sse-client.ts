@@ -7,12 +7,28 @@
  * when the first and the last did. Parent → worker messages: {type: "finish"}.
  * Worker → parent: {type: "progress", connected, failed}, {type: "report", ...}.
  *
- * Started as: node --import tsx bench/sse-client.ts <url> <count> <token>
+ * Started as: node --import tsx bench/sse-client.ts <url> <count> <streams per voter>
+ *
+ * A stream token opens one stream and one voter holds at most a few streams at once (issue 9),
+ * so each subscriber gets its own token, signed here with the bench server's key for voter
+ * `floor(i / streams per voter) + 1` and bound to that voter's seeded session.
  */
+import { randomBytes } from "node:crypto";
 import http from "node:http";
+import { loadKeys, signToken } from "../api/src/security/keys.ts";
+import { hashToken } from "../api/src/services/sessions.ts";
+import { tokenOf, voterIdOf } from "./lib/seed.ts";
+import { BALLOT_KEY } from "./lib/server.ts";
 
-const [url, countArg, token] = process.argv.slice(2);
+const [url, countArg, perVoterArg] = process.argv.slice(2);
 const COUNT = Number(countArg);
+const PER_VOTER = Number(perVoterArg);
+const keys = loadKeys({ secret: BALLOT_KEY });
+const tokenFor = (i: number) => {
+  const voter = Math.floor(i / PER_VOTER) + 1;
+  const claims = { k: "stream", sub: voterIdOf(voter), s: hashToken(tokenOf(voter)), jti: randomBytes(16).toString("base64url") };
+  return signToken(keys, { ...claims, exp: Date.now() + 30 * 60_000 });
+};
 /** Connects in flight at once: well under the server's listen backlog. */
 const CONNECT_WINDOW = 200;
 const send = (message: unknown) => process.send?.(message);
@@ -77,7 +93,7 @@ function onFrame(sub: Sub, block: string, now: number) {
   stat.last = Math.max(stat.last, now);
 }
 
-function open(sub: Sub): Promise<void> {
+function open(sub: Sub, token: string): Promise<void> {
   return new Promise((done) => {
     const req = http.get(`${url}/api/realtime?channel=ballot-updates&token=${encodeURIComponent(token)}`, { agent: false }, (res) => {
       if (res.statusCode !== 200) {
@@ -130,8 +146,7 @@ async function connectAll() {
     while (next < COUNT) {
       const sub: Sub = { req: null, buffer: "", total: 0, snapshots: 0, updates: 0, firstUpdateAt: 0, lastUpdateAt: 0, open: false, closedEarly: false };
       subs.push(sub);
-      next++;
-      await open(sub);
+      await open(sub, tokenFor(next++));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONNECT_WINDOW, COUNT) }, lane));

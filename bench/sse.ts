@@ -21,10 +21,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { sampleProc } from "./lib/proc.ts";
-import { seed, tempDir, tokenOf, voterIdOf } from "./lib/seed.ts";
-import { BALLOT_KEY, ROOT, startServer } from "./lib/server.ts";
+import { seed, tempDir, tokenOf } from "./lib/seed.ts";
+import { ROOT, startServer } from "./lib/server.ts";
 import { percentile } from "./lib/stats.ts";
-import { loadKeys, signToken } from "../api/src/security/keys.ts";
+import { HUB_DEFAULTS } from "../api/src/realtime/hub.ts";
 import type { FrameStat } from "./sse-client.ts";
 
 export interface SseBenchOptions {
@@ -100,7 +100,9 @@ export async function runSseBench(options: SseBenchOptions = {}): Promise<SseBen
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   let worker: ReturnType<typeof fork> | null = null;
   try {
-    const seeded = await seed(scratch.dbPath, { voters, positions, candidatesPerPosition: 3, sessions: true });
+    // Each voter may hold HUB_DEFAULTS.maxStreamsPerUser streams: seed enough voters to hold them all.
+    const holders = Math.ceil(subscribers / HUB_DEFAULTS.maxStreamsPerUser);
+    const seeded = await seed(scratch.dbPath, { voters: Math.max(voters, holders), positions, candidatesPerPosition: 3, sessions: true });
     server = await startServer({ dbPath: scratch.dbPath });
     const base = server.url;
 
@@ -111,12 +113,10 @@ export async function runSseBench(options: SseBenchOptions = {}): Promise<SseBen
     await sleep(1_000);
     const rssBase = sampleProc(server.pid)?.rssMiB ?? NaN;
 
-    // One stream token for every subscriber, signed with the server's key so it outlives the
-    // connection phase (the API's own tokens last 60 s, checked at connect).
-    const streamToken = signToken(loadKeys({ secret: BALLOT_KEY }), { k: "stream", sub: voterIdOf(1), exp: Date.now() + 30 * 60_000 });
-
+    // The subscriber process signs one token per stream with the server's key, so they outlive
+    // the connection phase (the API's own tokens last 60 s, checked at connect).
     const connectStart = performance.now();
-    const w = fork(join(ROOT, "bench/sse-client.ts"), [base, String(subscribers), streamToken], {
+    const w = fork(join(ROOT, "bench/sse-client.ts"), [base, String(subscribers), String(HUB_DEFAULTS.maxStreamsPerUser)], {
       cwd: ROOT,
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],

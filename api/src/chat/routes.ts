@@ -32,7 +32,7 @@ import { requireAdmin, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import { jsonBody, validate } from "../http/validate.ts";
 import { sseFrame } from "../realtime/hub.ts";
-import { verifyToken } from "../security/keys.ts";
+import { checkStreamToken } from "../realtime/stream-auth.ts";
 import { audit, userTarget } from "../services/audit-log.ts";
 import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
 
@@ -51,30 +51,26 @@ const streamQuery = z.object({
   lastEventId: z.coerce.number().int().min(0).optional(),
 });
 
-interface ChatToken {
-  k: "chat";
-  sub: string;
-  exp: number;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function chatRoutes(deps: Deps) {
-  const { chat, clock, keys, hub } = deps;
+  const { chat, hub } = deps;
   const signedIn = requireUser(deps);
 
   return new Hono<AppEnv>()
     .get("/stream", validate("query", streamQuery), async (c) => {
       const { token, lastEventId: fromQuery } = c.req.valid("query");
-      const payload = verifyToken<ChatToken>(keys, token, "chat", clock.now());
-      if (!payload) fail(401, messages.sessionExpired);
+      // Valid while the session that asked for it lives (realtime/stream-auth.ts).
+      const access = await checkStreamToken(deps, token, "chat");
+      if (!access.ok) fail(401, messages.sessionExpired);
       const header = Number(c.req.header("last-event-id"));
       const lastId = Number.isSafeInteger(header) && header >= 0 ? header : fromQuery;
       const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       return hub.open(CHAT_CHANNEL, {
         signal: c.req.raw.signal,
         outgoing,
-        userId: payload.sub,
+        userId: access.userId,
+        session: access.session,
         initial: async () => {
           const head = await chat.head();
           if (lastId === undefined) return [sseFrame(CHAT_EVENTS.ready, { rev: head }, head)];

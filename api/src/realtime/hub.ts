@@ -22,7 +22,9 @@
  */
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { NEW_VOTE_EVENT, REALTIME_CHANNEL, type Results } from "@evoting/shared";
+import { NEW_VOTE_EVENT, REALTIME_CHANNEL, messages, type Results } from "@evoting/shared";
+
+const RESULTS_WITHHELD = messages.resultsHidden;
 
 export interface HubOptions {
   coalesceMs: number;
@@ -30,6 +32,8 @@ export interface HubOptions {
   pollMs: number;
   /** Unread bytes a subscriber may have queued before it counts as dead. */
   maxBufferedBytes: number;
+  /** Streams one user may hold open per channel; a newer one closes the oldest (issue 9). */
+  maxStreamsPerUser: number;
 }
 
 export const HUB_DEFAULTS: HubOptions = {
@@ -38,6 +42,8 @@ export const HUB_DEFAULTS: HubOptions = {
   pollMs: 1_000,
   // ~100 results snapshots: minutes of backlog for a slow phone, bounded for 10,000 streams.
   maxBufferedBytes: 256 * 1024,
+  // A phone, a laptop and a few tabs; not 3,000 streams on one sign-in.
+  maxStreamsPerUser: 5,
 };
 export const COALESCE_MS = HUB_DEFAULTS.coalesceMs;
 export const HEARTBEAT_MS = HUB_DEFAULTS.heartbeatMs;
@@ -48,7 +54,12 @@ export interface ResultsSource {
   version(): Promise<number>;
   /** Told at once when a local write changed the results (ResultsService serves from memory). */
   changed?(): void;
+  /** Issue 11: true while 'after-close' visibility withholds tallies from voters. */
+  withheldFromVoters?(): Promise<boolean>;
 }
+
+/** What a voter's stream carries while results are withheld: the event, never a tally. */
+export const withheldFrame = (event: string) => sseFrame(event, { withheld: true, message: RESULTS_WITHHELD });
 
 /**
  * A channel whose changes are numbered (the chat): `head()` is the latest number, cheap to
@@ -89,6 +100,10 @@ interface Sink {
 interface Subscriber {
   channel: string;
   userId: string | null;
+  /** The session the stream was opened under: its logout ends the stream. */
+  session: string | null;
+  /** A voter: gets `withheldFrame` instead of tallies while results are withheld (issue 11). */
+  voter: boolean;
   sink: Sink;
   /** Frames broadcast while the initial frames were still being prepared. */
   queued: Uint8Array[] | null;
@@ -99,6 +114,10 @@ export interface OpenOptions {
   /** The Node response, when running under @hono/node-server (`c.env.outgoing`). */
   outgoing?: ServerResponse;
   userId?: string;
+  /** The opening session (its token hash), so a logout can end its streams. */
+  session?: string;
+  /** The subscriber is a voter (issue 11: results may be withheld from them). */
+  voter?: boolean;
   /** Frames sent first (the results snapshot; the chat's missed messages). */
   initial?: () => Promise<Uint8Array[]>;
 }
@@ -117,6 +136,8 @@ export interface Hub {
   open(channel: string, options: OpenOptions): Response;
   subscriberCount(channel?: string): number;
   broadcast(channel: string, frame: Uint8Array, userId?: string): void;
+  /** Ends every stream this process holds for the session (at logout). */
+  endSession(session: string): void;
   stats(): HubStats;
   close(): void;
 }
@@ -198,9 +219,33 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
   let again = false;
 
   const count = (channel: string, delta: number) => perChannel.set(channel, (perChannel.get(channel) ?? 0) + delta);
+  /** Each user's open streams per channel, oldest first: the cap's bookkeeping, O(1) per open. */
+  const perUser = new Map<string, Subscriber[]>();
+  const userKey = (s: Subscriber) => `${s.channel}\u0000${s.userId}`;
 
   const remove = (s: Subscriber) => {
-    if (subscribers.delete(s)) count(s.channel, -1);
+    if (!subscribers.delete(s)) return;
+    count(s.channel, -1);
+    if (s.userId === null) return;
+    const list = perUser.get(userKey(s));
+    const at = list?.indexOf(s) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+    if (list?.length === 0) perUser.delete(userKey(s));
+  };
+
+  const add = (s: Subscriber) => {
+    subscribers.add(s);
+    count(s.channel, 1);
+    if (s.userId === null) return;
+    const list = perUser.get(userKey(s)) ?? [];
+    perUser.set(userKey(s), list);
+    list.push(s);
+    // Over the cap: the oldest goes (its browser was most likely closed or asleep).
+    while (list.length > opts.maxStreamsPerUser) {
+      const oldest = list[0];
+      remove(oldest);
+      oldest.sink.end(false);
+    }
   };
 
   const drop = (s: Subscriber) => {
@@ -237,9 +282,16 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       // Read the counter first: the snapshot is at least this fresh.
       const version = await results.version();
       const snapshot = await results.get();
+      const withheld = (await results.withheldFromVoters?.()) ?? false;
       resultsVersion = Math.max(resultsVersion, version);
       resultsBroadcasts++;
-      broadcast(REALTIME_CHANNEL, sseFrame(NEW_VOTE_EVENT, snapshot));
+      const frame = sseFrame(NEW_VOTE_EVENT, snapshot);
+      if (!withheld) broadcast(REALTIME_CHANNEL, frame);
+      else {
+        lastBroadcast.set(REALTIME_CHANNEL, performance.now());
+        const bare = withheldFrame(NEW_VOTE_EVENT);
+        for (const s of subscribers) if (s.channel === REALTIME_CHANNEL) deliver(s, s.voter ? bare : frame);
+      }
     } catch (error) {
       console.error("Could not broadcast results", error);
     } finally {
@@ -343,8 +395,15 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       return () => void syncFeed(state);
     },
 
-    open(channel, { signal, outgoing, userId, initial }) {
-      const subscriber: Subscriber = { channel, userId: userId ?? null, sink: null as unknown as Sink, queued: [] };
+    open(channel, { signal, outgoing, userId, session, voter, initial }) {
+      const subscriber: Subscriber = {
+        channel,
+        userId: userId ?? null,
+        session: session ?? null,
+        voter: voter ?? false,
+        sink: null as unknown as Sink,
+        queued: [],
+      };
       let stream: ReadableStream<Uint8Array> | null = null;
 
       if (isNodeResponse(outgoing)) {
@@ -374,8 +433,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       if (closed || signal.aborted) {
         subscriber.sink.end(false);
       } else {
-        subscribers.add(subscriber);
-        count(channel, 1);
+        add(subscriber);
         void (async () => {
           let frames: Uint8Array[] = [];
           try {
@@ -406,6 +464,14 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
     },
 
     broadcast,
+
+    endSession(session) {
+      for (const s of [...subscribers]) {
+        if (s.session !== session) continue;
+        remove(s);
+        s.sink.end(false);
+      }
+    },
 
     stats: () => ({ subscribers: subscribers.size, dropped, resultsBroadcasts }),
 

@@ -123,7 +123,7 @@ describe("results stream", () => {
     const admin = await t.adminToken();
     const token = await streamToken(t, admin);
     const reader = readSse(await t.request(`/realtime?channel=ballot-updates&token=${token}`));
-    const stuck = await t.request(`/realtime?channel=ballot-updates&token=${token}`); // never read
+    const stuck = await t.request(`/realtime?channel=ballot-updates&token=${await streamToken(t, admin)}`); // never read
     await reader.waitFor(() => reader.of("snapshot").length === 1);
     expect(t.deps.hub.subscriberCount()).toBe(2);
     const big = new TextEncoder().encode(`event: filler\ndata: ${"x".repeat(2048)}\n\n`);

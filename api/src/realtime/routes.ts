@@ -2,13 +2,13 @@
 import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
-import { REALTIME_CHANNEL, messages, type Results, type TokenResponse } from "@evoting/shared";
+import { REALTIME_CHANNEL, canViewAdmin, messages, type Results, type TokenResponse } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
-import { signToken, verifyToken } from "../security/keys.ts";
-import { sseFrame } from "./hub.ts";
+import { checkStreamToken, issueStreamToken } from "./stream-auth.ts";
+import { sseFrame, withheldFrame } from "./hub.ts";
 
 export const STREAM_TOKEN_TTL_MS = 60_000;
 
@@ -18,7 +18,7 @@ const streamQuery = z.object({
 });
 
 export function realtimeRoutes(deps: Deps) {
-  const { keys, clock, hub } = deps;
+  const { hub } = deps;
   // The results service hands out the same object until the results change: encode it once
   // for every subscriber that connects meanwhile (a reconnect wave after a blip).
   let lastSnapshot: { results: Results; frame: Uint8Array } | null = null;
@@ -27,22 +27,29 @@ export function realtimeRoutes(deps: Deps) {
     return lastSnapshot.frame;
   };
   return new Hono<AppEnv>()
-    .get("/token", requireUser(deps), (c) => {
-      const expiresAt = clock.now() + STREAM_TOKEN_TTL_MS;
-      const token = signToken(keys, { k: "stream", sub: c.var.user.id, exp: expiresAt });
-      return c.json({ token, expiresAt: new Date(expiresAt).toISOString() } satisfies TokenResponse);
-    })
+    .get("/token", requireUser(deps), (c) =>
+      c.json(issueStreamToken(deps, "stream", c.var.user.id, c.var.tokenHash, STREAM_TOKEN_TTL_MS) satisfies TokenResponse),
+    )
     .get("/", validate("query", streamQuery), async (c) => {
       const { channel, token } = c.req.valid("query");
-      const payload = verifyToken<{ k: "stream"; sub: string; exp: number }>(keys, token, "stream", clock.now());
-      if (!payload) fail(401, messages.sessionExpired);
+      // One stream per token, while the session that asked for it lives (stream-auth.ts).
+      const access = await checkStreamToken(deps, token, "stream");
+      if (!access.ok) fail(401, access.reason === "used" ? messages.streamTokenUsed : messages.sessionExpired);
+      const payload = { sub: access.userId };
+      const viewer = await deps.database.get("SELECT role FROM users WHERE id = ?", [payload.sub]);
+      const voter = !canViewAdmin(String(viewer?.role ?? "voter"));
       return hub.open(channel, {
         signal: c.req.raw.signal,
         // Under @hono/node-server the hub writes to the Node response directly (see hub.ts).
         outgoing: (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing,
         userId: payload.sub,
-        // Every (re)connect starts from the current snapshot.
-        initial: async () => [snapshotFrame(await deps.results.get())],
+        session: access.session,
+        voter,
+        // Every (re)connect starts from the current snapshot (none while withheld from voters, issue 11).
+        initial: async () =>
+          voter && (await deps.results.withheldFromVoters())
+            ? [withheldFrame("snapshot")]
+            : [snapshotFrame(await deps.results.get())],
       });
     });
 }

@@ -87,6 +87,8 @@ export function authRoutes(deps: Deps) {
 
     .post("/logout", authed, async (c) => {
       await revokeSession(db, c.var.tokenHash, clock.now());
+      // Its stream and chat tokens stop working (stream-auth.ts); its open streams here end now.
+      deps.hub.endSession(c.var.tokenHash);
       return c.body(null, 204);
     })
 

@@ -20,6 +20,7 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
+import { issueStreamToken } from "../realtime/stream-auth.ts";
 import { findBallotChoice, listPositions, voterGroups } from "../services/catalog.ts";
 import { getElection, orderForVoter } from "../services/election.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
@@ -76,11 +77,8 @@ export function voteRoutes(deps: Deps) {
       if (resultsHiddenFrom(await getElection(database), canViewAdmin(c.var.user.role), clock.now())) fail(403, messages.resultsHidden);
       return c.json(await deps.results.get());
     })
-    .get("/chat-token", (c) => {
-      const expiresAt = clock.now() + CHAT_TOKEN_TTL_MS;
-      const token = signToken(keys, { k: "chat", sub: c.var.user.id, exp: expiresAt });
-      return c.json({ token, expiresAt: new Date(expiresAt).toISOString() } satisfies TokenResponse);
-    })
+    // Bound to this session: a logout ends it (realtime/stream-auth.ts).
+    .get("/chat-token", (c) => c.json(issueStreamToken(deps, "chat", c.var.user.id, c.var.tokenHash, CHAT_TOKEN_TTL_MS) satisfies TokenResponse))
     .post("/", voterOnly, ...jsonBody(castVoteSchema), async (c) => {
       const body = c.req.valid("json");
       const { positionId, candidateId, ballotTicket } = body;

@@ -1,0 +1,79 @@
+/**
+ * Stream and chat tokens (issue 9): a results stream token opens one stream; one user holds
+ * at most 5 streams per channel (the oldest is closed); a logout ends its tokens and streams.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { messages } from "@evoting/shared";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { HUB_DEFAULTS } from "./hub.ts";
+import { readSse } from "./sse-reader.ts";
+
+let t: TestApp;
+afterEach(async () => t.close());
+
+const tokenFor = async (path: string, bearer: string) => ((await (await t.request(path, { token: bearer })).json()) as { token: string }).token;
+const results = (token: string) => t.request(`/realtime?channel=ballot-updates&token=${token}`);
+const chat = (token: string) => t.request(`/chat/stream?token=${token}`);
+
+describe("stream tokens", () => {
+  it("a results stream token opens one stream; a second use is refused", async () => {
+    t = await createTestApp();
+    const voter = await t.createVoter(await t.adminToken());
+    const token = await tokenFor("/realtime/token", voter.token);
+    const first = readSse(await results(token));
+    await first.waitFor(() => first.of("snapshot").length === 1);
+    const again = await results(token);
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { message: string }).message).toBe(messages.streamTokenUsed);
+    await first.close();
+  });
+
+  it("one user holds at most 5 streams per channel: a sixth closes the oldest", async () => {
+    t = await createTestApp();
+    const voter = await t.createVoter(await t.adminToken());
+    const streams: ReturnType<typeof readSse>[] = [];
+    for (let i = 0; i < HUB_DEFAULTS.maxStreamsPerUser + 1; i++) {
+      const s = readSse(await results(await tokenFor("/realtime/token", voter.token)));
+      await s.waitFor(() => s.of("snapshot").length === 1);
+      streams.push(s);
+    }
+    await streams[0].waitFor(() => streams[0].ended(), 2_000, "the oldest stream to close");
+    expect(streams.slice(1).every((s) => !s.ended())).toBe(true);
+    expect(t.deps.hub.subscriberCount("ballot-updates")).toBe(HUB_DEFAULTS.maxStreamsPerUser);
+
+    // The chat token is reusable for its 15 minutes, but not for more than 5 streams at once.
+    const chatToken = await tokenFor("/vote/chat-token", voter.token);
+    const rooms: ReturnType<typeof readSse>[] = [];
+    for (let i = 0; i < 8; i++) {
+      const s = readSse(await chat(chatToken));
+      await s.waitFor(() => s.of("ready").length === 1);
+      rooms.push(s);
+    }
+    await rooms[2].waitFor(() => rooms.slice(0, 3).every((s) => s.ended()), 2_000, "the three oldest chat streams to close");
+    expect(t.deps.hub.subscriberCount("chat")).toBe(HUB_DEFAULTS.maxStreamsPerUser);
+    for (const s of [...streams, ...rooms]) await s.close();
+  });
+
+  it("stream and chat tokens stop working at logout, and the session's open streams end", async () => {
+    t = await createTestApp();
+    const admin = await t.adminToken();
+    const voter = await t.createVoter(admin);
+    const other = await t.login(voter.matricNumber, { dateOfBirth: voter.dateOfBirth });
+    const unused = await tokenFor("/realtime/token", voter.token);
+    const chatToken = await tokenFor("/vote/chat-token", voter.token);
+    const open = readSse(await results(await tokenFor("/realtime/token", voter.token)));
+    const room = readSse(await chat(chatToken));
+    const elsewhere = readSse(await results(await tokenFor("/realtime/token", other.token)));
+    await open.waitFor(() => open.of("snapshot").length === 1);
+    await room.waitFor(() => room.of("ready").length === 1);
+    await elsewhere.waitFor(() => elsewhere.of("snapshot").length === 1);
+
+    expect((await t.request("/auth/logout", { method: "POST", token: voter.token })).status).toBe(204);
+    expect((await results(unused)).status).toBe(401);
+    expect((await chat(chatToken)).status).toBe(401);
+    await open.waitFor(() => open.ended() && room.ended(), 2_000, "the session's streams to end");
+    // The same voter's other session (another device) keeps its stream.
+    expect(elsewhere.ended()).toBe(false);
+    for (const s of [open, room, elsewhere]) await s.close();
+  });
+});

@@ -24,6 +24,7 @@ import { useObservable } from "./use-observable";
 
 /** Delivery is retried this often while ballots wait (besides the 'online' event). */
 const RETRY_MS = 5_000;
+const PHOTO_RECHECK_MS = 1_000;
 const NONE: ReadonlySet<string> = new Set<string>();
 
 export function StationPage() {
@@ -42,6 +43,8 @@ export function StationPage() {
   // The stored package of the open station, and whether its photos are all cached.
   useEffect(() => {
     if (!live) return setPkg(null);
+    // Opening stores the package and hands it over itself (onOpened); this reads it back after a
+    // remount of the screen.
     let current = true;
     void stationDb()
       .packages.get(live.station._id)
@@ -54,6 +57,13 @@ export function StationPage() {
       current = false;
     };
   }, [live]);
+
+  // The service worker stores a photo just after answering for it: look again until all are in.
+  useEffect(() => {
+    if (!pkg || missing === 0) return;
+    const timer = setInterval(() => void missingPhotos(pkg.data.positions).then(setMissing), PHOTO_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [pkg, missing]);
 
   useEffect(() => {
     const kick = () => void flushStationQueue();
@@ -114,7 +124,13 @@ export function StationPage() {
       </div>
 
       {!live ? (
-        <StationSetup online={online} onOpened={(left) => setMissing(left)} />
+        <StationSetup
+          online={online}
+          onOpened={({ stored, missing: left }) => {
+            setPkg(stored);
+            setMissing(left);
+          }}
+        />
       ) : !pkg ? (
         <Card className="px-5 py-8 text-center text-slate-600">Loading station data...</Card>
       ) : voter ? (

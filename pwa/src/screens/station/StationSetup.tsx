@@ -9,7 +9,7 @@ import { stationApi } from "../../station/station-api";
 import { openStation } from "../../station/station-device";
 
 /** Turns this device into one of the officer's stations: session, key, package and photos. */
-export function StationSetup({ online, onOpened }: { online: boolean; onOpened: (missing: number) => void }) {
+export function StationSetup({ online, onOpened }: { online: boolean; onOpened: (opened: Awaited<ReturnType<typeof openStation>>) => void }) {
   const mine = useQuery({ queryKey: ["station", "mine"], queryFn: stationApi.mine, enabled: online });
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -18,8 +18,7 @@ export function StationSetup({ online, onOpened }: { online: boolean; onOpened: 
     setBusy(stationId);
     setError(null);
     try {
-      const { missing } = await openStation(stationId);
-      onOpened(missing);
+      onOpened(await openStation(stationId));
     } catch (e) {
       setError(errorMessage(e, messages.stationOpenFailed));
     } finally {

@@ -90,7 +90,8 @@ export function AuditLogPage() {
         ) : data!.items.length === 0 ? (
           <StateMessage>No entries match.</StateMessage>
         ) : (
-          <div className="overflow-x-auto">
+          // Focusable so keyboard users can scroll it sideways on a narrow screen.
+          <div className="focus-ring overflow-x-auto" tabIndex={0} role="region" aria-label="Audit log entries">
             <table className="w-full min-w-[56rem] text-left text-sm">
               <caption className="sr-only">
                 Audit log entries, newest first, page {filters.page} of {pages}. Times in {localTimeZone()}.

@@ -22,7 +22,9 @@ export const OBSERVER_PAGES: readonly string[] = [
   "/admin/manage-positions",
   "/admin/manage-candidates",
   "/admin/voters",
+  "/admin/stations",
   "/admin/audit",
+  "/admin/stations",
   "/admin/results/print",
 ];
 

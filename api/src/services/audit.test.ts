@@ -23,3 +23,25 @@ it("passes on a consistent database and names what a tampered one gets wrong", a
   expect(bad.positionMismatches).toEqual([{ positionId: position._id, ballots: 4, pending: 0, participations: 3 }]);
   expect(bad.tallyMismatches.map((m) => m.id).sort()).toEqual([candidates[0]._id, candidates[1]._id].sort());
 });
+
+it("recounts the 'no' and 'abstain' tallies, and counts ballots still pending for the mixer", async () => {
+  const admin = await t.adminToken();
+  const { position } = await t.openElection(admin, ["Ada", "Grace"]);
+  await t.database.client.execute({ sql: "UPDATE positions SET abstain_count = 2 WHERE id = ?", args: [position._id] });
+  const bad = await auditDatabase(t.database);
+  expect(bad.ok).toBe(false);
+  expect(bad.choiceTallyMismatches).toEqual([{ positionId: position._id, choice: "abstain", stored: 2, counted: 0 }]);
+
+  await t.database.client.execute({ sql: "UPDATE positions SET abstain_count = 0 WHERE id = ?", args: [position._id] });
+  // A vote whose ballot the mixer has not applied yet: a participation and a pending ballot.
+  const voter = await t.createVoter(admin);
+  const id = String((await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [voter.matricNumber] })).rows[0].id);
+  await t.database.client.batch(
+    [
+      { sql: "INSERT INTO participations (voter_id, position_id, sealed_choice) VALUES (?, ?, 'sealed')", args: [id, position._id] },
+      { sql: "INSERT INTO pending_ballots (id, position_id, sealed) VALUES ('p1', ?, 'sealed')", args: [position._id] },
+    ],
+    "write",
+  );
+  expect(await auditDatabase(t.database)).toMatchObject({ ok: true, ballots: 0, pending: 1, participations: 1 });
+});

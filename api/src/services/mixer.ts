@@ -105,6 +105,8 @@ export class Mixer {
   private running: Promise<number> | null = null;
   private again: Promise<number> | null = null;
   private stopped = false;
+  /** Pending rows this key cannot unseal: skipped, not retried. */
+  private readonly unreadable = new Set<string>();
   /** Passes, ballots applied, checkpoints that truncated the WAL: for benchmarks and tests. */
   readonly stats = { passes: 0, applied: 0, checkpoints: 0 };
 
@@ -159,9 +161,9 @@ export class Mixer {
   private async passes(): Promise<number> {
     let total = 0;
     for (;;) {
-      const applied = await this.pass();
+      const { read, applied } = await this.pass();
       total += applied;
-      if (applied < this.options.maxBatch) break;
+      if (read < this.options.maxBatch || applied === 0) break;
     }
     if (total > 0) {
       this.onApplied();
@@ -170,27 +172,34 @@ export class Mixer {
     return total;
   }
 
-  private async pass(): Promise<number> {
+  private async pass(): Promise<{ read: number; applied: number }> {
     const rs = await this.database.client.execute({
       sql: "SELECT id, sealed FROM pending_ballots LIMIT ?",
-      args: [this.options.maxBatch],
+      args: [this.options.maxBatch + this.unreadable.size],
     });
-    if (rs.rows.length === 0) return 0;
+    const batch: { id: string; record: PendingRecord }[] = [];
+    for (const row of rs.rows) {
+      const id = String(row.id);
+      if (this.unreadable.has(id) || batch.length === this.options.maxBatch) continue;
+      try {
+        batch.push({ id, record: unsealPadded<PendingRecord>(this.keys, String(row.sealed), pendingContext(id)) });
+      } catch {
+        // Sealed under another key, or damaged: it stays pending (the audit counts it) and
+        // must not hold up every other ballot. Said once per row.
+        this.unreadable.add(id);
+        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+      }
+    }
+    if (batch.length === 0) return { read: 0, applied: 0 };
     this.stats.passes++;
-    const batch = shuffle(
-      rs.rows.map((row) => {
-        const id = String(row.id);
-        return { id, record: unsealPadded<PendingRecord>(this.keys, String(row.sealed), pendingContext(id)) };
-      }),
-    );
     const results = await this.database.writer.submit(
-      batch.flatMap((p) => applyStatements(p.id, p.record)),
+      shuffle(batch).flatMap((p) => applyStatements(p.id, p.record)),
       [bumpResultsVersionSql],
     );
     let applied = 0;
     for (let i = 1; i < results.length; i += 3) applied += results[i].rowsAffected;
     this.stats.applied += applied;
-    return rs.rows.length;
+    return { read: batch.length, applied };
   }
 
   /**

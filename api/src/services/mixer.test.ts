@@ -1,0 +1,82 @@
+/**
+ * The ballot mixer (services/mixer.ts): a pending ballot is applied exactly once, also when
+ * two processes mix at the same time or the process stops before its pass; one that cannot be
+ * unsealed stays pending without holding up the others.
+ */
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { Mixer } from "./mixer.ts";
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  // No timer pass during a test: passes happen where the test says.
+  t = await createTestApp({ config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
+  admin = await t.adminToken();
+});
+afterEach(async () => t.close());
+
+async function state() {
+  const rs = await t.database.client.execute(`SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
+      (SELECT count(*) FROM participations) AS participations, (SELECT sum(vote_count) FROM candidates) AS tally,
+      (SELECT count(*) FROM candidates c WHERE vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)) AS bad`);
+  return Object.fromEntries(Object.entries(rs.rows[0]).map(([k, v]) => [k, Number(v)]));
+}
+
+async function votes(n: number) {
+  const { position, candidates } = await t.openElection(admin, ["Ada", "Grace", "Linus"]);
+  for (let i = 0; i < n; i++) {
+    const v = await t.createVoter(admin);
+    const res = await t.request("/vote", { method: "POST", token: v.token, json: { positionId: position._id, candidateId: candidates[i % 3]._id } });
+    expect(res.status).toBe(201);
+  }
+}
+
+it("answers the vote before its ballot exists, then applies it once in the next pass", async () => {
+  await votes(6);
+  expect(await state()).toMatchObject({ ballots: 0, pending: 6, participations: 6, tally: 0 });
+  expect((await (await t.request("/vote/results", { token: admin })).json()).results[0].totalVotes).toBe(0);
+  expect(await t.deps.mixer.mix()).toBe(6);
+  expect(await state()).toMatchObject({ ballots: 6, pending: 0, participations: 6, tally: 6, bad: 0 });
+  // Results follow the pass (served from a snapshot that may lag a costly recompute briefly).
+  const total = async () => (await (await t.request("/vote/results", { token: admin })).json()).results[0].totalVotes as number;
+  for (let i = 0; i < 50 && (await total()) !== 6; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await total()).toBe(6);
+  expect(await t.deps.mixer.mix()).toBe(0);
+});
+
+it("applies each ballot exactly once when two processes mix at the same moment", async () => {
+  await votes(12);
+  const other = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+  try {
+    const second = new Mixer(other, t.deps.keys, () => {}, { intervalMs: 3_600_000 });
+    await Promise.all([t.deps.mixer.mix(), second.mix(), t.deps.mixer.mix(), second.mix()]);
+    expect(await state()).toMatchObject({ ballots: 12, pending: 0, participations: 12, tally: 12, bad: 0 });
+  } finally {
+    await other.writer.drain();
+    other.close();
+  }
+});
+
+it("leaves ballots pending across a stop without a pass, and the next process applies them", async () => {
+  await votes(4);
+  // A process that dies before its pass: its pending ballots are in the database already.
+  const next = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+  try {
+    const mixer = new Mixer(next, t.deps.keys, () => {}, { intervalMs: 3_600_000 });
+    await mixer.stop(); // a shutdown applies everything pending
+    expect(await state()).toMatchObject({ ballots: 4, pending: 0, tally: 4, bad: 0 });
+  } finally {
+    next.close();
+  }
+});
+
+it("skips a pending ballot it cannot unseal and applies the rest", async () => {
+  await votes(3);
+  const position = String((await t.database.client.execute("SELECT id FROM positions")).rows[0].id);
+  await t.database.client.execute({ sql: "INSERT INTO pending_ballots (id, position_id, sealed) VALUES ('damaged', ?, 'not.sealed.here')", args: [position] });
+  expect(await t.deps.mixer.mix()).toBe(3);
+  expect(await state()).toMatchObject({ ballots: 3, pending: 1, tally: 3, bad: 0 });
+  expect(await t.deps.mixer.mix()).toBe(0);
+});

@@ -22,7 +22,10 @@ export const users = sqliteTable("users", {
   /** JSON array of short group labels from the roll (position eligibility). */
   groups: text("groups").notNull().default("[]"),
   createdAt: integer("created_at").notNull(),
-});
+}, (t) => [
+  // Manage Voters' pages (api/drizzle/0003_roll.sql).
+  index("users_voters_idx").on(t.matricNumber).where(sql`${t.role} NOT IN ('admin', 'observer', 'officer')`),
+]);
 
 export const sessions = sqliteTable(
   "sessions",

@@ -76,6 +76,13 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
   { method: "GET", path: () => "/admin/turnout", access: "admin" },
   { method: "GET", path: () => `/vote/receipts?positionId=${MISSING}`, access: "signed-in" },
+  // Voter roll (issue 10).
+  { method: "POST", path: () => "/admin/voters/import?dryRun=1", access: "admin", form: () => new FormData() },
+  { method: "GET", path: () => "/admin/voters", access: "admin" },
+  { method: "GET", path: () => "/admin/voters/export.csv", access: "admin" },
+  { method: "PATCH", path: () => `/admin/voters/${MISSING}`, access: "admin", body: () => ({ name: "X" }) },
+  { method: "POST", path: () => `/admin/voters/${MISSING}/reset-password`, access: "admin" },
+  { method: "DELETE", path: () => `/admin/voters/${MISSING}`, access: "admin" },
 ];
 
 function send(r: Route, token?: string) {

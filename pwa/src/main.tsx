@@ -7,11 +7,14 @@ import { RouterProvider } from "@tanstack/react-router";
 import { clearOnSessionChange, queryClient } from "./lib/query-client";
 import { getAppShell } from "./lib/app-shell";
 import { connectOutcomes } from "./lib/offline-outcomes";
+import { watchSessionEnd } from "./lib/device-data";
 import { createAppRouter } from "./router";
 import "./styles.css";
 
 const router = createAppRouter(queryClient);
 clearOnSessionChange(queryClient);
+// A session that ends without 'Logout' (401, another tab) leaves only its unsent votes here.
+watchSessionEnd();
 
 // A transition lets React yield while it builds the first screen, so the page stays responsive
 // (short tasks) while the static splash from index.html is showing.

@@ -70,6 +70,8 @@ export async function resetOffline(): Promise<void> {
 
 /** Keeps a good answer for offline use and marks the screen fresh. */
 export async function keep<K extends CacheKey>(key: K, userId: string, data: CacheData[K]): Promise<void> {
+  // Signed out (or someone else signed in) while the request was out: the answer is not kept.
+  if (currentUserId() !== userId) return;
   const savedAt = Date.now();
   freshness.set(key, { fromCache: false, savedAt });
   // A full or unavailable IndexedDB must not break an online read.

@@ -17,11 +17,13 @@
  * |            |                         | rejected, with the server's status and message               |
  *
  * Candidate photos are not here: the service worker keeps them in a runtime cache.
- * Everything is keyed by user id, so two voters sharing a device never see each other's data;
- * `clearUserData` (logout) removes all of it except votes that have not reached the server.
+ * Everything is keyed by user id, so two voters sharing a device never see each other's data.
+ * A shared lab computer (issue 9): 'Logout' removes ALL of it (`forgetUser`, after warning
+ * about queued votes); a session that ended otherwise (401, another tab) keeps only the votes
+ * that have not reached the server (`clearUserData`), so they go when the voter signs in again.
  */
 import Dexie, { type EntityTable, type Table } from "dexie";
-import type { BallotPosition, Candidate, MyVote, Results, UserProfile } from "@evoting/shared";
+import type { BallotPosition, Candidate, ElectionSettings, MyVote, Results, UserProfile } from "@evoting/shared";
 
 /** What each cache key holds. */
 export interface CacheData {
@@ -136,7 +138,7 @@ export function offlineDb(): EvotingDB {
 }
 
 /**
- * Logout: forget everything about this user except votes the server has not answered yet
+ * Session ended (not by 'Logout'): forget everything about this user except votes the server has not answered yet
  * (and the 'queued' marks that show them), so a vote cast offline survives a sign-out and is
  * sent when the same user signs in again.
  */
@@ -152,5 +154,16 @@ export async function clearUserData(userId: string, db: EvotingDB = offlineDb())
       .equals(userId)
       .filter((mark) => !(mark.state === "queued" && mark.key !== null && pendingKeys.has(mark.key)))
       .delete();
+  });
+}
+
+/**
+ * 'Logout' on a shared computer: nothing of this user stays, queued votes included (the
+ * voter was told they would not be sent). Candidate photos stay: they are the election's.
+ */
+export async function forgetUser(userId: string, db: EvotingDB = offlineDb()): Promise<void> {
+  const tables = [db.cache, db.marks, db.outcomes, db.outbox] as const;
+  await db.transaction("rw", tables, async () => {
+    for (const table of tables) await table.where("userId").equals(userId).delete();
   });
 }

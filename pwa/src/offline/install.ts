@@ -6,7 +6,7 @@
  */
 import { messages, type MyVote } from "@evoting/shared";
 import { freshness } from "./cache";
-import { clearUserData, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
+import { clearUserData, forgetUser, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
 import { markOutcomeSeen, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";
 import { createStore, type ReadableStore } from "./store";
 import { createSyncEngine, type LockManagerLike, type SendResult, type SyncEngine, type SyncStatus } from "./sync";
@@ -57,8 +57,11 @@ export interface OfflineRuntime {
   voteStates(userId: string): ReadableStore<LocalVoteStates>;
   /** After sign-in: send what was held for this user and report outcomes not yet shown. */
   signedIn(userId: string): Promise<void>;
-  /** Logout: forget the user's data except unsent votes. */
-  signedOut(userId: string): Promise<void>;
+  /**
+   * The session ended: forget the user's data except unsent votes, or with `everything`
+   * ('Logout' on a shared computer) the unsent votes too.
+   */
+  signedOut(userId: string, everything?: boolean): Promise<void>;
   uninstall(): Promise<void>;
 }
 
@@ -217,9 +220,9 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
       await engine.resumeForUser(userId);
       await showUnseen(userId);
     },
-    async signedOut(userId) {
+    async signedOut(userId, everything = false) {
       freshness.reset();
-      await clearUserData(userId, db);
+      await (everything ? forgetUser(userId, db) : clearUserData(userId, db));
       await engine.kick();
     },
     async uninstall() {

@@ -1,6 +1,7 @@
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
 import type { RouterContext } from "../lib/router-context";
 import { AppToaster } from "../components/AppToaster";
+import { LogoutWarning } from "../components/LogoutWarning";
 import { NotFound } from "../components/NotFound";
 
 export const Route = createRootRouteWithContext<RouterContext>()({
@@ -8,6 +9,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     <>
       <Outlet />
       <AppToaster />
+      <LogoutWarning />
     </>
   ),
   notFoundComponent: NotFound,

@@ -1,0 +1,60 @@
+/**
+ * What a shared computer keeps of a voter once they are gone (issue 9, "the shared lab
+ * computer"):
+ * - after 'Logout': nothing. The query cache, this user's IndexedDB rows (cached ballot, my
+ *   votes, results, outcomes, marks, queued votes and ballot tickets) and their keys in
+ *   localStorage are removed; the service worker's candidate photos stay (they are the
+ *   election's, the same for everyone);
+ * - after a session ends any other way (the server answered 401, another tab signed out):
+ *   only the outbox, so a vote cast offline still goes when the voter signs in again.
+ * Dexie is loaded only when there is something to clear, so /login's first load stays small.
+ */
+import { session } from "./session";
+
+const hasIndexedDb = () => typeof indexedDB !== "undefined";
+
+/** Queued votes of this user that the server has not answered yet. */
+export async function queuedVoteCount(userId: string): Promise<number> {
+  if (!hasIndexedDb()) return 0;
+  const { pendingVotes } = await import("../offline");
+  return (await pendingVotes(userId)).length;
+}
+
+/** localStorage keys that belong to one user (the chat's last-read mark, say). */
+function forgetStoredKeys(userId: string): void {
+  try {
+    const mine = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)).filter(
+      (key): key is string => key !== null && key.endsWith(`:${userId}`),
+    );
+    for (const key of mine) localStorage.removeItem(key);
+  } catch {
+    // Storage disabled: nothing was kept there either.
+  }
+}
+
+/** 'Logout': everything of the user leaves this device, queued votes included. */
+export async function forgetUserOnDevice(userId: string): Promise<void> {
+  forgetStoredKeys(userId);
+  if (!hasIndexedDb()) return;
+  const { getOffline } = await import("./offline");
+  await getOffline().signedOut(userId, true);
+}
+
+/** Any other end of a session: keep only the votes waiting to be sent. */
+async function keepOnlyOutbox(userId: string): Promise<void> {
+  forgetStoredKeys(userId);
+  if (!hasIndexedDb()) return;
+  const { getOffline } = await import("./offline");
+  await getOffline().signedOut(userId);
+}
+
+/** Watches the session from app start: whoever signs out, by whatever way, leaves no data behind. */
+export function watchSessionEnd(): () => void {
+  let user = session.user()?._id ?? null;
+  return session.subscribe(() => {
+    const next = session.user()?._id ?? null;
+    const gone = user;
+    user = next;
+    if (gone && gone !== next) void keepOnlyOutbox(gone).catch((error) => console.warn("Could not clear this device's data", error));
+  });
+}

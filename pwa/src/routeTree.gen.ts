@@ -22,6 +22,7 @@ import { Route as AuthVoteRouteImport } from './routes/_auth/vote'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
 import { Route as AuthAdminAuditRouteImport } from './routes/_auth/admin/audit'
 import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/candidates'
+import { Route as AuthAdminElectionRouteImport } from './routes/_auth/admin/election'
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
@@ -95,6 +96,11 @@ const AuthAdminCandidatesRoute = AuthAdminCandidatesRouteImport.update({
   path: '/candidates',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminElectionRoute = AuthAdminElectionRouteImport.update({
+  id: '/election',
+  path: '/election',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminManageCandidatesRoute =
   AuthAdminManageCandidatesRouteImport.update({
     id: '/manage-candidates',
@@ -150,6 +156,7 @@ export interface FileRoutesByFullPath {
   '/vote': typeof AuthVoteRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
@@ -171,6 +178,7 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
@@ -195,6 +203,7 @@ export interface FileRoutesById {
   '/_auth/': typeof AuthIndexRoute
   '/_auth/admin/audit': typeof AuthAdminAuditRoute
   '/_auth/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/_auth/admin/election': typeof AuthAdminElectionRoute
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
@@ -219,6 +228,7 @@ export interface FileRouteTypes {
     | '/vote'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
@@ -240,6 +250,7 @@ export interface FileRouteTypes {
     | '/'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/positions'
@@ -263,6 +274,7 @@ export interface FileRouteTypes {
     | '/_auth/'
     | '/_auth/admin/audit'
     | '/_auth/admin/candidates'
+    | '/_auth/admin/election'
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
     | '/_auth/admin/positions'
@@ -374,6 +386,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminCandidatesRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/election': {
+      id: '/_auth/admin/election'
+      path: '/election'
+      fullPath: '/admin/election'
+      preLoaderRoute: typeof AuthAdminElectionRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/admin/manage-candidates': {
       id: '/_auth/admin/manage-candidates'
       path: '/manage-candidates'
@@ -436,6 +455,7 @@ declare module '@tanstack/react-router' {
 interface AuthAdminRouteRouteChildren {
   AuthAdminAuditRoute: typeof AuthAdminAuditRoute
   AuthAdminCandidatesRoute: typeof AuthAdminCandidatesRoute
+  AuthAdminElectionRoute: typeof AuthAdminElectionRoute
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
@@ -449,6 +469,7 @@ interface AuthAdminRouteRouteChildren {
 const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminAuditRoute: AuthAdminAuditRoute,
   AuthAdminCandidatesRoute: AuthAdminCandidatesRoute,
+  AuthAdminElectionRoute: AuthAdminElectionRoute,
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,

@@ -34,4 +34,12 @@ export function localInputToIso(value: string): string {
   return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
+/** An instant as a `datetime-local` value on the viewer's wall clock (the inverse of localInputToIso). */
+export function isoToLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
 export const formatInteger = (n: number) => new Intl.NumberFormat().format(n);

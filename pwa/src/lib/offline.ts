@@ -103,9 +103,9 @@ export async function keepResults(results: Results): Promise<void> {
 export async function castThroughOutbox(variables: CastVoteVariables): Promise<CastVoteResult> {
   const userId = currentUserId();
   if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
-  const { positionId, candidateId, candidateName, ballotTicket } = variables;
+  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
   try {
-    const result = await getOffline().castVote({ userId, positionId, candidateId, candidateName, ballotTicket });
+    const result = await getOffline().castVote({ userId, positionId, candidateId, candidateName, ...(choice ? { choice } : {}), ballotTicket });
     return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
   } catch (error) {
     // A second vote for a position this device already holds: worded like the server's 409.

@@ -37,7 +37,7 @@ const hasIndexedDb = () => typeof indexedDB !== "undefined";
  * database code loads beside it (to keep the answer) or after it (to answer from the device),
  * never in front of it.
  */
-function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): () => Promise<CacheData[K]> {
+export function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): () => Promise<CacheData[K]> {
   return async () => {
     const userId = signedInId();
     if (!userId || !hasIndexedDb()) return fetcher();
@@ -138,10 +138,11 @@ export type CastVoteResult =
   | { via: "direct"; status: "delivered"; vote: MyVote };
 
 async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
-  const { positionId, candidateId, candidateName, ballotTicket } = variables;
+  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
   if (signedInId() && hasIndexedDb()) return (await loadOffline()).castThroughOutbox(variables);
-  const response = await api.castVote({ positionId, candidateId, ballotTicket, idempotencyKey: crypto.randomUUID() });
-  return { via: "direct", status: "delivered", vote: response?.vote ?? { positionId, candidateId, candidateName } };
+  const which = choice ? { choice } : { candidateId };
+  const response = await api.castVote({ positionId, ...which, ballotTicket, idempotencyKey: crypto.randomUUID() });
+  return { via: "direct", status: "delivered", vote: response?.vote ?? { positionId, candidateId, candidateName, ...(choice ? { choice } : {}) } };
 }
 
 /**

@@ -15,5 +15,5 @@ export function useFormFields<V extends Record<string, string>>(empty: V) {
     error: errors[name],
   });
 
-  return { values, errors, setErrors, field, reset: () => setValues(empty) };
+  return { values, setValues, errors, setErrors, field, reset: () => setValues(empty) };
 }

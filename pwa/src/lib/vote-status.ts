@@ -32,6 +32,10 @@ export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs)
   return inputs.local?.get(positionId) ?? { kind: "not-voted" };
 }
 
+/** How a vote reads on its card: the candidate, or 'No' / 'Abstain' (issue 11). */
+export const voteLabel = (vote: MyVote): string =>
+  vote.choice === "no" ? "No" : vote.choice === "abstain" ? "Abstain" : vote.candidateName;
+
 /** A position counts as voted once the user's vote list contains it (spec section 4). */
 export const isVoted = (status: PositionVoteStatus) => status.kind === "voted";
 

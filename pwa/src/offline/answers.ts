@@ -45,7 +45,8 @@ export function bodyMessage(body: unknown): string | null {
 export function bodyVote(body: unknown, positionId: string): MyVote | null {
   const vote = (body as { vote?: Partial<MyVote> } | null)?.vote;
   if (!vote || typeof vote.candidateId !== "string" || vote.positionId !== positionId) return null;
-  return { positionId, candidateId: vote.candidateId, candidateName: vote.candidateName ?? "" };
+  const choice = vote.choice === "no" || vote.choice === "abstain" ? { choice: vote.choice } : {};
+  return { positionId, candidateId: vote.candidateId, candidateName: vote.candidateName ?? "", ...choice };
 }
 
 export function classify(result: SendResult | Error, now: number): Answer {

@@ -32,6 +32,8 @@ export interface CacheData {
   results: Results;
   profile: UserProfile;
   candidates: Candidate[];
+  /** The election's settings (issue 11): banner, countdown, results visibility, offline too. */
+  election: ElectionSettings;
 }
 export type CacheKey = keyof CacheData;
 
@@ -60,6 +62,8 @@ export interface VoteChoice {
   positionId: string;
   candidateId: string;
   candidateName: string;
+  /** Issue 11: a vote that names no candidate; `candidateId` is then '' and `candidateName` its label. */
+  choice?: "no" | "abstain";
   ballotTicket?: string;
 }
 
@@ -104,6 +108,8 @@ export interface PositionMark {
   state: MarkState;
   candidateId: string | null;
   candidateName: string | null;
+  /** Issue 11: set for a 'no' or 'abstain' vote. */
+  choice?: "no" | "abstain";
   /** The outbox item (idempotency key) behind this mark, if any. */
   key: string | null;
   /** Why a queued vote was refused, for the card. */

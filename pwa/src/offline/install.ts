@@ -97,7 +97,8 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
       headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": item.key },
       body: JSON.stringify({
         positionId: item.positionId,
-        candidateId: item.candidateId,
+        // Issue 11: 'no' / 'abstain' go as the choice, a candidate (or Yes) by id.
+        ...(item.choice ? { choice: item.choice } : { candidateId: item.candidateId }),
         ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
       }),
       cache: "no-store",

@@ -211,6 +211,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         positionId: item.positionId,
         candidateId: item.candidateId,
         candidateName: item.candidateName,
+        ...(item.choice ? { choice: item.choice } : {}),
         ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
         key: item.key,
         status: outcomeStatus,
@@ -233,6 +234,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         state: rejected ? "rejected" : "voted",
         candidateId: rejected ? item.candidateId : (recordedVote?.candidateId ?? null),
         candidateName: rejected ? item.candidateName : (recordedVote?.candidateName ?? null),
+        ...((rejected ? item.choice : recordedVote?.choice) ? { choice: rejected ? item.choice : recordedVote?.choice } : {}),
         key: item.key,
         message: outcomeStatus === "delivered" ? null : message,
         updatedAt: t,
@@ -328,6 +330,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
             positionId: item.positionId,
             candidateId: item.candidateId,
             candidateName: item.candidateName,
+            ...(item.choice ? { choice: item.choice } : {}),
           };
           const message = bodyMessage(answer.body) ?? messages.castVoteSuccess;
           report(await finish(item, "delivered", answer.status, message, vote, null));

@@ -24,6 +24,7 @@ export function toLocalVoteStates(marks: readonly PositionMark[]): LocalVoteStat
       positionId: mark.positionId,
       candidateId: mark.candidateId ?? "",
       candidateName: mark.candidateName ?? "",
+      ...(mark.choice ? { choice: mark.choice } : {}),
     };
     if (mark.state === "queued") states.set(mark.positionId, { kind: "queued", vote });
     else if (mark.state === "voted") states.set(mark.positionId, { kind: "voted", vote, ...(mark.message ? { note: mark.message } : {}) });

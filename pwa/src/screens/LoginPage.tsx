@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { APP_TITLE, ELECTION_SUBTITLE, ELECTION_TITLE, checkUserSchema, loginSchema, messages } from "@evoting/shared";
+import { publicElectionQuery } from "../lib/election-api";
 import { api } from "../lib/api-client";
 import { session } from "../lib/session";
 import { homeFor } from "../lib/guards";
@@ -21,6 +22,8 @@ export function LoginPage() {
   const [dateOfBirth, setDateOfBirth] = useState("");
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const { method, checking, notFound } = useAuthMethod(matricNumber);
+  // The election's own title (issue 11); the spec's until it has loaded, or if it cannot.
+  const { data: election = { title: ELECTION_TITLE, subtitle: ELECTION_SUBTITLE } } = useQuery(publicElectionQuery());
 
   const login = useMutation({
     mutationFn: api.login,
@@ -70,8 +73,8 @@ export function LoginPage() {
           <span className="text-xl font-bold">{APP_TITLE}</span>
         </div>
         <div>
-          <p className="text-sm font-semibold uppercase tracking-widest text-indigo-100">{ELECTION_TITLE}</p>
-          <p className="mt-3 text-4xl font-extrabold leading-tight">{ELECTION_SUBTITLE}</p>
+          <p className="text-sm font-semibold uppercase tracking-widest text-indigo-100" data-testid="login-election-title">{election.title}</p>
+          <p className="mt-3 text-4xl font-extrabold leading-tight">{election.subtitle}</p>
           <p className="mt-4 max-w-md text-indigo-50">
             One voter, one vote per position. Sign in to cast your ballot and follow the results live.
           </p>
@@ -86,6 +89,7 @@ export function LoginPage() {
           <div className="mb-8 flex items-center gap-3 lg:hidden">
             <img src="/logo.svg" alt="CSC E-Voting logo" width={40} height={40} className="size-10" />
             <span className="text-xl font-bold text-slate-900">{APP_TITLE}</span>
+            <span className="text-sm font-medium text-slate-600">· {election.title}</span>
           </div>
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">Sign in</h1>
           <p className="mt-2 text-slate-600" data-testid="login-header-text">

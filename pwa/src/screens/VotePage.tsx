@@ -34,6 +34,8 @@ export function VotePage() {
   const local = useLocalVoteStates();
   const votes = myVotes.data ?? NO_VOTES;
   const statusOf = (positionId: string) => positionVoteStatus(positionId, { myVotes: votes, castingIds, local });
+  // Issue 11: a position limited to groups the voter is not in is not on their ballot.
+  const ballot = positions.data?.filter((p) => p.eligible !== false);
 
   return (
     <div>
@@ -49,18 +51,18 @@ export function VotePage() {
         <Card role="alert" className="px-6 py-10 text-center font-medium text-red-700">
           {messages.loadPositionsFailed}
         </Card>
-      ) : positions.data.length === 0 ? (
+      ) : !ballot || ballot.length === 0 ? (
         <Card className="px-6 py-12 text-center text-slate-600">No positions are open for voting yet.</Card>
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <div className="space-y-6 lg:col-span-2">
             <p className="text-sm text-slate-600">Times are shown in your time zone ({localTimeZone()}).</p>
-            {positions.data.map((position) => (
+            {ballot.map((position) => (
               <PositionBallot key={position._id} position={position} status={statusOf(position._id)} now={now} />
             ))}
           </div>
           <div className="order-first lg:sticky lg:top-24 lg:order-last">
-            <VotingStatusCard positions={positions.data} statusOf={statusOf} />
+            <VotingStatusCard positions={ballot} statusOf={statusOf} />
           </div>
         </div>
       )}
@@ -75,9 +77,9 @@ function PositionBallot({ position, status, now }: { position: BallotPosition; s
       position={position}
       status={status}
       now={now}
-      onCast={({ candidateId, candidateName }) =>
+      onCast={({ candidateId, candidateName, choice }) =>
         castVote.mutate(
-          { positionId: position._id, candidateId, candidateName, ballotTicket: position.ballotTicket },
+          { positionId: position._id, ...(choice ? { choice } : { candidateId }), candidateName, ballotTicket: position.ballotTicket },
           {
             // Through the outbox, the outcome listener (lib/offline-outcomes.ts) tells the voter.
             onSuccess: (result) => {

@@ -1,8 +1,13 @@
-import { ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "@evoting/shared";
+import { useQuery } from "@tanstack/react-query";
+import { SPEC_ELECTION, electionQuery } from "../../lib/election-api";
 import { CountdownTile } from "./CountdownTile";
 
-/** The landing page's banner with the fixed election window (spec section 4 and 9). */
+/**
+ * The landing page's banner: the election's title and window from its settings (issue 11),
+ * the spec's fixed election until they have loaded (spec section 4 and 9).
+ */
 export function ElectionBanner() {
+  const { data: election = SPEC_ELECTION } = useQuery(electionQuery());
   return (
     <section
       aria-labelledby="election-title"
@@ -13,11 +18,11 @@ export function ElectionBanner() {
       <div className="relative flex flex-col gap-6 md:flex-row md:items-center md:justify-between">
         <div>
           <h1 id="election-title" className="text-3xl font-extrabold tracking-tight sm:text-4xl">
-            {ELECTION_TITLE}
+            {election.title}
           </h1>
-          <p className="mt-2 text-lg font-medium text-indigo-50">{ELECTION_SUBTITLE}</p>
+          {election.subtitle && <p className="mt-2 text-lg font-medium text-indigo-50">{election.subtitle}</p>}
         </div>
-        <CountdownTile start={ELECTION_START} end={ELECTION_END} />
+        <CountdownTile start={election.startTime} end={election.endTime} />
       </div>
     </section>
   );

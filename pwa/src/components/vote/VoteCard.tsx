@@ -1,11 +1,11 @@
 import { useId, useState, type FormEvent } from "react";
 import { castVoteSchema, messages, positionStatus, type BallotPosition, type PositionStatus } from "@evoting/shared";
-import type { PositionVoteStatus } from "../../lib/vote-status";
+import { voteLabel, type PositionVoteStatus } from "../../lib/vote-status";
+import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
 import { offlineText } from "../../offline/notices";
 import { Badge } from "../ui/Badge";
 import { formatDateTime, localTimeZone } from "../../lib/format";
 import { cx } from "../../lib/cx";
-import { Avatar } from "../ui/Avatar";
 import { Button } from "../ui/Button";
 import { Card } from "../ui/Card";
 import { PositionStatusBadge } from "../election/PositionStatusBadge";
@@ -16,7 +16,8 @@ interface VoteCardProps {
   position: BallotPosition;
   status: PositionVoteStatus;
   now: number;
-  onCast: (choice: { candidateId: string; candidateName: string }) => void;
+  /** `choice` only for a vote that names no candidate ('no', 'abstain'; issue 11). */
+  onCast: (choice: { candidateId: string; candidateName: string; choice?: "no" | "abstain" }) => void;
 }
 
 /** Why a position cannot take votes right now, in the voter's local time with the zone named. */
@@ -37,7 +38,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
   const locked = status.kind === "voted" || status.kind === "queued" || status.kind === "casting";
   const casting = status.kind === "casting";
   const choiceDisabled = locked || window !== "active";
-  const checkedId = recorded?.candidateId ?? selected;
+  const checkedId = recorded ? valueOfVote(recorded) : selected;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -45,14 +46,14 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
       setError(messages.alreadyVoted);
       return;
     }
-    const parsed = castVoteSchema.safeParse({ positionId: position._id, candidateId: selected ?? "" });
+    const cast = castOf(selected ?? "", position);
+    const parsed = castVoteSchema.safeParse({ positionId: position._id, ...(cast.choice ? { choice: cast.choice } : { candidateId: cast.candidateId }) });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? messages.selectCandidate);
       return;
     }
     setError(null);
-    const candidate = position.candidates.find((c) => c._id === parsed.data.candidateId);
-    onCast({ candidateId: parsed.data.candidateId ?? "", candidateName: candidate?.name ?? "" });
+    onCast(cast);
   };
 
   return (
@@ -80,39 +81,16 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
           {position.candidates.length === 0 ? (
             <p className="py-4 text-center text-slate-600">No candidates available for this position.</p>
           ) : (
-            <fieldset disabled={choiceDisabled} role="radiogroup" aria-labelledby={headingId}>
-              <legend className="mb-3 text-sm text-slate-600">Select one candidate for this position</legend>
-              <div className="grid gap-2 sm:grid-cols-2">
-                {position.candidates.map((c) => {
-                  const checked = checkedId === c._id;
-                  return (
-                    <label
-                      key={c._id}
-                      className={cx(
-                        "flex items-center gap-3 rounded-xl border p-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
-                        checked ? "border-indigo-600 bg-indigo-50" : "border-slate-200 bg-white",
-                        choiceDisabled ? "cursor-not-allowed" : "cursor-pointer hover:border-indigo-400",
-                        choiceDisabled && !checked && "opacity-70",
-                      )}
-                    >
-                      <input
-                        type="radio"
-                        name={`position-${position._id}`}
-                        value={c._id}
-                        checked={checked}
-                        onChange={() => {
-                          setSelected(c._id);
-                          setError(null);
-                        }}
-                        className="size-4 accent-indigo-600"
-                      />
-                      <Avatar src={c.photo} name={c.name} className="size-10" decorative />
-                      <span className="font-medium text-slate-900">{c.name}</span>
-                    </label>
-                  );
-                })}
-              </div>
-            </fieldset>
+            <BallotChoices
+              position={position}
+              headingId={headingId}
+              checked={checkedId}
+              disabled={choiceDisabled}
+              onChoose={(value) => {
+                setSelected(value);
+                setError(null);
+              }}
+            />
           )}
 
           {closedReason && status.kind !== "voted" && (
@@ -124,7 +102,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
             {status.kind === "voted" && (
               <p className="rounded-lg bg-green-50 px-3 py-2.5 text-sm font-medium text-green-800">
                 ✓ Your vote has been recorded
-                {status.vote.candidateName && <span className="font-normal"> for {status.vote.candidateName}</span>}
+                {voteLabel(status.vote) && <span className="font-normal"> for {voteLabel(status.vote)}</span>}
               </p>
             )}
             {status.kind === "voted" && status.vote.receipt && <ReceiptCode code={status.vote.receipt} />}
@@ -134,12 +112,12 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
             {status.kind === "queued" && (
               <p className="rounded-lg bg-amber-50 px-3 py-2.5 text-sm font-medium text-amber-900">
                 {offlineText.queued}
-                {status.vote.candidateName && <span className="font-normal"> (your choice: {status.vote.candidateName})</span>}
+                {voteLabel(status.vote) && <span className="font-normal"> (your choice: {voteLabel(status.vote)})</span>}
               </p>
             )}
             {status.kind === "failed" && (
               <p role="alert" className="rounded-lg bg-red-50 px-3 py-2.5 text-sm font-medium text-red-800">
-                Your vote for {status.vote.candidateName} was not accepted: {status.message}
+                Your vote for {voteLabel(status.vote)} was not accepted: {status.message}
               </p>
             )}
           </div>

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type Candidate } from "@evoting/shared";
 import { api } from "../../lib/api-client";
@@ -9,6 +10,7 @@ import { ManageHeader } from "../../components/admin/ManageHeader";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 import { ManageTable } from "../../components/admin/ManageTable";
 import { useDeleteDialog } from "../../components/admin/use-delete-dialog";
+import { EditCandidateDialog } from "../../components/admin/EditCandidateDialog";
 
 export function ManageCandidatesPage() {
   const query = useQuery(adminCandidatesQuery());
@@ -17,6 +19,7 @@ export function ManageCandidatesPage() {
     success: messages.deleteCandidateSuccess,
     failed: messages.deleteCandidateFailed,
   });
+  const [editing, setEditing] = useState<Candidate | null>(null);
 
   return (
     <div>
@@ -32,6 +35,7 @@ export function ManageCandidatesPage() {
         name={(c) => c.name}
         deleteDisabled={busy}
         onDelete={ask}
+        onEdit={online ? setEditing : undefined}
         cells={(c) => {
           const title = c.position?.title ?? c.positionTitle;
           return (
@@ -48,6 +52,7 @@ export function ManageCandidatesPage() {
         }}
       />
 
+      <EditCandidateDialog candidate={editing} onClose={() => setEditing(null)} />
       <ConfirmDeleteDialog title="Delete Candidate" confirmLabel="Delete Candidate" {...dialog}>
         <p>Are you sure you want to delete the candidate &quot;{selected?.name}&quot;?</p>
         <p className="font-medium">This action cannot be undone.</p>

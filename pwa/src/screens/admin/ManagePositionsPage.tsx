@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, positionStatus, type Position } from "@evoting/shared";
 import { api } from "../../lib/api-client";
@@ -10,6 +11,7 @@ import { ManageHeader } from "../../components/admin/ManageHeader";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 import { ManageTable } from "../../components/admin/ManageTable";
 import { useDeleteDialog } from "../../components/admin/use-delete-dialog";
+import { EditPositionDialog } from "../../components/admin/EditPositionDialog";
 
 export function ManagePositionsPage() {
   const now = useNow(30_000);
@@ -21,6 +23,7 @@ export function ManagePositionsPage() {
   });
 
   const count = selected?.candidates.length ?? 0;
+  const [editing, setEditing] = useState<Position | null>(null);
 
   return (
     <div>
@@ -37,6 +40,7 @@ export function ManagePositionsPage() {
         name={(p) => p.title}
         deleteDisabled={busy}
         onDelete={ask}
+        onEdit={online ? setEditing : undefined}
         cells={(p) => (
           <>
             <td className="px-5 py-3 font-semibold text-slate-900">{p.title}</td>
@@ -50,6 +54,7 @@ export function ManagePositionsPage() {
         )}
       />
 
+      <EditPositionDialog position={editing} onClose={() => setEditing(null)} />
       <ConfirmDeleteDialog title="Delete Position" confirmLabel="Delete Position" {...dialog}>
         <p>Are you sure you want to delete the position &quot;{selected?.title}&quot;?</p>
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">

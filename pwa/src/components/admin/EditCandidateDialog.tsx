@@ -1,0 +1,86 @@
+import { useEffect, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { MAX_MANIFESTO_LENGTH, messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
+import { electionApi } from "../../lib/election-api";
+import { invalidateElectionData } from "../../lib/queries";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
+import { FieldShell, TextField, inputClass } from "../ui/Field";
+import { FormDialog } from "./FormDialog";
+
+type Field = "name" | "manifesto" | "photo";
+
+/** Manage Candidates' 'Edit' (issue 11): name, photo and manifesto (plain text). */
+export function EditCandidateDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
+  const client = useQueryClient();
+  const [name, setName] = useState("");
+  const [manifesto, setManifesto] = useState("");
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [errors, setErrors] = useState<FieldErrors<Field>>({});
+  useEffect(() => {
+    setName(candidate?.name ?? "");
+    setManifesto(candidate?.manifesto ?? "");
+    setPhoto(null);
+    setErrors({});
+  }, [candidate]);
+
+  const save = useMutation({
+    mutationFn: (fields: { name: string; manifesto: string; photo: File | null }) => electionApi.updateCandidate(candidate!._id, fields),
+    onSuccess: () => {
+      notifySuccess(messages.updateCandidateSuccess);
+      void invalidateElectionData(client);
+      onClose();
+    },
+    onError: (e) => notifyError(e, messages.updateCandidateFailed),
+  });
+
+  const submit = () => {
+    const parsed = updateCandidateSchema.safeParse({ name, manifesto });
+    const next: FieldErrors<Field> = parsed.success ? {} : fieldErrors<Field>(parsed.error);
+    if (photo && !photo.type.startsWith("image/")) next.photo = messages.photoInvalid;
+    setErrors(next);
+    if (!parsed.success || next.photo) return;
+    save.mutate({ name, manifesto, photo });
+  };
+
+  return (
+    <FormDialog
+      open={candidate !== null}
+      title="Edit Candidate"
+      submitLabel="Save Changes"
+      pendingLabel="Saving..."
+      pending={save.isPending}
+      onSubmit={submit}
+      onOpenChange={(open) => !open && onClose()}
+    >
+      <TextField label="Candidate Name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
+      <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional: choose a file only to replace the photo.">
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            type="file"
+            accept="image/*"
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
+            className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100"
+          />
+        )}
+      </FieldShell>
+      <FieldShell label="Manifesto" error={errors.manifesto} hint={`Optional plain text, up to ${MAX_MANIFESTO_LENGTH.toLocaleString()} characters (${manifesto.length} used).`}>
+        {({ id, describedBy, invalid }) => (
+          <textarea
+            id={id}
+            rows={6}
+            maxLength={MAX_MANIFESTO_LENGTH}
+            aria-describedby={describedBy}
+            aria-invalid={invalid || undefined}
+            value={manifesto}
+            onChange={(e) => setManifesto(e.target.value)}
+            className={inputClass}
+          />
+        )}
+      </FieldShell>
+    </FormDialog>
+  );
+}

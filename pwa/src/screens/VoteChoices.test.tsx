@@ -1,0 +1,103 @@
+/** Issue 11 on the vote page: eligibility, Yes/No on an unopposed position, abstain, manifestos. */
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, test } from "vitest";
+import type { BallotPosition, MyVote } from "@evoting/shared";
+import { json, mockFetch } from "../test/fetch-mock";
+import { renderWithQuery } from "../test/render";
+import { AppToaster } from "../components/AppToaster";
+import { VotePage } from "./VotePage";
+
+const hour = 3_600_000;
+const open = (id: string, title: string, names: string[], extra: Partial<BallotPosition> = {}): BallotPosition => ({
+  _id: id,
+  title,
+  startTime: new Date(Date.now() - hour).toISOString(),
+  endTime: new Date(Date.now() + hour).toISOString(),
+  ballotTicket: `ticket-${id}`,
+  candidates: names.map((name, i) => ({
+    _id: `${id}-c${i}`,
+    name,
+    photo: null,
+    position: { _id: id, title },
+    positionId: id,
+    positionTitle: title,
+    manifesto: i === 0 ? "More labs.\n<b>Not bold</b>" : null,
+  })),
+  ...extra,
+});
+
+function renderBallot(positions: BallotPosition[]) {
+  const votes: MyVote[] = [];
+  const fetch = mockFetch({
+    "GET /api/vote/positions": () => json(positions),
+    "GET /api/vote/my-votes": () => json(votes),
+    "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: 1, results: [], generatedAt: "" }),
+    "POST /api/vote": (init) => {
+      const body = JSON.parse(init.body as string) as { positionId: string; candidateId?: string; choice?: "no" | "abstain" };
+      const vote: MyVote = body.choice
+        ? { positionId: body.positionId, candidateId: "", candidateName: "", choice: body.choice }
+        : { positionId: body.positionId, candidateId: body.candidateId!, candidateName: "Amaka Nwosu" };
+      votes.push(vote);
+      return json({ message: "Vote cast successfully!", vote }, 201);
+    },
+  });
+  renderWithQuery(
+    <>
+      <VotePage />
+      <AppToaster />
+    </>,
+  );
+  const posted = () => fetch.mock.calls.filter(([, init]) => init?.method === "POST").map(([, init]) => JSON.parse(init!.body as string));
+  return { posted };
+}
+
+describe("vote page ballot rules", () => {
+  test("a position the voter is not eligible for is not on their ballot", async () => {
+    renderBallot([open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"]), open("p2", "300L Rep", ["Ngozi"], { eligible: false })]);
+    expect(await screen.findByRole("form", { name: "President" })).toBeInTheDocument();
+    expect(screen.queryByRole("form", { name: "300L Rep" })).not.toBeInTheDocument();
+    expect(screen.queryByText("300L Rep")).not.toBeInTheDocument();
+  });
+
+  test("unopposed: the candidate with 'Yes' and 'No'; No is sent as the choice and shown as recorded", async () => {
+    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
+    const card = await screen.findByRole("form", { name: "President" });
+    expect(within(card).getByText("Amaka Nwosu")).toBeInTheDocument();
+    expect(within(card).getAllByRole("radio").map((r) => r.getAttribute("value"))).toEqual(["p1-c0", "choice:no"]);
+    await userEvent.click(within(card).getByRole("radio", { name: "No" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
+    expect(await within(card).findByText(/for No/)).toBeInTheDocument();
+    expect(within(card).getByRole("radio", { name: "No" })).toBeChecked();
+    expect(posted()).toEqual([{ positionId: "p1", choice: "no", ballotTicket: "ticket-p1" }]);
+  });
+
+  test("Yes is a vote for the candidate", async () => {
+    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
+    const card = await screen.findByRole("form", { name: "President" });
+    await userEvent.click(within(card).getByRole("radio", { name: "Yes" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
+    expect(await within(card).findByRole("button", { name: "Vote Cast" })).toBeDisabled();
+    expect(posted()).toEqual([{ positionId: "p1", candidateId: "p1-c0", ballotTicket: "ticket-p1" }]);
+  });
+
+  test("'Abstain' where allowed: sent as the choice, the position counts as done", async () => {
+    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"], { allowAbstain: true }), open("p2", "Secretary", ["A", "B"])]);
+    const card = await screen.findByRole("form", { name: "President" });
+    expect(within(screen.getByRole("form", { name: "Secretary" })).queryByRole("radio", { name: "Abstain" })).not.toBeInTheDocument();
+    await userEvent.click(within(card).getByRole("radio", { name: "Abstain" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
+    expect(await within(card).findByText(/for Abstain/)).toBeInTheDocument();
+    expect(posted()).toEqual([{ positionId: "p1", choice: "abstain", ballotTicket: "ticket-p1" }]);
+  });
+
+  test("'Read manifesto' shows the candidate's words as plain text", async () => {
+    renderBallot([open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"])]);
+    const card = await screen.findByRole("form", { name: "President" });
+    expect(within(card).getAllByRole("button", { name: /Read manifesto/ })).toHaveLength(1);
+    await userEvent.click(within(card).getByRole("button", { name: "Read manifesto: Amaka Nwosu" }));
+    const dialog = await screen.findByRole("dialog", { name: "Amaka Nwosu: manifesto" });
+    expect(within(dialog).getByText(/<b>Not bold<\/b>/)).toBeInTheDocument();
+    expect(dialog.querySelector("b")).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility } from "@evoting/shared";
+import { electionApi, electionQuery, invalidateSettings } from "../../lib/election-api";
+import { notifyError, notifySuccess } from "../../lib/notify";
+import { fieldErrors } from "../../lib/form-errors";
+import { useFormFields } from "../../lib/use-form-fields";
+import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
+import { useOnline } from "../../lib/use-online";
+import { PageHeader } from "../../components/ui/PageHeader";
+import { Card } from "../../components/ui/Card";
+import { Button } from "../../components/ui/Button";
+import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { StateMessage } from "../../components/ui/Spinner";
+import { NeedsNetwork } from "../../components/NeedsNetwork";
+import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+
+type Field = "title" | "subtitle" | "startTime" | "endTime";
+
+const textValues = (s?: ElectionSettings) => ({
+  title: s?.title ?? "",
+  subtitle: s?.subtitle ?? "",
+  startTime: s ? isoToLocalInput(s.startTime) : "",
+  endTime: s ? isoToLocalInput(s.endTime) : "",
+});
+
+/** /admin/election (issue 11): the election's title, window, results visibility and ballot order. */
+export function ElectionSettingsPage() {
+  const online = useOnline();
+  const client = useQueryClient();
+  const settings = useQuery(electionQuery());
+  const { values, setValues, setErrors, field } = useFormFields(textValues());
+  const [resultsVisibility, setVisibility] = useState<ResultsVisibility>("live");
+  const [ballotOrder, setOrder] = useState<BallotOrder>("fixed");
+  useEffect(() => {
+    if (!settings.data) return;
+    setValues(textValues(settings.data));
+    setVisibility(settings.data.resultsVisibility);
+    setOrder(settings.data.ballotOrder);
+  }, [settings.data, setValues]);
+
+  const save = useMutation({
+    mutationFn: electionApi.saveElection,
+    onSuccess: (saved) => {
+      client.setQueryData(electionQuery().queryKey, saved);
+      notifySuccess(messages.electionSettingsSaved);
+      void invalidateSettings(client);
+    },
+    onError: (e) => notifyError(e, messages.electionSettingsFailed),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // datetime-local holds the admin's wall-clock time; the API stores UTC instants.
+    const parsed = electionSettingsSchema.safeParse({
+      ...values,
+      startTime: localInputToIso(values.startTime),
+      endTime: localInputToIso(values.endTime),
+      resultsVisibility,
+      ballotOrder,
+    });
+    if (!parsed.success) {
+      setErrors(fieldErrors<Field>(parsed.error));
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data);
+  };
+
+  const zoneHint = `Your local time (${localTimeZone()}); stored in UTC`;
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeader title="Election Settings" description="What every page shows about the election, and how results and ballots behave." actions={<BackToAdminButton />} />
+      <Card>
+        {settings.isPending ? (
+          <StateMessage busy>Loading election settings...</StateMessage>
+        ) : settings.isError ? (
+          <StateMessage>Could not load the election settings.</StateMessage>
+        ) : (
+          <form noValidate onSubmit={submit} className="space-y-5 p-6">
+            <NeedsNetwork online={online} />
+            <TextField label="Election Title" autoComplete="off" {...field("title")} />
+            <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
+            <div className="grid gap-5 sm:grid-cols-2">
+              <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
+              <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
+            </div>
+            <FieldShell label="Results Visibility" hint="Admins and observers always see live results.">
+              {({ id, describedBy }) => (
+                <select id={id} aria-describedby={describedBy} className={inputClass} value={resultsVisibility} onChange={(e) => setVisibility(e.target.value as ResultsVisibility)}>
+                  <option value="live">Live: everyone sees results as votes arrive</option>
+                  <option value="after-close">After close: voters see results when voting closes</option>
+                </select>
+              )}
+            </FieldShell>
+            <FieldShell label="Ballot Order" hint="Random gives each voter their own fixed order, so being listed first gains nothing.">
+              {({ id, describedBy }) => (
+                <select id={id} aria-describedby={describedBy} className={inputClass} value={ballotOrder} onChange={(e) => setOrder(e.target.value as BallotOrder)}>
+                  <option value="fixed">Fixed: the same order for everyone</option>
+                  <option value="random">Random: each voter's own order</option>
+                </select>
+              )}
+            </FieldShell>
+            <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
+              {save.isPending ? "Saving..." : "Save Settings"}
+            </Button>
+          </form>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -188,6 +188,30 @@ describe("station ballots", () => {
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
   });
 
+  it("applies the vote page's ballot rules per position: No on an unopposed one, abstain only where allowed, eligibility by groups", async () => {
+    const s = await setUp();
+    const unopposed = await t.createPosition(admin, "Treasurer", new Date(t.clock.now() - 60_000).toISOString(), new Date(t.clock.now() + 3_600_000).toISOString());
+    await t.createCandidate(admin, unopposed._id, "Sole");
+    const patch = (id: string, json: unknown) => t.request(`/admin/positions/${id}`, { method: "PATCH", token: admin, json });
+    expect((await patch(s.position._id, { eligibleGroups: ["300L"] })).status).toBe(200);
+    const res = await deliver(
+      s.officer.token,
+      seal(s.session, s.voterId, [
+        s.choice,
+        { positionId: unopposed._id, kind: "no" },
+      ]),
+    );
+    const answer = (await res.json()) as StationBallotAnswer;
+    expect(answer.outcomes).toEqual([
+      expect.objectContaining({ positionId: s.position._id, counted: false, message: messages.notEligible }),
+      expect.objectContaining({ positionId: unopposed._id, counted: true }),
+    ]);
+    const voter2 = await t.createVoter(admin);
+    const abstain = await deliver(s.officer.token, seal(s.session, await voterId(voter2.matricNumber), [{ positionId: unopposed._id, kind: "abstain" }]));
+    expect(((await abstain.json()) as StationBallotAnswer).outcomes[0]).toMatchObject({ counted: false, message: messages.abstainNotAllowed });
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+  });
+
   it("applies the offline grace rule: cast before the close, delivered within the grace period only", async () => {
     const s = await setUp();
     const voter2 = await t.createVoter(admin);

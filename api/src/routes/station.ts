@@ -20,6 +20,7 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { audit } from "../services/audit-log.ts";
 import { listPositions } from "../services/catalog.ts";
+import { getElection } from "../services/election.ts";
 import { deliverStationBallot } from "../services/station-ballots.ts";
 import {
   closeStationSession,
@@ -99,11 +100,11 @@ export function stationRoutes(deps: Deps) {
 
     .get("/package", async (c) => {
       const { station } = await liveSession(c.var.user.id, c.req.query("session"));
-      const [positions, roll] = await Promise.all([listPositions(database.db), stationRoll(database)]);
+      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), getElection(database)]);
       return c.json({
         station: { _id: station.id, name: station.name },
         positions,
-        election: null,
+        election,
         roll,
         generatedAt: new Date(clock.now()).toISOString(),
       } satisfies StationPackage);

@@ -1,6 +1,7 @@
 /** The polling-station calls (issue 14), admin and device, through the one API client. */
 import type {
   BallotPosition,
+  ElectionSettings,
   SealedStationBallot,
   StationBallotAnswer,
   StationInfo,
@@ -11,7 +12,7 @@ import type {
 } from "@evoting/shared";
 import { request } from "../lib/api-client";
 
-export type DevicePackage = StationPackage<BallotPosition>;
+export type DevicePackage = StationPackage<BallotPosition, ElectionSettings>;
 
 const station = (id: string) => `/admin/stations/${encodeURIComponent(id)}`;
 

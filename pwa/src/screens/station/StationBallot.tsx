@@ -13,7 +13,11 @@ interface StationBallotProps {
   onCancel: () => void;
 }
 
-type Chosen = { candidateId: string; candidateName: string };
+/** As the card casts it: a candidate (Yes on an unopposed position), or 'no' / 'abstain'. */
+type Chosen = Parameters<Parameters<typeof VoteCard>[0]["onCast"]>[0];
+
+const toStationChoice = (positionId: string, c: Chosen): StationChoice =>
+  "choice" in c && c.choice ? { positionId, kind: c.choice } : { positionId, kind: "candidate", candidateId: c.candidateId };
 
 /**
  * The voter's private ballot: the vote page's cards, then one confirmation. The choices live in
@@ -27,14 +31,14 @@ export function StationBallot({ voter, positions, now, onSubmit, onCancel }: Sta
   const statusOf = (positionId: string): PositionVoteStatus => {
     const c = chosen.get(positionId);
     return c
-      ? { kind: "voted", vote: { positionId, ...c }, note: "Chosen for this ballot. Press Confirm ballot when you have finished." }
+      ? { kind: "voted", vote: { positionId, candidateId: c.candidateId, candidateName: c.candidateName, ...("choice" in c && c.choice ? { choice: c.choice } : {}) }, note: "Chosen for this ballot. Press Confirm ballot when you have finished." }
       : { kind: "not-voted" };
   };
 
   const submit = async () => {
     setBusy(true);
     try {
-      await onSubmit([...chosen].map(([positionId, c]) => ({ positionId, kind: "candidate", candidateId: c.candidateId })));
+      await onSubmit([...chosen].map(([positionId, c]) => toStationChoice(positionId, c)));
     } finally {
       setBusy(false);
     }

@@ -115,6 +115,7 @@ export const messages = {
   deleteVoterFailed: "Failed to delete voter",
   deleteVoterSuccess: "Voter deleted successfully!",
   loadVotersFailed: "Could not load voters.",
+  exportVotersFailed: "Failed to export voters",
   groupTooLong: "Each group must be at most 40 characters",
   tooManyGroups: "At most 20 groups per voter",
   groupInvalid: "Groups may contain letters, digits, spaces and . _ / - only",

@@ -1,7 +1,7 @@
 /**
  * The voter roll's calls (DESIGN.md section 7) and their query options. JSON calls go through
  * the one typed client (`request`); the import uploads with XMLHttpRequest, the only browser
- * API that reports upload progress, and the export downloads a file with the bearer token.
+ * API that reports upload progress. The export is a plain download (ExportCsvButton).
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiError, RollReport, UpdateVoterInput, VoterListItem, VoterPage } from "@evoting/shared";
@@ -75,20 +75,4 @@ export function uploadRoll(
     form.append("file", file);
     xhr.send(form);
   });
-}
-
-/** Downloads the roll as CSV (the token travels in a header, so a plain link cannot do it). */
-export async function downloadRollCsv(): Promise<void> {
-  const token = session.token();
-  const response = await fetch(`${API_BASE}/admin/voters/export.csv`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) throw new ApiRequestError(response.status, response.statusText, false);
-  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "voter-roll.csv";
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

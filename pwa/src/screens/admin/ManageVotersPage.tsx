@@ -3,12 +3,13 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { canWriteAdmin, messages, type VoterListItem } from "@evoting/shared";
 import { queryKeys } from "../../lib/query-keys";
-import { downloadRollCsv, rollApi, votersQuery, type VoterFilters } from "../../lib/roll-api";
+import { rollApi, votersQuery, type VoterFilters } from "../../lib/roll-api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../lib/use-session";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
+import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { Button } from "../../components/ui/Button";
 import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
@@ -47,8 +48,6 @@ export function ManageVotersPage() {
     onError: (e, { action }) => notifyError(e, action === "reset" ? messages.resetPasswordFailed : messages.deleteVoterFailed),
   });
 
-  const exportCsv = useMutation({ mutationFn: downloadRollCsv, onError: (e) => notifyError(e, "Failed to export voters") });
-
   const confirming = pending && pending.action !== "edit" ? { action: pending.action, voter: pending.voter } : null;
   const dialog = (action: "reset" | "delete") => ({
     open: confirming?.action === action,
@@ -66,10 +65,7 @@ export function ManageVotersPage() {
         actions={
           <>
             <BackToAdminButton />
-            <Button variant="secondary" onClick={() => exportCsv.mutate()} disabled={exportCsv.isPending || !online}>
-              <Icon name="download" className="size-4" />
-              {exportCsv.isPending ? "Exporting..." : "Export CSV"}
-            </Button>
+            <ExportCsvButton path="/admin/voters/export.csv" filename="voter-roll.csv" failed={messages.exportVotersFailed} />
             {canWrite && (
               <Button onClick={() => void navigate({ to: "/admin/voters/import" })}>
                 <Icon name="upload" className="size-4" />

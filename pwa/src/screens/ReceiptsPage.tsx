@@ -3,7 +3,7 @@
  * sorted, with the total (equal to the position's ballot count). A voter finds their own
  * code here; no code says anything about a choice.
  */
-import { useId, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ballotPositionsQuery, myVotesQuery } from "../lib/queries";
 import { receiptsQuery } from "../lib/accountability";
@@ -13,15 +13,13 @@ import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";
 import { Badge } from "../components/ui/Badge";
 import { StateMessage } from "../components/ui/Spinner";
-import { inputClass } from "../components/ui/Field";
+import { FieldShell, inputClass } from "../components/ui/Field";
 
 export function ReceiptsPage() {
   const positions = useQuery(ballotPositionsQuery());
   const myVotes = useQuery(myVotesQuery());
   const [chosen, setChosen] = useState<string | null>(null);
   const [search, setSearch] = useState("");
-  const selectId = useId();
-  const searchId = useId();
 
   // The first position to have closed is the likeliest one a voter wants to check.
   const list = positions.data ?? [];
@@ -49,24 +47,20 @@ export function ReceiptsPage() {
       ) : (
         <div className="space-y-4">
           <div className="flex flex-wrap items-end gap-3">
-            <div className="space-y-1.5">
-              <label htmlFor={selectId} className="block text-sm font-medium text-slate-800">
-                Position
-              </label>
-              <select id={selectId} className={inputClass} value={positionId ?? ""} onChange={(e) => setChosen(e.target.value)}>
-                {list.map((p) => (
-                  <option key={p._id} value={p._id}>
-                    {p.title}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="space-y-1.5">
-              <label htmlFor={searchId} className="block text-sm font-medium text-slate-800">
-                Find a receipt
-              </label>
-              <input id={searchId} className={inputClass} placeholder="e.g. 7K2M9Q4XTB" value={search} onChange={(e) => setSearch(e.target.value)} />
-            </div>
+            <FieldShell label="Position">
+              {({ id }) => (
+                <select id={id} className={inputClass} value={positionId ?? ""} onChange={(e) => setChosen(e.target.value)}>
+                  {list.map((p) => (
+                    <option key={p._id} value={p._id}>
+                      {p.title}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FieldShell>
+            <FieldShell label="Find a receipt">
+              {({ id }) => <input id={id} className={inputClass} placeholder="e.g. 7K2M9Q4XTB" value={search} onChange={(e) => setSearch(e.target.value)} />}
+            </FieldShell>
           </div>
 
           {mine && (

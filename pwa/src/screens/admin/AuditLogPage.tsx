@@ -3,7 +3,7 @@
  * by actor (part of a name or matric number), with 'Export CSV' of the filtered log. Read-only
  * for admins and observers alike.
  */
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { AUDIT_PAGE_SIZE } from "@evoting/shared";
 import { auditQuery, type AuditFilters } from "../../lib/accountability";
@@ -14,14 +14,12 @@ import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
-import { inputClass } from "../../components/ui/Field";
+import { FieldShell, inputClass } from "../../components/ui/Field";
 
 export function AuditLogPage() {
   const [filters, setFilters] = useState<AuditFilters>({ page: 1 });
   const [actorDraft, setActorDraft] = useState("");
   const query = useQuery(auditQuery(filters));
-  const actionId = useId();
-  const actorId = useId();
   const data = query.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / AUDIT_PAGE_SIZE)) : 1;
   const exportQuery = new URLSearchParams(
@@ -47,36 +45,28 @@ export function AuditLogPage() {
       />
 
       <form onSubmit={applyActor} className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter the audit log">
-        <div className="space-y-1.5">
-          <label htmlFor={actionId} className="block text-sm font-medium text-slate-800">
-            Action
-          </label>
-          <select
-            id={actionId}
-            className={inputClass}
-            value={filters.action ?? ""}
-            onChange={(e) => setFilters((f) => ({ ...f, action: e.target.value || undefined, page: 1 }))}
-          >
-            <option value="">All actions</option>
-            {(data?.actions ?? []).map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="space-y-1.5">
-          <label htmlFor={actorId} className="block text-sm font-medium text-slate-800">
-            Actor
-          </label>
-          <input
-            id={actorId}
-            className={inputClass}
-            placeholder="Name or matric number"
-            value={actorDraft}
-            onChange={(e) => setActorDraft(e.target.value)}
-          />
-        </div>
+        <FieldShell label="Action">
+          {({ id }) => (
+            <select
+              id={id}
+              className={inputClass}
+              value={filters.action ?? ""}
+              onChange={(e) => setFilters((f) => ({ ...f, action: e.target.value || undefined, page: 1 }))}
+            >
+              <option value="">All actions</option>
+              {(data?.actions ?? []).map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldShell>
+        <FieldShell label="Actor">
+          {({ id }) => (
+            <input id={id} className={inputClass} placeholder="Name or matric number" value={actorDraft} onChange={(e) => setActorDraft(e.target.value)} />
+          )}
+        </FieldShell>
         <Button type="submit" variant="secondary">
           Filter
         </Button>

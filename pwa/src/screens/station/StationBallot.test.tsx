@@ -1,0 +1,65 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, test, vi } from "vitest";
+import type { BallotPosition, RollEntry } from "@evoting/shared";
+import { ballotFor } from "../../station/station-device";
+import { StationBallot } from "./StationBallot";
+import { StationLookup } from "./StationLookup";
+
+const NOW = Date.parse("2026-03-10T12:00:00.000Z");
+const candidate = (id: string, name: string, positionId: string) => ({
+  _id: id,
+  name,
+  photo: null,
+  position: { _id: positionId, title: positionId },
+  positionId,
+  positionTitle: positionId,
+});
+const open = { startTime: "2026-03-10T09:00:00.000Z", endTime: "2026-03-10T15:00:00.000Z" };
+const positions: BallotPosition[] = [
+  { _id: "president", title: "President", ...open, candidates: [candidate("c1", "Amaka Nwosu", "president"), candidate("c2", "Tunde Bakare", "president")] },
+  { _id: "secretary", title: "Secretary", ...open, candidates: [candidate("c3", "Kemi Ade", "secretary"), candidate("c4", "Obi Nnamdi", "secretary")] },
+  { _id: "year-rep", title: "300L Rep", ...open, eligibleGroups: ["300L"], candidates: [candidate("c5", "Ife", "year-rep")] },
+];
+const voter: RollEntry = { _id: "v1", matricNumber: "2021/5570301", name: "Zainab Musa", groups: ["200L"], voted: ["secretary"] };
+const other: RollEntry = { _id: "v2", matricNumber: "2021/5570302", name: "Emeka Obi", groups: ["300L"], voted: [] };
+
+describe("station ballot", () => {
+  test("offers only what the voter may still vote for here", () => {
+    expect(ballotFor(voter, positions, NOW).map((p) => p._id)).toEqual(["president"]);
+    expect(ballotFor(other, positions, NOW).map((p) => p._id)).toEqual(["president", "secretary", "year-rep"]);
+    expect(ballotFor(other, positions, Date.parse(open.endTime) + 1)).toEqual([]);
+  });
+
+  test("the voter chooses on the vote cards, then confirms once; the choices go to the submit only", async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    render(<StationBallot voter={other} positions={ballotFor(other, positions, NOW).slice(0, 2)} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    expect(screen.getByRole("button", { name: "Confirm ballot" })).toBeDisabled();
+    await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));
+    await user.click(screen.getAllByRole("button", { name: "Cast Vote" })[0]);
+    await user.click(screen.getByRole("radio", { name: "Obi Nnamdi" }));
+    await user.click(screen.getByRole("button", { name: "Cast Vote" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    expect(screen.getByText(/Submit this ballot \(2 of 2 positions\)/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([
+      { positionId: "president", kind: "candidate", candidateId: "c2" },
+      { positionId: "secretary", kind: "candidate", candidateId: "c4" },
+    ]);
+  });
+
+  test("look-up by matric or name; a voter served here cannot start a second ballot", async () => {
+    const onStart = vi.fn();
+    render(<StationLookup roll={[voter, other]} positions={positions} served={new Set(["v2"])} now={NOW} onStart={onStart} />);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText("Matric number or name"), "emeka");
+    expect(screen.getByRole("button", { name: "Start ballot for Emeka Obi" })).toBeDisabled();
+    expect(screen.getByText("This voter has already voted at this station")).toBeInTheDocument();
+    await user.clear(screen.getByLabelText("Matric number or name"));
+    await user.type(screen.getByLabelText("Matric number or name"), "2021/5570301");
+    expect(screen.getByText("Already voted: Secretary")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Start ballot for Zainab Musa" }));
+    expect(onStart).toHaveBeenCalledWith(voter);
+  });
+});

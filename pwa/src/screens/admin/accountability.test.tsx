@@ -176,10 +176,10 @@ describe("observers", () => {
     mockFetch({ "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }) });
     renderRoute(AdminPanelPage, "/admin");
     expect(await screen.findByText(/You are observing/)).toBeInTheDocument();
-    for (const hidden of ["Create Users", "Create Positions", "Create Candidates", "Import Voters", "Polling Stations"]) {
+    for (const hidden of ["Create Users", "Create Positions", "Create Candidates", "Import Voters"]) {
       expect(screen.queryByRole("link", { name: new RegExp(hidden) })).toBeNull();
     }
-    for (const shown of ["Manage Positions", "Manage Voters", "Audit Log", "Results Sheet", "Live Results"]) {
+    for (const shown of ["Manage Positions", "Manage Voters", "Polling Stations", "Audit Log", "Results Sheet", "Live Results"]) {
       expect(screen.getByRole("link", { name: new RegExp(shown) })).toBeInTheDocument();
     }
     expect(await screen.findByText("Ballots per hour")).toBeInTheDocument();

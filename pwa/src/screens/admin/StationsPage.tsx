@@ -70,6 +70,7 @@ export function StationsPage() {
       <ConfirmDeleteDialog
         title="Revoke Station"
         confirmLabel="Revoke Station"
+        pendingLabel="Revoking..."
         open={revoking !== null}
         pending={revoke.isPending}
         onOpenChange={(open) => !open && setRevoking(null)}

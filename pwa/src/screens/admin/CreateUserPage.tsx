@@ -10,6 +10,7 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../lib/use-online";
+import { DateOfBirthField } from "../../components/ui/DateOfBirthField";
 import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
@@ -56,16 +57,7 @@ export function CreateUserPage() {
           <NeedsNetwork online={online} />
           <TextField label="Name" autoComplete="off" {...field("name")} />
           <TextField label="Matriculation Number" autoComplete="off" placeholder="2020/5570123" {...field("matricNumber")} />
-          {!staff && (
-            <TextField
-              label="Date of Birth"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={8}
-              placeholder="YYYYMMDD"
-              {...field("dateOfBirth")}
-            />
-          )}
+          {!staff && <DateOfBirthField {...field("dateOfBirth")} />}
           <TextField label="Groups" autoComplete="off" placeholder="300L;Software" hint="Optional. Separate groups with ; (used by position eligibility)." {...field("groups")} />
           <FieldShell label="Role" hint="Observers see the admin screens read-only; officers staff a polling station.">
             {({ id, describedBy, invalid }) => (

@@ -28,7 +28,10 @@ export function useResultsStream(enabled: boolean): StreamState {
 
     const apply = (event: MessageEvent<string>) => {
       try {
-        setResults(client, JSON.parse(event.data) as Results);
+        const data = JSON.parse(event.data) as Results | { withheld: true };
+        // Issue 11: while results are withheld from voters the stream carries no tallies.
+        if ("withheld" in data) return;
+        setResults(client, data);
       } catch {
         // A malformed frame: the 30 s refetch will catch up.
       }

@@ -2,15 +2,16 @@ import { useQuery } from "@tanstack/react-query";
 import { resultsQuery } from "../lib/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
+import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { CandidatesTable } from "../components/candidates/CandidatesTable";
 
 export function HomePage() {
-  const { data: results } = useQuery(resultsQuery());
+  const { data: results, error } = useQuery(resultsQuery());
   return (
     <div className="space-y-8">
       <ElectionBanner />
       {/* The overview appears only once results have loaded (spec section 2). */}
-      {results && (
+      {results && !isResultsWithheld(error) && (
         <section aria-labelledby="overview-title" className="space-y-4">
           <h2 id="overview-title" className="text-xl font-bold text-slate-900">
             Results Overview
@@ -18,6 +19,8 @@ export function HomePage() {
           <ResultsOverview results={results} />
         </section>
       )}
+      {/* Issue 11: with 'after-close' visibility, voters are told when results will show. */}
+      {isResultsWithheld(error) && <ResultsWithheld />}
       <CandidatesTable />
     </div>
   );

@@ -8,6 +8,7 @@ import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";
 import { StateMessage } from "../components/ui/Spinner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
+import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { DetailedResults } from "./results/DetailedResults";
 import { StationBallots } from "../components/results/StationBallots";
 import { ResultsExportActions } from "../components/results/ResultsExportActions";
@@ -18,7 +19,7 @@ const route = getRouteApi("/_auth/results");
 export function ResultsPage() {
   const { tab = "overview" } = route.useSearch();
   const navigate = route.useNavigate();
-  const { data: results, isPending, isError } = useQuery(resultsQuery());
+  const { data: results, isPending, isError, error } = useQuery(resultsQuery());
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
 
   const select = (next: ResultsTab, focus = false) => {
@@ -73,6 +74,8 @@ export function ResultsPage() {
           <Card>
             <StateMessage busy>Loading results...</StateMessage>
           </Card>
+        ) : isError && isResultsWithheld(error) ? (
+          <ResultsWithheld />
         ) : isError ? (
           <Card role="alert" className="px-6 py-10 text-center font-medium text-red-700">
             {messages.loadResultsFailed}

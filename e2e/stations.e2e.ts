@@ -8,76 +8,27 @@
  *
  * Runs its own server (fresh database) so it can count ballots exactly.
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
-import { testPhoto } from "./support/png";
+import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
 import { expectToast } from "./support/steps";
 
 const OFFICER = { name: "Femi Officer", matric: "2019/5570777", password: "officer-e2e-pass" };
 const PHONE_VOTER = { name: "Zainab Musa", matric: "2021/5570301", dob: "20030101" };
 const BOOTH_VOTER = { name: "Emeka Obi", matric: "2021/5570302", dob: "20020202" };
-const HOUR = 3_600_000;
 
 let server: RunningServer;
 /** The station's Wi-Fi: its browser reaches the server only through this relay. */
 let wifi: NetworkSwitch;
-let base = "";
+let api: ReturnType<typeof serverApi>;
 let adminToken = "";
 let station: Browser;
 let admin: Browser;
 const ids: Record<string, string> = {};
-
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-  if (typeof init.body === "string") headers.set("content-type", "application/json");
-  const res = await fetch(`${base}/api${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json().catch(() => null)) as T };
-}
-
-async function login(matricNumber: string, secret: { password: string } | { dateOfBirth: number }): Promise<string> {
-  const { status, body } = await call<{ token: string }>("/auth/login", { method: "POST", body: JSON.stringify({ matricNumber, ...secret }) });
-  expect(status).toBe(200);
-  return body.token;
-}
-
-async function post<T>(path: string, json: unknown, token = adminToken) {
-  return call<T>(path, { method: "POST", token, body: JSON.stringify(json) });
-}
-
-async function createCandidate(name: string, positionId: string, hue: [number, number, number]) {
-  const form = new FormData();
-  form.append("name", name);
-  form.append("positionId", positionId);
-  form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
-  const { status, body } = await call<{ _id: string }>("/admin/candidates", { method: "POST", token: adminToken, body: form });
-  expect(status).toBe(201);
-  return body._id;
-}
-
-async function waitForController(page: Page) {
-  const controlled = () => page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
-  try {
-    await controlled();
-  } catch {
-    await page.reload(); // a first visit under load may stay uncontrolled; the next one is not
-    await controlled();
-  }
-}
-
-async function cutNetwork(context: BrowserContext, offline: boolean) {
-  if (offline) {
-    await context.setOffline(true);
-    wifi.cut();
-  } else {
-    wifi.restore();
-    await context.setOffline(false);
-  }
-}
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 
@@ -98,28 +49,22 @@ async function voteAtStation(page: Page, voter: { name: string; matric: string }
 
 beforeAll(async () => {
   server = await startServer();
-  base = server.baseURL;
-  adminToken = await login(ADMIN.matric, { password: ADMIN.password });
-  expect((await post("/admin/users", { name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password })).status).toBe(201);
+  api = serverApi(server.baseURL);
+  adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  const account = (json: object) => api.post("/admin/users", json, adminToken);
+  expect((await account({ name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password })).status).toBe(201);
   for (const v of [PHONE_VOTER, BOOTH_VOTER]) {
-    expect((await post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) })).status).toBe(201);
+    expect((await account({ name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) })).status).toBe(201);
   }
-  for (const title of ["President", "Secretary"]) {
-    const { status, body } = await post<{ _id: string }>("/admin/positions", {
-      title,
-      startTime: new Date(Date.now() - HOUR).toISOString(),
-      endTime: new Date(Date.now() + 3 * HOUR).toISOString(),
-    });
-    expect(status).toBe(201);
-    ids[title] = body._id;
-  }
-  ids.amaka = await createCandidate("Amaka Nwosu", ids.President, [79, 70, 229]);
-  ids.tunde = await createCandidate("Tunde Bakare", ids.President, [217, 119, 6]);
-  await createCandidate("Kemi Ade", ids.Secretary, [22, 163, 74]);
-  await createCandidate("Obi Nnamdi", ids.Secretary, [190, 24, 93]);
-  wifi = await startNetworkSwitch(base);
+  ids.President = await api.createPosition(adminToken, "President");
+  ids.Secretary = await api.createPosition(adminToken, "Secretary");
+  ids.amaka = await api.createCandidate(adminToken, "Amaka Nwosu", ids.President, [79, 70, 229]);
+  ids.tunde = await api.createCandidate(adminToken, "Tunde Bakare", ids.President, [217, 119, 6]);
+  await api.createCandidate(adminToken, "Kemi Ade", ids.Secretary, [22, 163, 74]);
+  await api.createCandidate(adminToken, "Obi Nnamdi", ids.Secretary, [190, 24, 93]);
+  wifi = await startNetworkSwitch(server.baseURL);
   station = await openBrowser(wifi.url);
-  admin = await openBrowser(base);
+  admin = await openBrowser(server.baseURL);
 });
 
 afterAll(async () => {
@@ -156,9 +101,10 @@ describe("polling station", () => {
     await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 30_000 });
     await expect(page.getByTestId("station-readiness").textContent()).resolves.toMatch(/station data from \d{2}:\d{2}/);
 
-    await cutNetwork(context, true);
+    await setDeviceOffline(context, wifi, true);
     // The phone voter votes on their own phone, online, before reaching the station.
-    const phone = await post("/vote", { positionId: ids.President, candidateId: ids.tunde }, await login(PHONE_VOTER.matric, { dateOfBirth: Number(PHONE_VOTER.dob) }));
+    const phoneToken = await api.login(PHONE_VOTER.matric, { dateOfBirth: Number(PHONE_VOTER.dob) });
+    const phone = await api.post("/vote", { positionId: ids.President, candidateId: ids.tunde }, phoneToken);
     expect(phone.status).toBe(201);
 
     await voteAtStation(page, PHONE_VOTER, { President: "Amaka Nwosu", Secretary: "Kemi Ade" });
@@ -169,7 +115,7 @@ describe("polling station", () => {
     await expect(page.getByRole("button", { name: `Start ballot for ${BOOTH_VOTER.name}` }).isDisabled()).resolves.toBe(true);
     await audit(page, "station-offline");
 
-    await cutNetwork(context, false);
+    await setDeviceOffline(context, wifi, false);
     await page.getByTestId("station-queue").getByText("Every ballot delivered.").waitFor({ timeout: 30_000 });
     const refusals = page.getByTestId("station-refusals").getByRole("listitem");
     await refusals.first().getByText(`${PHONE_VOTER.name} (${PHONE_VOTER.matric})`).waitFor();
@@ -179,14 +125,14 @@ describe("polling station", () => {
 
     // The server: one ballot per voter and position, the phone's choice kept. Ballots reach
     // the tallies through the mixer (a fraction of a second), hence the poll.
-    await expect.poll(async () => (await call<{ totalVotesCast: number; results: { totalVotes: number }[] }>("/vote/results", { token: adminToken })).body.results.map((r) => r.totalVotes), { timeout: 10_000 }).toEqual([2, 2]);
-    const results = await call<{ results: { positionId: string; totalVotes: number; breakdown: { candidateId: string; votes: number }[] }[] }>("/vote/results", { token: adminToken });
+    await expect.poll(async () => (await api.call<{ totalVotesCast: number; results: { totalVotes: number }[] }>("/vote/results", { token: adminToken })).body.results.map((r) => r.totalVotes), { timeout: 10_000 }).toEqual([2, 2]);
+    const results = await api.call<{ results: { positionId: string; totalVotes: number; breakdown: { candidateId: string; votes: number }[] }[] }>("/vote/results", { token: adminToken });
     const president = results.body.results.find((r) => r.positionId === ids.President)!;
     const secretary = results.body.results.find((r) => r.positionId === ids.Secretary)!;
     expect(president.totalVotes).toBe(2);
     expect(president.breakdown.find((b) => b.candidateId === ids.tunde)?.votes).toBe(1);
     expect(secretary.totalVotes).toBe(2);
-    const tally = await call<{ total: number }>("/admin/stations/ballots", { token: adminToken });
+    const tally = await api.call<{ total: number }>("/admin/stations/ballots", { token: adminToken });
     expect(tally.body.total).toBe(2);
   });
 

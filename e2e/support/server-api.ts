@@ -1,0 +1,71 @@
+/**
+ * The test's own calls to the server (straight to it, never through a device's relay): JSON
+ * requests with a bearer token, sign-in, and the election set-up files repeat; plus waiting for
+ * the service worker a device needs before its network is cut.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+import type { NetworkSwitch } from "./network-switch";
+import { testPhoto } from "./png";
+
+const HOUR = 3_600_000;
+
+export function serverApi(base: string) {
+  async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+    if (typeof init.body === "string") headers.set("content-type", "application/json");
+    const res = await fetch(`${base}/api${path}`, { ...init, headers });
+    return { status: res.status, body: (await res.json().catch(() => null)) as T };
+  }
+
+  const post = <T>(path: string, json: unknown, token: string) => call<T>(path, { method: "POST", token, body: JSON.stringify(json) });
+
+  async function login(matricNumber: string, secret: { password: string } | { dateOfBirth: number }): Promise<string> {
+    const { status, body } = await post<{ token: string }>("/auth/login", { matricNumber, ...secret }, "");
+    expect(status).toBe(200);
+    return body.token;
+  }
+
+  /** A position open from an hour ago to three hours from now. */
+  async function createPosition(token: string, title: string): Promise<string> {
+    const window = { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
+    const { status, body } = await post<{ _id: string }>("/admin/positions", { title, ...window }, token);
+    expect(status).toBe(201);
+    return body._id;
+  }
+
+  async function createCandidate(token: string, name: string, positionId: string, hue: [number, number, number]): Promise<string> {
+    const form = new FormData();
+    form.append("name", name);
+    form.append("positionId", positionId);
+    form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
+    const { status, body } = await call<{ _id: string }>("/admin/candidates", { method: "POST", token, body: form });
+    expect(status).toBe(201);
+    return body._id;
+  }
+
+  return { call, post, login, createPosition, createCandidate };
+}
+
+export async function waitForController(page: Page) {
+  const controlled = () => page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+  try {
+    await controlled();
+  } catch {
+    // Under heavy load a first visit has been seen to stay uncontrolled; the next one is not.
+    await page.reload();
+    await controlled();
+  }
+}
+
+/** Cuts (or restores) a device's network: Chromium's offline mode plus the relay it reaches the server through. */
+export async function setDeviceOffline(context: BrowserContext, wifi: NetworkSwitch, offline: boolean) {
+  if (offline) {
+    await context.setOffline(true);
+    wifi.cut();
+  } else {
+    wifi.restore();
+    await context.setOffline(false);
+  }
+}

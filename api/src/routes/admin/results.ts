@@ -40,7 +40,8 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
   const hourly: TurnoutReport["hourly"] = [];
   if (start !== null && start !== undefined) {
     const first = Math.floor(Number(start) / HOUR) * HOUR;
-    const last = Math.floor(Math.min(Number(windowRs.rows[0].end), now) / HOUR) * HOUR;
+    // To the last end (or now, before it), and on to the latest ballot: votes queued offline may land in the grace after.
+    const last = Math.max(Math.floor(Math.min(Number(windowRs.rows[0].end), now) / HOUR) * HOUR, ...counts.keys());
     for (let h = Math.max(first, last - (MAX_HOURS - 1) * HOUR); h <= last; h += HOUR) {
       hourly.push({ hour: new Date(h).toISOString(), ballots: counts.get(h) ?? 0 });
     }

@@ -1,6 +1,7 @@
 import {
   formatPercent,
   isYesNo,
+  positionTurnout,
   positionOutcome,
   sharePercent,
   sortBreakdown,
@@ -22,7 +23,7 @@ interface Bar {
  * position shows Yes and No; abstentions are reported apart, outside the percentages, and a
  * shared lead says 'Tie' (issue 11; the rule is shared/src/results.ts).
  */
-export function PositionBreakdown({ result }: { result: PositionResult }) {
+export function PositionBreakdown({ result, registeredVoters }: { result: PositionResult; registeredVoters?: number }) {
   const outcome = positionOutcome(result);
   const yesNo = isYesNo(result);
   const bars: Bar[] = yesNo
@@ -44,7 +45,9 @@ export function PositionBreakdown({ result }: { result: PositionResult }) {
       <CardHeader
         as="h3"
         title={result.positionTitle}
-        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${verdict ? ` · ${verdict}` : ""}`}
+        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${verdict ? ` · ${verdict}` : ""}${
+          registeredVoters === undefined ? "" : ` · turnout ${formatPercent(positionTurnout(result, registeredVoters))} of ${result.eligibleVoters ?? registeredVoters} eligible`
+        }`}
       />
       {result.breakdown.length === 0 ? (
         <p className="px-5 py-6 text-center text-slate-600">No candidates available for this position.</p>

@@ -38,6 +38,11 @@ describe("leaders: ties and Yes/No", () => {
     expect(screen.getByTestId("abstentions")).toHaveTextContent("Abstained: 4 (not counted in the percentages)");
   });
 
+  test("breakdown: a position's turnout is of its eligible voters", () => {
+    render(<PositionBreakdown result={position("E", [1, 1], { eligibleVoters: 4 })} registeredVoters={10} />);
+    expect(screen.getByText("2 votes · Tie · turnout 50.0% of 4 eligible")).toBeInTheDocument();
+  });
+
   test("breakdown: a tie is said in the heading", () => {
     render(<PositionBreakdown result={position("A", [2, 2])} />);
     expect(screen.getByText("4 votes · Tie")).toBeInTheDocument();

@@ -25,7 +25,7 @@ export function DetailedResults({ results }: { results: Results }) {
       ) : (
         <div className="grid gap-6 lg:grid-cols-2">
           {results.results.map((r) => (
-            <PositionBreakdown key={r.positionId} result={r} />
+            <PositionBreakdown key={r.positionId} result={r} registeredVoters={results.totalRegisteredVoters} />
           ))}
         </div>
       )}

@@ -35,6 +35,46 @@ describe("registerAppShell", () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  it("registers again when the first install fails or the worker cannot be fetched, until one activates", async () => {
+    const workers = [fakeWorkbox(), fakeWorkbox(), fakeWorkbox()];
+    // 1: the install fails (the worker goes redundant before activating); 2: sw.js cannot be fetched.
+    workers[0].register = vi.fn(async () => queueMicrotask(() => workers[0].emit("redundant")));
+    workers[1].register = vi.fn(async () => Promise.reject(new Error("network")));
+    workers[2].register = vi.fn(async () => queueMicrotask(() => workers[2].emit("activated", { isUpdate: false })));
+    let created = 0;
+    const shell = registerAppShell({
+      enabled: true,
+      createWorkbox: async () => workers[created++],
+      retryDelaysMs: [10, 10, 10],
+      target: new EventTarget() as unknown as Window,
+    });
+    await vi.waitFor(() => expect(shell.state.getSnapshot().offlineReady).toBe(true), { timeout: 5_000 });
+    expect(created).toBe(3);
+    // Activated: a later redundant worker (replaced by an update) starts nothing new.
+    workers[2].emit("redundant");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(created).toBe(3);
+  });
+
+  it("gives up after the last retry", async () => {
+    let created = 0;
+    const shell = registerAppShell({
+      enabled: true,
+      createWorkbox: async () => {
+        created++;
+        const wb = fakeWorkbox();
+        wb.register = vi.fn(async () => queueMicrotask(() => wb.emit("redundant")));
+        return wb;
+      },
+      retryDelaysMs: [5, 5],
+      target: new EventTarget() as unknown as Window,
+    });
+    await vi.waitFor(() => expect(created).toBe(3), { timeout: 5_000 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(created).toBe(3);
+    expect(shell.state.getSnapshot().offlineReady).toBe(false);
+  });
+
   it("keeps the browser's install prompt for the 'Install app' button, usable once", async () => {
     const target = new EventTarget();
     const shell = registerAppShell({ enabled: false, target: target as unknown as Window });

@@ -18,7 +18,7 @@ export interface AppShellState {
 
 /** The subset of workbox-window's Workbox the shell uses (a fake in tests). */
 export interface WorkboxLike {
-  addEventListener(type: "waiting" | "controlling" | "activated", listener: (event: { isUpdate?: boolean }) => void): void;
+  addEventListener(type: "waiting" | "controlling" | "activated" | "redundant", listener: (event: { isUpdate?: boolean }) => void): void;
   register(): Promise<unknown>;
   update(): Promise<unknown>;
   messageSkipWaiting(): void;
@@ -39,6 +39,8 @@ export interface AppShellOptions {
   reload?: () => void;
   target?: Pick<Window, "addEventListener">;
   updateCheckMs?: number;
+  /** Waits before registering again after a first install failed (see registerAppShell). */
+  retryDelaysMs?: readonly number[];
 }
 
 export interface AppShell {
@@ -49,6 +51,9 @@ export interface AppShell {
 }
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Before each new registration after a failed first install. */
+const RETRY_DELAYS_MS = [3_000, 10_000, 30_000, 60_000];
 
 /** After the load event, once the page's own first work is done (idle, or 5 s at most). */
 async function pageLoaded(): Promise<void> {
@@ -79,23 +84,46 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
   const patch = (next: Partial<AppShellState>) => store.set({ ...store.getSnapshot(), ...next });
 
   let workbox: WorkboxLike | null = null;
-  if (enabled) {
-    void (async () => {
-      try {
-        // After the page has loaded: installing the worker downloads the whole precache, which
-        // must not compete with the first visit's own requests and scripts.
-        await pageLoaded();
-        workbox = await createWorkbox(options.swUrl ?? "/sw.js");
-        workbox.addEventListener("waiting", () => patch({ updateReady: true }));
-        workbox.addEventListener("activated", (event) => {
-          if (!event.isUpdate) patch({ offlineReady: true });
-        });
-        await workbox.register();
+  const retryDelays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  /**
+   * A first install that fails (one precache download failing or cut off is enough, and on
+   * a loaded server or a flaky link that happens) leaves no registration behind: before this,
+   * nothing tried again until the voter's next visit, so about one first visit in five under
+   * load stayed uncontrolled for as long as the page was open. Register again, a few times,
+   * until a worker activates.
+   */
+  const register = async (attempt: number): Promise<void> => {
+    let retried = false;
+    const retry = () => {
+      if (retried || store.getSnapshot().offlineReady || attempt >= retryDelays.length) return false;
+      retried = true;
+      setTimeout(() => void register(attempt + 1), retryDelays[attempt]);
+      return true;
+    };
+    try {
+      const wb = await createWorkbox(options.swUrl ?? "/sw.js");
+      workbox = wb;
+      wb.addEventListener("waiting", () => patch({ updateReady: true }));
+      wb.addEventListener("activated", (event) => {
+        if (!event.isUpdate) patch({ offlineReady: true });
+      });
+      // The worker this page registered was thrown away before it ever activated.
+      wb.addEventListener("redundant", () => void retry());
+      await wb.register();
+      if (attempt === 0) {
         // Long-lived tabs (a voter keeps the ballot open all day) still learn about releases.
         setInterval(() => void workbox?.update().catch(() => undefined), options.updateCheckMs ?? 60 * 60_000);
-      } catch (error) {
-        console.warn("Service worker registration failed; the app will not work offline", error);
       }
+    } catch (error) {
+      if (!retry()) console.warn("Service worker registration failed; the app will not work offline", error);
+    }
+  };
+  if (enabled) {
+    void (async () => {
+      // After the page has loaded: installing the worker downloads the whole precache, which
+      // must not compete with the first visit's own requests and scripts.
+      await pageLoaded();
+      await register(0);
     })();
   }
 

@@ -1,0 +1,62 @@
+/**
+ * A first visit leaves the device offline-ready (issue 13): the service worker built from
+ * pwa/src/sw.ts takes control of the very first page, its precache holds every file of its
+ * manifest, and with the network cut the app opens from it. The timing on a slow link is the
+ * bench's business (bench/first-visit.ts); this checks the behaviour.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { openBrowser, type Browser } from "./support/browser";
+import { startServer, type RunningServer } from "./support/global-setup";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await openBrowser(server.baseURL);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("the first page is controlled with the whole precache, and the app then opens offline", async () => {
+  const { page, context } = browser;
+  const manifest = [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]);
+  expect(manifest.length).toBeGreaterThan(10);
+  expect(manifest).toContain("index.html");
+
+  await page.goto("/login");
+  await page.getByLabel("Matriculation Number").waitFor();
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const name = (await caches.keys()).find((n) => n.includes("precache"));
+          const cached = name ? (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname.slice(1)) : [];
+          return { controlled: navigator.serviceWorker.controller?.state === "activated", cached };
+        }),
+      { timeout: 60_000, interval: 250 },
+    )
+    .toMatchObject({ controlled: true });
+  const cached = await page.evaluate(async () => {
+    const name = (await caches.keys()).find((n) => n.includes("precache"))!;
+    return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname.slice(1));
+  });
+  for (const url of manifest) expect(cached, url).toContain(url);
+
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await page.getByLabel("Matriculation Number").waitFor();
+    // Any app route opens from the cached shell, and /api is never answered with it.
+    await page.goto("/results");
+    await page.locator("#root").waitFor();
+    expect(await page.evaluate(() => fetch("/api/health").then((r) => r.status).catch(() => "network error"))).toBe("network error");
+  } finally {
+    await context.setOffline(false);
+  }
+});

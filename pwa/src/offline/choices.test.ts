@@ -1,0 +1,92 @@
+// First: Dexie reads the global indexedDB when it loads, and liveQuery depends on it.
+import "fake-indexeddb/auto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { OutboxOutcome } from "./db";
+import { installOffline, type OfflineRuntime } from "./install";
+import { memoryIndexedDb } from "./test-support";
+
+/** Issue 11: a queued 'No' / 'Abstain' (and Yes) goes to the server as such, and counts once. */
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+
+let runtime: OfflineRuntime | null = null;
+afterEach(async () => {
+  await runtime?.uninstall();
+  runtime = null;
+});
+
+/** A server that keeps votes by Idempotency-Key, as the API does: the same key never counts twice. */
+function idempotentServer() {
+  const byKey = new Map<string, Response>();
+  const counted: unknown[] = [];
+  let up = false;
+  let dropNextAnswer = false;
+  const fetchImpl = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+    if (!up) throw new TypeError("Failed to fetch");
+    const key = (init?.headers as Record<string, string>)["Idempotency-Key"];
+    const body = JSON.parse(String(init?.body)) as { positionId: string; candidateId?: string; choice?: string };
+    if (!byKey.has(key)) {
+      counted.push(body);
+      byKey.set(key, json(201, { message: "Vote cast successfully!", vote: { positionId: body.positionId, candidateId: body.candidateId ?? "", candidateName: "", ...(body.choice ? { choice: body.choice } : {}) } }));
+    }
+    if (dropNextAnswer) {
+      // The vote landed but its answer was lost on the way back.
+      dropNextAnswer = false;
+      throw new TypeError("Failed to fetch");
+    }
+    return byKey.get(key)!.clone();
+  });
+  return { fetchImpl, counted, setUp: (v: boolean) => (up = v), dropNextAnswer: () => (dropNextAnswer = true) };
+}
+
+function install(fetchImpl: typeof fetch) {
+  const db = memoryIndexedDb().open();
+  const outcomes: OutboxOutcome[] = [];
+  const events = new EventTarget() as unknown as Window;
+  runtime = installOffline({
+    apiBase: "/api/",
+    getToken: () => "tok-1",
+    getUserId: () => "u1",
+    onOutcome: (o) => outcomes.push(o),
+    onUnauthorized: () => {},
+    db,
+    fetch: fetchImpl,
+    eventTarget: events,
+    locks: null,
+    castWaitMs: 500,
+  });
+  return { runtime, db, outcomes, events };
+}
+
+describe("queued Yes/No/Abstain votes", () => {
+  it("replay exactly once, sent as their choice, and show as recorded", async () => {
+    const server = idempotentServer();
+    const { runtime, db, outcomes, events } = install(server.fetchImpl as typeof fetch);
+
+    const no = await runtime.castVote({ userId: "u1", positionId: "p1", candidateId: "", candidateName: "No", choice: "no" });
+    const abstain = await runtime.castVote({ userId: "u1", positionId: "p2", candidateId: "", candidateName: "Abstain", choice: "abstain" });
+    const yes = await runtime.castVote({ userId: "u1", positionId: "p3", candidateId: "c9", candidateName: "Ada" });
+    expect([no.status, abstain.status, yes.status]).toEqual(["queued", "queued", "queued"]);
+    expect(await db.marks.get(["u1", "p1"])).toMatchObject({ state: "queued", choice: "no" });
+
+    server.setUp(true);
+    server.dropNextAnswer();
+    events.dispatchEvent(new Event("online"));
+    // The lost answer looks like the network failing again: the voter's next kick (a reconnect) retries.
+    await vi.waitFor(() => expect(server.counted).toHaveLength(1), { timeout: 5_000 });
+    await runtime.engine.kick();
+    await vi.waitFor(() => expect(outcomes.map((o) => o.status)).toEqual(["delivered", "delivered", "delivered"]), { timeout: 10_000 });
+
+    expect(server.counted).toEqual([
+      { positionId: "p1", choice: "no" },
+      { positionId: "p2", choice: "abstain" },
+      { positionId: "p3", candidateId: "c9" },
+    ]);
+    // The 'No' was sent several times (offline, then its first answer was lost) under one key, and counted once.
+    const sentForP1 = server.fetchImpl.mock.calls.filter(([, init]) => JSON.parse(String(init?.body)).positionId === "p1");
+    expect(sentForP1.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sentForP1.map(([, init]) => (init?.headers as Record<string, string>)["Idempotency-Key"])).size).toBe(1);
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.marks.get(["u1", "p1"])).toMatchObject({ state: "voted", choice: "no" });
+    expect(await db.marks.get(["u1", "p2"])).toMatchObject({ state: "voted", choice: "abstain" });
+  });
+});

@@ -84,6 +84,9 @@ describe("import: checking a file", () => {
     const text = "\uFEFFMATRIC NUMBER,Name,Date Of Birth\n\n2020/5570001,Ada,20020515\r\n,,\r\n2020/5570002,\"Line\nBreak\",20020515\n";
     const res = await upload(text, true);
     expect(await report(res)).toMatchObject({ total: 2, created: 2 });
+    // A quoted field across two lines: later rows keep their own line numbers.
+    const multi = await upload(csv('2020/5570001,"Two\r\nLines",20020515,,', "2020/5570002,Bad,2002,,"), true);
+    expect((await report(multi)).errors).toEqual([{ line: 4, column: "dateOfBirth", message: messages.dobFormat }]);
     const form = new FormData();
     form.set("file", new Blob([csv(...GOOD)], { type: "application/vnd.ms-excel" }), "roll.csv");
     expect(await report(await upload(form, false))).toMatchObject({ created: 3, errors: [] });

@@ -82,6 +82,11 @@ describe("PATCH /admin/voters/:id", () => {
     expect(await res.json()).toMatchObject({ _id: id, groups: ["400L", "Hardware"], email: "chi@uniport.edu.ng", message: messages.updateVoterSuccess });
     await t.login("2020/5570003", { dateOfBirth: 20030330 });
     expect((await t.request("/auth/login", { method: "POST", json: { matricNumber: "2020/5570003", dateOfBirth: 20030303 } })).status).toBe(401);
+    // Audited by field name; the date itself never enters the log.
+    const logged = await t.database.client.execute("SELECT summary FROM audit_log WHERE action = 'voter.update'");
+    expect(String(logged.rows[0].summary)).toBe("Edited voter 2020/5570003: dateOfBirth, email, groups");
+    const all = await t.database.client.execute("SELECT group_concat(summary || target) AS text FROM audit_log");
+    expect(String(all.rows[0].text)).not.toContain("20030330");
   });
 
   it("validates like create, and 404s a staff account or unknown id", async () => {

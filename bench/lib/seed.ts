@@ -1,6 +1,7 @@
 /**
  * Fills a database file directly (before the server starts), far faster than through the
- * API: voters share one precomputed argon2id hash of their date of birth, sessions are rows
+ * API: voters get the keyed hash of their date of birth the server would store (under the
+ * bench server's BALLOT_KEY, docs/decisions/0010), sessions are rows
  * whose token we know (only its SHA-256 is stored, as the server does), and ballots are
  * inserted with their participations and tallies in big set-based statements so the
  * tallies stay equal to a recount.
@@ -10,7 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
-import { hashSecret } from "../../api/src/security/passwords.ts";
+import { keysFromMaster } from "../../api/src/security/keys.ts";
+import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
+import { BALLOT_KEY } from "./server.ts";
 
 export const VOTER_DOB = "20020515";
 const HOUR = 3_600_000;
@@ -50,12 +53,13 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
   const database = await openDatabase({ url: `file:${dbPath}`, synchronous: "NORMAL" });
   try {
     const c = database.client;
-    const dobHash = await hashSecret(VOTER_DOB); // the server's own OWASP parameters
+    // Each voter's hash is bound to their matric number, so it is computed per voter (µs each).
+    const dobKey = keysFromMaster(Buffer.from(BALLOT_KEY, "hex")).dob;
+    const dobHashes = Array.from({ length: voters }, (_, k) => hashDateOfBirth(dobKey, matricOf(k + 1), VOTER_DOB));
     await c.execute({
-      sql: `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
-            INSERT INTO users (id, name, matric_number, role, dob_hash, created_at)
-            SELECT printf('bench-voter-%06d', i), 'Voter ' || i, printf('2024/5570%06d', i), 'voter', ?, ? FROM seq`,
-      args: [voters, dobHash, now],
+      sql: `INSERT INTO users (id, name, matric_number, role, dob_hash, created_at)
+            SELECT printf('bench-voter-%06d', key + 1), 'Voter ' || (key + 1), printf('2024/5570%06d', key + 1), 'voter', value, ? FROM json_each(?)`,
+      args: [now, JSON.stringify(dobHashes)],
     });
     const out: Seeded = { positions: [], voters };
     const stmts = [];

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { messages, type UserProfile } from "@evoting/shared";
 import { offlineDb, queueVote } from "../offline";
-import { watchSessionEnd } from "../lib/device-data";
+import { sweepSignedOutUsers, watchSessionEnd } from "../lib/device-data";
 import { resetOffline } from "../lib/offline";
 import { session } from "../lib/session";
 import { useLogout } from "../lib/use-logout";
@@ -111,5 +111,14 @@ describe("a session that ends without Logout (401, another tab)", () => {
     } finally {
       stop();
     }
+  });
+
+  test("a page closed before it finished clearing is swept at the next start: others keep only their outbox", async () => {
+    await seedDevice();
+    await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" });
+    session.signIn("tok2", other);
+    await sweepSignedOutUsers();
+    expect(await rowsOf("u1")).toMatchObject({ cache: 0, outcomes: 0, outbox: 1 });
+    expect(await rowsOf("u2")).toMatchObject({ cache: 1 });
   });
 });

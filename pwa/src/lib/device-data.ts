@@ -13,6 +13,12 @@ import { session } from "./session";
 
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 
+/** The names of this origin's IndexedDB databases, or null where the browser cannot tell. */
+async function indexedDbNames(): Promise<string[] | null> {
+  if (!hasIndexedDb() || typeof indexedDB.databases !== "function") return null;
+  return (await indexedDB.databases()).map((d) => d.name ?? "");
+}
+
 /** Queued votes of this user that the server has not answered yet. */
 export async function queuedVoteCount(userId: string): Promise<number> {
   if (!hasIndexedDb()) return 0;
@@ -48,13 +54,48 @@ async function keepOnlyOutbox(userId: string): Promise<void> {
   await getOffline().signedOut(userId);
 }
 
+/**
+ * A page closed (or reloaded) right after its session ended may not have finished clearing:
+ * once the app is idle, anyone who is not signed in here keeps only their outbox.
+ */
+export async function sweepSignedOutUsers(): Promise<void> {
+  if (!hasIndexedDb()) return;
+  const { offlineDb, clearUserData } = await import("../offline");
+  const db = offlineDb();
+  const current = session.user()?._id ?? null;
+  const users = new Set<string>();
+  for (const table of [db.cache, db.marks, db.outcomes]) {
+    for (const id of await table.orderBy("userId").uniqueKeys()) users.add(String(id));
+  }
+  for (const userId of users) if (userId !== current) await clearUserData(userId, db);
+}
+
+/** Runs the task once the page is idle; returns the way to call it off. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(task, { timeout: 5_000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task, 2_000);
+  return () => clearTimeout(timer);
+}
+
 /** Watches the session from app start: whoever signs out, by whatever way, leaves no data behind. */
 export function watchSessionEnd(): () => void {
+  // Only when this browser has the database at all: a first visit to /login loads no Dexie.
+  const cancelSweep = whenIdle(() => {
+    const known = indexedDbNames();
+    void known.then((names) => (names === null || names.includes("evoting") ? sweepSignedOutUsers() : undefined)).catch(() => undefined);
+  });
   let user = session.user()?._id ?? null;
-  return session.subscribe(() => {
+  const unsubscribe = session.subscribe(() => {
     const next = session.user()?._id ?? null;
     const gone = user;
     user = next;
     if (gone && gone !== next) void keepOnlyOutbox(gone).catch((error) => console.warn("Could not clear this device's data", error));
   });
+  return () => {
+    cancelSweep();
+    unsubscribe();
+  };
 }

@@ -1,0 +1,206 @@
+/**
+ * The shared lab computer (issue 9) in Chromium: after 'Logout' nothing of the voter stays in
+ * the browser (IndexedDB rows, queued votes and ballot tickets), only the election's candidate
+ * photos; 'Logout' with votes still queued warns first and lets the voter stay signed in. A
+ * session that ends without 'Logout' (the server answers 401) keeps only the votes waiting to
+ * be sent, which go once the voter signs in again.
+ *
+ * Its own server (fresh database) so ballots can be counted exactly.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN } from "./support/accounts";
+import { audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { startServer, type RunningServer } from "./support/global-setup";
+import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
+import { testPhoto } from "./support/png";
+
+const LAB_VOTER = { name: "Tolu Bello", matric: "2021/5570818", dob: "20040404" };
+const HOUR = 3_600_000;
+
+let server: RunningServer;
+let wifi: NetworkSwitch;
+let base = "";
+let adminToken = "";
+let voter: Browser;
+const ids: Record<string, string> = {};
+
+async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  if (typeof init.body === "string") headers.set("content-type", "application/json");
+  const res = await fetch(`${base}/api${path}`, { ...init, headers });
+  return { status: res.status, body: (await res.json().catch(() => null)) as T };
+}
+
+async function createPosition(title: string): Promise<string> {
+  const { status, body } = await call<{ _id: string }>("/admin/positions", {
+    method: "POST",
+    token: adminToken,
+    body: JSON.stringify({ title, startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() }),
+  });
+  expect(status).toBe(201);
+  return body._id;
+}
+
+async function createCandidate(name: string, positionId: string, hue: [number, number, number]): Promise<void> {
+  const form = new FormData();
+  form.append("name", name);
+  form.append("positionId", positionId);
+  form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
+  expect((await call("/admin/candidates", { method: "POST", token: adminToken, body: form })).status).toBe(201);
+}
+
+/** Everything the app keeps in IndexedDB, read the way any later user of the computer could. */
+function deviceRows(page: Page) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open("evoting");
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const rows: Record<string, { userId: string; state?: string; candidateName?: string; ballotTicket?: string }[]> = {};
+    for (const name of ["cache", "marks", "outbox", "outcomes"]) {
+      if (!db.objectStoreNames.contains(name)) {
+        rows[name] = [];
+        continue;
+      }
+      rows[name] = await new Promise((resolve) => {
+        const request = db.transaction(name).objectStore(name).getAll();
+        request.onsuccess = () => resolve(request.result);
+      });
+    }
+    db.close();
+    return rows;
+  });
+}
+
+const card = (page: Page, title: string) => page.getByRole("form", { name: title });
+
+async function cutNetwork(offline: boolean) {
+  if (offline) {
+    await voter.context.setOffline(true);
+    wifi.cut();
+  } else {
+    wifi.restore();
+    await voter.context.setOffline(false);
+  }
+}
+
+async function queueVote(page: Page, position: string, candidate: string) {
+  const form = card(page, position);
+  await form.getByRole("radio", { name: candidate }).check();
+  await form.getByRole("button", { name: "Cast Vote" }).click();
+  await form.getByRole("button", { name: "Queued" }).waitFor();
+}
+
+const votesCast = async () => (await call<{ totalVotesCast: number }>("/vote/results", { token: adminToken })).body.totalVotesCast;
+
+beforeAll(async () => {
+  server = await startServer();
+  base = server.baseURL;
+  const signedIn = await call<{ token: string }>("/auth/login", {
+    method: "POST",
+    body: JSON.stringify({ matricNumber: ADMIN.matric, password: ADMIN.password }),
+  });
+  adminToken = signedIn.body.token;
+  const created = await call("/admin/users", {
+    method: "POST",
+    token: adminToken,
+    body: JSON.stringify({ name: LAB_VOTER.name, matricNumber: LAB_VOTER.matric, dateOfBirth: Number(LAB_VOTER.dob) }),
+  });
+  expect(created.status).toBe(201);
+  ids.president = await createPosition("President");
+  ids.secretary = await createPosition("Secretary");
+  await createCandidate("Amaka Nwosu", ids.president, [79, 70, 229]);
+  await createCandidate("Tunde Bakare", ids.president, [217, 119, 6]);
+  await createCandidate("Kemi Ade", ids.secretary, [22, 163, 74]);
+  await createCandidate("Obi Nnamdi", ids.secretary, [190, 24, 93]);
+  wifi = await startNetworkSwitch(base);
+  voter = await openBrowser(wifi.url);
+});
+
+afterAll(async () => {
+  await voter?.close();
+  await wifi?.close();
+  await server?.stop();
+});
+
+describe("the shared lab computer", () => {
+  test("'Logout' with a vote queued warns; 'Stay signed in' keeps it; 'Log out anyway' leaves nothing of the voter", async () => {
+    const { page } = voter;
+    await signIn(page, LAB_VOTER.matric, LAB_VOTER.dob, "dob");
+    await page.goto("/vote");
+    await page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length), { timeout: 20_000 })
+      .toBe(4);
+
+    await cutNetwork(true);
+    await queueVote(page, "President", "Amaka Nwosu");
+    await page.getByRole("banner").getByRole("button", { name: "Logout" }).click();
+    const warning = page.getByRole("alertdialog");
+    await warning.getByText(/^You have 1 vote waiting to be sent\./).waitFor();
+    await audit(page, "lab-logout-warning");
+    await warning.getByRole("button", { name: "Stay signed in" }).click();
+    await warning.waitFor({ state: "detached" });
+    await card(page, "President").getByRole("button", { name: "Queued" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/vote");
+
+    await page.getByRole("banner").getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Log out anyway" }).click();
+    await page.waitForURL("**/login");
+    await expect
+      .poll(async () => Object.values(await deviceRows(page)).reduce((n, rows) => n + rows.length, 0), { timeout: 10_000 })
+      .toBe(0);
+    await expect(page.evaluate(() => localStorage.getItem("authToken") ?? localStorage.getItem("user"))).resolves.toBeNull();
+    // The election's photos are the same for everyone: they may stay.
+    await expect(page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length)).resolves.toBe(4);
+
+    // Back online, nothing is sent for the voter who left.
+    await cutNetwork(false);
+    await page.waitForTimeout(2_000);
+    expect(await votesCast()).toBe(0);
+  });
+
+  test("a session that expires keeps only the outbox; the queued vote goes at the next sign-in", async () => {
+    const { page } = voter;
+    await signIn(page, LAB_VOTER.matric, LAB_VOTER.dob, "dob");
+    await page.goto("/vote");
+    // One vote delivered (my votes, with its candidate's name, are now kept on the device)...
+    const secretary = card(page, "Secretary");
+    await secretary.getByRole("radio", { name: "Kemi Ade" }).check();
+    await secretary.getByRole("button", { name: "Cast Vote" }).click();
+    await secretary.getByRole("button", { name: "Vote Cast" }).waitFor();
+    await expect.poll(async () => (await deviceRows(page)).cache.length).toBeGreaterThan(0);
+    // ...and one queued offline.
+    await cutNetwork(true);
+    await queueVote(page, "President", "Tunde Bakare");
+
+    // The session ends on the server (as when it expires); the app learns it from a 401.
+    const token = await page.evaluate(() => localStorage.getItem("authToken"));
+    expect((await call("/auth/logout", { method: "POST", token: token ?? "" })).status).toBe(204);
+    await cutNetwork(false);
+    await page.reload();
+    await page.waitForURL("**/login");
+
+    await expect
+      .poll(async () => {
+        const rows = await deviceRows(page);
+        return { cache: rows.cache.length, outcomes: rows.outcomes.length, outbox: rows.outbox.length, marks: rows.marks.map((m) => m.state) };
+      }, { timeout: 10_000 })
+      .toEqual({ cache: 0, outcomes: 0, outbox: 1, marks: ["queued"] });
+    expect((await deviceRows(page)).outbox[0]).toMatchObject({ candidateName: "Tunde Bakare" });
+    expect(await votesCast()).toBe(1);
+
+    await signIn(page, LAB_VOTER.matric, LAB_VOTER.dob, "dob");
+    await page.goto("/vote");
+    await card(page, "President").getByRole("button", { name: "Vote Cast" }).waitFor();
+    const tallies = async () => {
+      const results = await call<{ results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
+      return Object.fromEntries(results.body.results.map((r) => [r.positionId, r.totalVotes]));
+    };
+    // Ballots reach the tallies a moment after the vote is answered (they are applied apart).
+    await expect.poll(tallies, { timeout: 10_000 }).toEqual({ [ids.president]: 1, [ids.secretary]: 1 });
+  });
+});

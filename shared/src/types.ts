@@ -154,6 +154,16 @@ export interface AuditPage {
   actions: string[];
 }
 
+/** GET /admin/audit/verify: the hash chain and its signed head, checked now. */
+export interface AuditVerification {
+  ok: boolean;
+  entries: number;
+  headSeq: number;
+  head: string;
+  /** Each broken entry and what is wrong with it. */
+  problems: { seq: number; id: string; problem: string }[];
+}
+
 export interface ReceiptList {
   positionId: string;
   total: number;

@@ -72,6 +72,7 @@ const routes: Route[] = [
   // Accountability (issue 12).
   { method: "GET", path: () => "/admin/audit", access: "admin" },
   { method: "GET", path: () => "/admin/audit/export.csv", access: "admin" },
+  { method: "GET", path: () => "/admin/audit/verify", access: "admin" },
   { method: "GET", path: () => "/admin/results.csv", access: "admin" },
   { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
   { method: "GET", path: () => "/admin/turnout", access: "admin" },

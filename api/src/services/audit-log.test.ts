@@ -31,7 +31,7 @@ describe("every audited action leaves exactly one entry, with no secret in it", 
   it("sign-ins, creates, deletes and chat moderation", async () => {
     const secrets: string[] = [ADMIN.password, "wrong-password-1", "observer-pass-1", "20020515", "2002-05-15"];
     let seen = (await rows(t.database)).length;
-    const step = async (expectedAction: string, act: () => Promise<Response>, status: number) => {
+    const step = async (expectedAction: string, act: () => Response | Promise<Response>, status: number) => {
       const res = await act();
       expect(res.status, expectedAction).toBe(status);
       const all = await rows(t.database);

@@ -4,7 +4,7 @@
  * of these are kept on the device.
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import type { AuditPage, ElectionSettings, ReceiptList, ResultsSheet, TurnoutReport } from "@evoting/shared";
+import type { AuditPage, AuditVerification, ElectionSettings, ReceiptList, ResultsSheet, TurnoutReport } from "@evoting/shared";
 import { API_BASE, ApiRequestError, request } from "./api-client";
 import { session } from "./session";
 
@@ -23,6 +23,7 @@ const query = (params: Record<string, string | number | undefined>) => {
 
 export const accountabilityApi = {
   audit: (f: AuditFilters) => request<AuditPage>(`/admin/audit${query({ action: f.action, actor: f.actor, page: f.page })}`),
+  auditVerify: () => request<AuditVerification>("/admin/audit/verify"),
   resultsSheet: () => request<ResultsSheet>("/admin/results/sheet"),
   turnout: () => request<TurnoutReport>("/admin/turnout"),
   receipts: (positionId: string) => request<ReceiptList>(`/vote/receipts${query({ positionId })}`),
@@ -31,6 +32,7 @@ export const accountabilityApi = {
 
 export const accountabilityKeys = {
   audit: (f: AuditFilters) => ["admin", "audit", f] as const,
+  auditVerify: ["admin", "audit", "verify"] as const,
   resultsSheet: ["admin", "results-sheet"] as const,
   turnout: ["admin", "turnout"] as const,
   receipts: (positionId: string) => ["vote", "receipts", positionId] as const,
@@ -39,6 +41,7 @@ export const accountabilityKeys = {
 
 export const auditQuery = (f: AuditFilters) =>
   queryOptions({ queryKey: accountabilityKeys.audit(f), queryFn: () => accountabilityApi.audit(f), placeholderData: keepPreviousData });
+export const auditVerifyQuery = () => queryOptions({ queryKey: accountabilityKeys.auditVerify, queryFn: accountabilityApi.auditVerify });
 export const resultsSheetQuery = () =>
   queryOptions({ queryKey: accountabilityKeys.resultsSheet, queryFn: accountabilityApi.resultsSheet, staleTime: Infinity });
 export const turnoutQuery = () => queryOptions({ queryKey: accountabilityKeys.turnout, queryFn: accountabilityApi.turnout, refetchInterval: 60_000 });

@@ -70,6 +70,15 @@ describe("GET /admin/audit", () => {
     expect((await t.request("/admin/audit?page=0", { token: admin })).status).toBe(400);
   });
 
+  it("verify reports an intact chain, then names an edited entry", async () => {
+    const ok = await (await t.request("/admin/audit/verify", { token: admin })).json();
+    expect(ok).toMatchObject({ ok: true, problems: [], entries: 1, headSeq: 1 });
+    await t.database.client.batch(["DROP TRIGGER audit_log_no_update", "UPDATE audit_log SET summary = 'x' WHERE seq = 1"], "write");
+    const broken = await (await t.request("/admin/audit/verify", { token: admin })).json();
+    expect(broken.ok).toBe(false);
+    expect(broken.problems).toEqual([expect.objectContaining({ seq: 1, problem: "was changed after it was written" })]);
+  });
+
   it("exports the log as CSV with formula cells escaped", async () => {
     await appendAudit(t.database, {
       action: "test.csv",

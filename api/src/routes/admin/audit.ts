@@ -1,13 +1,16 @@
 /**
- * /admin/audit: the audit log, newest first, 50 a page, filtered by action and actor; and
- * the whole (filtered) log as CSV. Read-only: observers see it too (the admin gate in ./index.ts).
+ * /admin/audit: the audit log, newest first, 50 a page, filtered by action and actor; the
+ * whole (filtered) log as CSV; and `/audit/verify`, the chain and signed-head check of
+ * `npm run audit` for people without a console. Read-only: observers see it too (the admin
+ * gate in ./index.ts).
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { AUDIT_PAGE_SIZE, toCsv, type AuditEntryView, type AuditPage } from "@evoting/shared";
+import { AUDIT_PAGE_SIZE, toCsv, type AuditEntryView, type AuditPage, type AuditVerification } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
 import { validate } from "../../http/validate.ts";
+import { verifyAuditChain } from "../../services/audit-log.ts";
 
 const auditQuery = z.object({
   action: z.string().trim().max(64).optional(),
@@ -94,5 +97,9 @@ export function auditRoutes(deps: Deps) {
     .get("/audit", validate("query", auditQuery), async (c) => c.json(await auditPage(deps.database, c.req.valid("query"))))
     .get("/audit/export.csv", validate("query", auditQuery), async (c) =>
       csvResponse(await auditCsv(deps.database, c.req.valid("query")), "audit-log.csv"),
-    );
+    )
+    .get("/audit/verify", async (c) => {
+      const { entries, head, headSeq, problems } = await verifyAuditChain(deps.database, deps.keys.audit);
+      return c.json({ ok: problems.length === 0, entries, headSeq, head, problems } satisfies AuditVerification);
+    });
 }

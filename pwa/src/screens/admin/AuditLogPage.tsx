@@ -5,8 +5,8 @@
  */
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { AUDIT_PAGE_SIZE } from "@evoting/shared";
-import { auditQuery, type AuditFilters } from "../../lib/accountability";
+import { AUDIT_PAGE_SIZE, type AuditVerification } from "@evoting/shared";
+import { auditQuery, auditVerifyQuery, type AuditFilters } from "../../lib/accountability";
 import { formatDateTime, localTimeZone } from "../../lib/format";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
@@ -20,6 +20,7 @@ export function AuditLogPage() {
   const [filters, setFilters] = useState<AuditFilters>({ page: 1 });
   const [actorDraft, setActorDraft] = useState("");
   const query = useQuery(auditQuery(filters));
+  const verify = useQuery(auditVerifyQuery());
   const data = query.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / AUDIT_PAGE_SIZE)) : 1;
   const exportQuery = new URLSearchParams(
@@ -43,6 +44,8 @@ export function AuditLogPage() {
           </>
         }
       />
+
+      <ChainStatus verify={verify.data} failed={verify.isError} />
 
       <form onSubmit={applyActor} className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter the audit log">
         <FieldShell label="Action">
@@ -131,6 +134,32 @@ export function AuditLogPage() {
           Next
         </Button>
       </nav>
+    </div>
+  );
+}
+
+/** The chain check of `npm run audit`, as the server sees it now. */
+function ChainStatus({ verify, failed }: { verify: AuditVerification | undefined; failed: boolean }) {
+  if (failed) return <p className="mb-4 rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">The chain could not be checked just now.</p>;
+  if (!verify) return null;
+  if (verify.ok) {
+    return (
+      <p className="mb-4 rounded-lg bg-green-50 px-3 py-2.5 text-sm text-green-900" data-testid="chain-status">
+        Chain intact: {verify.entries} {verify.entries === 1 ? "entry" : "entries"}, head{" "}
+        <code className="break-all text-xs">{verify.head}</code>
+      </p>
+    );
+  }
+  return (
+    <div role="alert" className="mb-4 rounded-lg bg-red-50 px-3 py-2.5 text-sm text-red-900" data-testid="chain-status">
+      <p className="font-semibold">The audit log has been tampered with:</p>
+      <ul className="mt-1 list-disc pl-5">
+        {verify.problems.map((p, i) => (
+          <li key={i}>
+            Entry {p.seq}: {p.problem}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -56,6 +56,7 @@ describe("Audit Log", () => {
         return json(body);
       },
       "GET /api/admin/audit/export.csv": () => new Response("seq\r\n1\r\n", { headers: { "Content-Type": "text/csv" } }),
+      "GET /api/admin/audit/verify": () => json({ ok: true, entries: 120, headSeq: 120, head: "f".repeat(64), problems: [] }),
     });
     URL.createObjectURL = vi.fn(() => "blob:x");
     URL.revokeObjectURL = vi.fn();
@@ -66,6 +67,7 @@ describe("Audit Log", () => {
     expect(rows).toHaveLength(51); // heading + 50
     expect(within(rows[1]).getByText("Entry 120")).toBeInTheDocument();
     expect(screen.getByText("Page 1 of 3 · 120 entries")).toBeInTheDocument();
+    expect(await screen.findByTestId("chain-status")).toHaveTextContent(`Chain intact: 120 entries, head ${"f".repeat(64)}`);
 
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     await screen.findByText("Page 2 of 3 · 120 entries");
@@ -84,10 +86,14 @@ describe("Audit Log", () => {
     expect((exportCall[1] as RequestInit).headers).toMatchObject({ Authorization: "Bearer token-123456789012345678901" });
   });
 
-  test("an error and an empty log each say so", async () => {
-    mockFetch({ "GET /api/admin/audit": () => json({ items: [], total: 0, page: 1, pageSize: 50, actions: [] }) });
+  test("an empty log says so, and a broken chain is an alert naming the entry", async () => {
+    mockFetch({
+      "GET /api/admin/audit": () => json({ items: [], total: 0, page: 1, pageSize: 50, actions: [] }),
+      "GET /api/admin/audit/verify": () => json({ ok: false, entries: 3, headSeq: 3, head: "0", problems: [{ seq: 2, id: "e2", problem: "was changed after it was written" }] }),
+    });
     renderWithQuery(<AuditLogPage />);
     expect(await screen.findByText("No entries match.")).toBeInTheDocument();
+    expect(await screen.findByRole("alert")).toHaveTextContent("Entry 2: was changed after it was written");
   });
 });
 

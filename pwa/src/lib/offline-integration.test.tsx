@@ -53,9 +53,10 @@ async function renderVotePage(up: () => boolean) {
       const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
       posts.push({ key: (init.headers as Record<string, string>)["Idempotency-Key"]!, body });
       const candidateName = president.candidates.find((c) => c._id === body.candidateId)!.name;
-      const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName };
+      const receipt = "7K2M9Q4XTB"; // issue 12: a counted vote's receipt
+      const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName, receipt };
       votes.push(vote);
-      return json({ message: "Vote cast successfully!", vote }, 201);
+      return json({ message: "Vote cast successfully!", vote, receipt }, 201);
     },
   });
   const client = testQueryClient();
@@ -129,6 +130,8 @@ describe("casting through the outbox", () => {
     });
     expect(await within(card).findByRole("button", { name: "Vote Cast" }, { timeout: 5_000 })).toBeDisabled();
     expect(await screen.findByText("Vote cast successfully!")).toBeInTheDocument();
+    // The queued vote's receipt shows once it is delivered (issue 12).
+    expect(await within(card).findByTestId("receipt")).toHaveTextContent("Your receipt: 7K2M9Q4XTB");
     expect(posts).toHaveLength(1);
     expect(posts[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(posts[0]!.body).toEqual({ positionId: "p1", candidateId: "c1", ballotTicket: "ticket-p1" });

@@ -14,6 +14,7 @@ import { openDatabase, type Database } from "../db/client.ts";
 import { keysFromMaster } from "../security/keys.ts";
 import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
 import { runAudit } from "../scripts/audit.ts";
+import { backupDatabase, recordBackup } from "../scripts/backup.ts";
 import { appendAudit, bindAuditKey, verifyAuditChain } from "./audit-log.ts";
 
 let t: TestApp;
@@ -100,6 +101,23 @@ describe("every audited action leaves exactly one entry, with no secret in it", 
     expect(last).toMatchObject({ actor_name: ADMIN.name, actor_matric: ADMIN.matricNumber, address: "local" });
     expect(last.summary).toBe("Deleted position President");
     expect(await verifyAuditChain(t.database, t.deps.keys.audit)).toMatchObject({ problems: [], anchor: "ok", entries: seen });
+  });
+});
+
+describe("backups", () => {
+  it("a backup leaves one entry by the server operator in the source database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evoting-backup-audit-"));
+    try {
+      const before = (await rows(t.database)).length;
+      const result = await backupDatabase(t.database.url, join(dir, "copy.db"));
+      await recordBackup(t.database.url, t.deps.keys, result, t.clock.now());
+      const all = await rows(t.database);
+      expect(all).toHaveLength(before + 1);
+      expect(all.at(-1)).toMatchObject({ action: "backup", actor_name: "Server operator", address: "console", target: `file:${result.out}` });
+      expect(await verifyAuditChain(t.database, t.deps.keys.audit)).toMatchObject({ problems: [], anchor: "ok" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

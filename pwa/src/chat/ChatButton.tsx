@@ -15,6 +15,7 @@ export function ChatButton({ user }: { user: UserProfile }) {
   const label = unread > 0 ? `Chat, ${unread} unread message${unread === 1 ? "" : "s"}` : "Chat";
 
   const onOpenChange = (next: boolean) => {
+    if (next) room.start();
     setOpen(next);
     room.setOpen(next);
   };
@@ -26,6 +27,9 @@ export function ChatButton({ user }: { user: UserProfile }) {
           type="button"
           aria-label={label}
           title="Election chat"
+          // The room connects once the page is idle; someone heading for the button starts it now.
+          onPointerEnter={room.start}
+          onFocus={room.start}
           className="focus-ring relative rounded-lg p-2 text-slate-700 hover:bg-indigo-50 hover:text-indigo-700"
         >
           <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" className="size-5" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">

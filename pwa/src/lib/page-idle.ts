@@ -1,0 +1,27 @@
+/**
+ * Work that can wait for the page: `whenPageIdle` runs a task after the load event, once the
+ * main thread is idle (or `timeout` ms later at most), so it never competes with the first
+ * render. Where there is no requestIdleCallback (Safari) a short timer stands in.
+ */
+const NO_IDLE_CALLBACK_DELAY_MS = 1_000;
+
+/** Runs `task` once after load and idle; the returned function cancels it if it has not run. */
+export function whenPageIdle(task: () => void, timeout = 4_000): () => void {
+  let cancel = () => {};
+  const schedule = () => {
+    if (typeof requestIdleCallback === "function") {
+      const id = requestIdleCallback(() => task(), { timeout });
+      cancel = () => cancelIdleCallback(id);
+    } else {
+      const id = setTimeout(task, NO_IDLE_CALLBACK_DELAY_MS);
+      cancel = () => clearTimeout(id);
+    }
+  };
+  if (document.readyState === "complete") {
+    schedule();
+  } else {
+    window.addEventListener("load", schedule, { once: true });
+    cancel = () => window.removeEventListener("load", schedule);
+  }
+  return () => cancel();
+}

@@ -1,5 +1,6 @@
 /** Route guards (spec section 2 and 6). Redirects replace the history entry. */
 import { redirect } from "@tanstack/react-router";
+import { canVote } from "@evoting/shared";
 import { session } from "./session";
 
 export function requireAuth() {
@@ -29,6 +30,12 @@ export const OBSERVER_PAGES: readonly string[] = [
 ];
 
 export const observerMayOpen = (path: string) => OBSERVER_PAGES.includes(path.replace(/\/+$/, "") || "/");
+
+/** The ballot is voters' only: admins and observers never vote (issue 12), so they go to their own home. */
+export function requireVoter() {
+  const role = session.user()?.role;
+  if (!canVote(role)) throw redirect({ to: homeFor(role), replace: true });
+}
 
 /** Admins anywhere under /admin; observers on the read-only pages (else the panel); others to /. */
 export function requireAdmin({ location }: { location?: { pathname: string } } = {}) {

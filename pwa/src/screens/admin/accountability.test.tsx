@@ -10,7 +10,7 @@ import type { AuditEntryView, AuditPage, BallotPosition, ResultsSheet, UserProfi
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute, renderWithQuery } from "../../test/render";
 import { session } from "../../lib/session";
-import { requireAdmin, homeFor } from "../../lib/guards";
+import { requireAdmin, requireVoter, homeFor } from "../../lib/guards";
 import { navFor } from "../../components/layout/nav";
 import { observerMayOpen } from "../../lib/guards";
 import { ManageTable } from "../../components/admin/ManageTable";
@@ -200,8 +200,10 @@ describe("observers", () => {
     session.signIn("token-123456789012345678901", user("observer"));
     expect(() => requireAdmin({ location: { pathname: "/admin/audit" } })).not.toThrow();
     expect(() => requireAdmin({ location: { pathname: "/admin/users" } })).toThrow();
+    expect(() => requireVoter()).toThrow(); // observers never vote: the ballot sends them home
     session.signIn("token-123456789012345678901", user("voter"));
     expect(() => requireAdmin({ location: { pathname: "/admin" } })).toThrow();
+    expect(() => requireVoter()).not.toThrow();
   });
 
   test("tables show no Delete for observers, and do for admins", () => {

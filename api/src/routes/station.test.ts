@@ -94,7 +94,8 @@ describe("setting a station up", () => {
 
   it("hands the device a package with the roll but no date of birth or hash of one", async () => {
     const { session, voter } = await setUp();
-    const res = await t.request(`/station/package?session=${session.sessionId}`, { token: (await createStaffAt(session)).token });
+    const officer = await createStaffAt(session);
+    const res = await t.request(`/station/package?session=${session.sessionId}`, { token: officer.token });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain(voter.matricNumber);
@@ -102,6 +103,17 @@ describe("setting a station up", () => {
     const pkg = JSON.parse(text) as { roll: { matricNumber: string; voted: string[] }[]; positions: unknown[] };
     expect(pkg.positions).toHaveLength(1);
     expect(pkg.roll.find((v) => v.matricNumber === voter.matricNumber)?.voted).toEqual([]);
+
+    // Online, the device asks for the voter's current state before starting a ballot.
+    const [position] = pkg.positions as { _id: string; candidates: { _id: string }[] }[];
+    expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: position.candidates[0]._id } })).status).toBe(201);
+    const lookUp = await t.request(`/station/voters?session=${session.sessionId}&query=${encodeURIComponent(voter.matricNumber)}`, { token: officer.token });
+    expect(await lookUp.json()).toEqual([expect.objectContaining({ matricNumber: voter.matricNumber, voted: [position._id] })]);
+    const byName = await t.request(`/station/voters?session=${session.sessionId}&query=VOTER%20`, { token: officer.token });
+    expect(((await byName.json()) as unknown[]).length).toBe(1);
+    const wildcard = await t.request(`/station/voters?session=${session.sessionId}&query=%25`, { token: officer.token });
+    expect(await wildcard.json()).toEqual([]);
+    expect((await t.request(`/station/voters?query=${encodeURIComponent(voter.matricNumber)}`, { token: officer.token })).status).toBe(403);
   });
 
   /** A second officer of the same station (shift change): may read the package of its live session. */

@@ -28,6 +28,7 @@ import {
   findStationSession,
   isAssigned,
   openStationSession,
+  searchRoll,
   stationRoll,
   stationSessionKey,
   stationsOf,
@@ -112,10 +113,9 @@ export function stationRoutes(deps: Deps) {
 
     .get("/voters", async (c) => {
       await liveSession(c.var.user.id, c.req.query("session"));
-      const query = (c.req.query("query") ?? "").trim().toLowerCase();
+      const query = (c.req.query("query") ?? "").trim().slice(0, 120);
       if (!query) return c.json([]);
-      const roll = await stationRoll(database);
-      return c.json(roll.filter((v) => v.matricNumber === query || v.name.toLowerCase().includes(query)).slice(0, LOOKUP_LIMIT));
+      return c.json(await searchRoll(database, query, LOOKUP_LIMIT));
     })
 
     .post("/ballots", ...jsonBody(sealedStationBallotSchema), async (c) => {

@@ -195,14 +195,29 @@ const parseGroups = (value: unknown): string[] => {
   }
 };
 
+const ROLL_COLUMNS = `u.id, u.matric_number, u.name, u.groups, u.role,
+  (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id) AS voted`;
+
 /** The roll a station needs to work alone: no date of birth, no hash of one, no password. */
 export async function stationRoll(database: Database): Promise<RollEntry[]> {
-  const rs = await database.client.execute(
-    `SELECT u.id, u.matric_number, u.name, u.groups, u.role,
-            (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id) AS voted
-       FROM users u ORDER BY u.matric_number`,
-  );
-  return rs.rows
+  return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u ORDER BY u.matric_number`)).rows);
+}
+
+/** Voters by exact matriculation number or part of the name (case-insensitive), at most `limit`. */
+export async function searchRoll(database: Database, query: string, limit: number): Promise<RollEntry[]> {
+  const like = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const rs = await database.client.execute({
+    sql: `SELECT ${ROLL_COLUMNS} FROM users u
+           WHERE (u.matric_number = ? OR lower(u.name) LIKE ? ESCAPE '\\')
+             AND u.role NOT IN ('admin', 'observer', 'officer')
+           ORDER BY u.matric_number LIMIT ?`,
+    args: [query, like, limit],
+  });
+  return toRoll(rs.rows);
+}
+
+function toRoll(rows: Record<string, unknown>[]): RollEntry[] {
+  return rows
     .filter((r) => !isStaff(toRole(r.role)))
     .map((r) => ({
       _id: String(r.id),

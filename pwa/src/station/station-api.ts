@@ -2,6 +2,7 @@
 import type {
   BallotPosition,
   ElectionSettings,
+  RollEntry,
   SealedStationBallot,
   StationBallotAnswer,
   StationInfo,
@@ -31,6 +32,9 @@ export const stationApi = {
   open: (stationId: string) => request<StationSessionInfo>("/station/sessions", { method: "POST", body: { stationId } }),
   close: (sessionId: string) => request<void>(`/station/sessions/${encodeURIComponent(sessionId)}/close`, { method: "POST" }),
   package: (sessionId: string) => request<DevicePackage>(`/station/package?session=${encodeURIComponent(sessionId)}`),
+  /** The server's current view of voters (who has voted for what), to start a ballot on fresh facts. */
+  lookUp: (sessionId: string, query: string, signal?: AbortSignal) =>
+    request<RollEntry[]>(`/station/voters?session=${encodeURIComponent(sessionId)}&query=${encodeURIComponent(query)}`, { signal }),
   deliver: (ballotId: string, sealed: SealedStationBallot) =>
     request<StationBallotAnswer>("/station/ballots", { method: "POST", body: sealed, headers: { "Idempotency-Key": ballotId } }),
 };

@@ -63,6 +63,24 @@ export function ballotFor(voter: RollEntry, positions: readonly BallotPosition[]
   );
 }
 
+/** How long starting a ballot waits for the server's word on a voter before using the package's. */
+const FRESH_LOOKUP_MS = 3_000;
+
+/**
+ * The voter as the server knows them now (a phone vote since the package was made), when the
+ * network allows; otherwise as the package has them. The server refuses a second vote anyway.
+ */
+export async function freshVoter(voter: RollEntry): Promise<RollEntry> {
+  const live = stationSession.get();
+  if (!live || !navigator.onLine) return voter;
+  try {
+    const found = await stationApi.lookUp(live.sessionId, voter.matricNumber, AbortSignal.timeout(FRESH_LOOKUP_MS));
+    return found.find((v) => v._id === voter._id) ?? voter;
+  } catch {
+    return voter;
+  }
+}
+
 /** Look-up by matriculation number (exact or its start) or any part of the name. */
 export function lookUp(roll: readonly RollEntry[], query: string, limit = 20): RollEntry[] {
   const q = query.trim().toLowerCase();

@@ -13,7 +13,7 @@ import { PageHeader } from "../../components/ui/PageHeader";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { stationDb, type StationRefusal, type StoredPackage } from "../../station/station-db";
-import { ballotFor, castStationBallot, closeStation, missingPhotos, refreshPackage } from "../../station/station-device";
+import { ballotFor, castStationBallot, closeStation, freshVoter, missingPhotos, refreshPackage } from "../../station/station-device";
 import { stationSession } from "../../station/station-session";
 import { flushStationQueue, watchQueue, watchRefusals, watchServed } from "../../station/station-sync";
 import { StationSetup } from "./StationSetup";
@@ -149,7 +149,7 @@ export function StationPage() {
             now={now}
             onStart={(v) => {
               setNotice("");
-              setVoter(v);
+              void freshVoter(v).then(setVoter);
             }}
           />
           <StationRefusals refusals={refusals} />

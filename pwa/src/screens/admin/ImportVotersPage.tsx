@@ -24,7 +24,7 @@ export function ImportVotersPage() {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [report, setReport] = useState<RollReport | null>(null);
+  const [checked, setChecked] = useState<{ report: RollReport; fileName: string } | null>(null);
   const [done, setDone] = useState<RollReport | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
 
@@ -33,16 +33,19 @@ export function ImportVotersPage() {
     setBusy({ kind, phase: "uploading", fraction: 0 });
     try {
       const result = await uploadRoll(file, kind === "check", (phase, fraction) => setBusy({ kind, phase, fraction }));
-      if (kind === "apply" && result.errors.length === 0) {
+      const clean = result.errors.length === 0;
+      setChecked(kind === "apply" && clean ? null : { report: result, fileName: file.name });
+      if (kind === "apply" && clean) {
         setDone(result);
-        setReport(null);
-        setFile(null);
-        if (input.current) input.current.value = "";
         notifySuccess(messages.rollImportSuccess);
         void client.invalidateQueries({ queryKey: queryKeys.voters });
         void client.invalidateQueries({ queryKey: queryKeys.results });
-      } else {
-        setReport(result);
+      }
+      // Done, or wrong: the file must be chosen again (the browser fires no change event when
+      // the same, now corrected, file is picked a second time unless the input is emptied).
+      if (!clean || kind === "apply") {
+        setFile(null);
+        if (input.current) input.current.value = "";
       }
     } catch (error) {
       notifyError(error, messages.rollImportFailed);
@@ -96,7 +99,7 @@ export function ImportVotersPage() {
                   disabled={busy !== null}
                   onChange={(e) => {
                     setFile(e.target.files?.[0] ?? null);
-                    setReport(null);
+                    setChecked(null);
                     setDone(null);
                   }}
                 />
@@ -112,12 +115,12 @@ export function ImportVotersPage() {
         </Card>
       )}
 
-      {report && file && (
+      {checked && (
         <ImportPreview
-          report={report}
-          fileName={file.name}
+          report={checked.report}
+          fileName={checked.fileName}
           applying={busy?.kind === "apply"}
-          onApply={canWrite && online ? () => void send("apply") : undefined}
+          onApply={canWrite && online && file ? () => void send("apply") : undefined}
         />
       )}
 

@@ -160,15 +160,20 @@ describe("station ballots", () => {
     expect(String(refusals.rows[0].summary)).not.toMatch(/Ada|Grace/);
   });
 
-  it("refuses every ballot of a revoked station, and stores nothing", async () => {
+  it("refuses every ballot of a revoked station not delivered yet, and stores nothing", async () => {
     const s = await setUp();
     const ballot = seal(s.session, s.voterId, [s.choice]);
+    const voter2 = await t.createVoter(admin);
+    const delivered = seal(s.session, await voterId(voter2.matricNumber), [s.choice]);
+    const first = await (await deliver(s.officer.token, delivered)).json();
     t.clock.advance(1000);
     expect((await t.request(`/admin/stations/${s.stationId}/revoke`, { method: "POST", token: admin })).status).toBe(200);
     const res = await deliver(s.officer.token, ballot);
     expect(res.status).toBe(403);
     expect(((await res.json()) as { message: string }).message).toBe(messages.stationRevoked);
-    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+    // The one delivered before the revocation still answers as it did (its answer was lost, say).
+    expect(await (await deliver(s.officer.token, delivered)).json()).toEqual(first);
     expect((await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token })).status).toBe(403);
   });
 

@@ -2,7 +2,8 @@
  * A ballot taken at a polling station (issue 14), from sealed envelope to counted votes:
  *   1. open the envelope with the station session's key: the GCM tag proves that session's
  *      device made it, unchanged (nothing else holds the key);
- *   2. a ballot id seen before answers exactly as the first delivery did (exactly-once);
+ *   2. a ballot id seen before answers exactly as the first delivery did (exactly-once), even
+ *      after the station was revoked;
  *   3. the station must be live and the device's cast instant inside the officer's sign-in;
  *   4. each position goes through the same castVote as a phone vote (first wins), with its
  *      own idempotency key so concurrent deliveries of one ballot count once;
@@ -70,15 +71,17 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
   if (!session) return refused(400, messages.stationBallotInvalid);
   const station = await findStation(database, session.stationId);
   if (!station) return refused(404, messages.stationNotFound);
-  if (station.revokedAt !== null) return refused(403, messages.stationRevoked);
   if (!(await isAssigned(database, station.id, officerId))) return refused(403, messages.stationNotAssigned);
 
   const ballot = openStationBallot(keys, sealed);
   if (!ballot) return refused(400, messages.stationBallotInvalid);
   if (input.idempotencyKey?.toLowerCase() !== ballot.ballotId.toLowerCase()) return refused(400, messages.stationBallotKeyMismatch);
 
+  // A replay answers as the first delivery did, even once the station is revoked: the device
+  // that lost that answer must learn its ballot counted.
   const stored = await database.get("SELECT answer FROM station_ballots WHERE id = ?", [ballot.ballotId]);
   if (stored) return { kind: "answer", answer: JSON.parse(String(stored.answer)) as StationBallotAnswer, fresh: false, stationName: station.name };
+  if (station.revokedAt !== null) return refused(403, messages.stationRevoked);
 
   const end = await sessionEnd(database, session);
   const castAt = ballot.castAt;

@@ -179,8 +179,10 @@ export async function closeStationSession(database: Database, id: string, now: n
  * ballot cast at or after this instant was not cast with an officer signed in.
  */
 export async function sessionEnd(database: Database, session: StationSessionRow): Promise<number> {
-  const login = await database.get("SELECT revoked_at FROM sessions WHERE token_hash = ?", [session.loginTokenHash]);
-  const ends = [session.loginExpiresAt];
+  const login = await database.get("SELECT expires_at, revoked_at FROM sessions WHERE token_hash = ?", [session.loginTokenHash]);
+  // The live row when it is still there (its expiry may have been extended); the copy taken
+  // at opening once clean-up has removed it.
+  const ends = [login ? Number(login.expires_at) : session.loginExpiresAt];
   if (session.closedAt !== null) ends.push(session.closedAt);
   if (login && login.revoked_at !== null) ends.push(Number(login.revoked_at));
   return Math.min(...ends);

@@ -33,7 +33,7 @@ describe("station ballot", () => {
 
   test("the voter chooses on the vote cards, then confirms once; the choices go to the submit only", async () => {
     const onSubmit = vi.fn(async () => undefined);
-    render(<StationBallot voter={other} positions={ballotFor(other, positions, NOW).slice(0, 2)} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    render(<StationBallot voter={other} positions={ballotFor(other, positions, NOW).slice(0, 2)} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
     const user = userEvent.setup();
     expect(screen.getByRole("button", { name: "Confirm ballot" })).toBeDisabled();
     await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));

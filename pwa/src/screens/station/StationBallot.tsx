@@ -8,6 +8,8 @@ import type { PositionVoteStatus } from "../../lib/vote-status";
 interface StationBallotProps {
   voter: RollEntry;
   positions: BallotPosition[];
+  /** Titles of the positions the station knows this voter has voted for already. */
+  alreadyVoted: string[];
   now: number;
   onSubmit: (choices: StationChoice[]) => Promise<void>;
   onCancel: () => void;
@@ -23,7 +25,7 @@ const toStationChoice = (positionId: string, c: Chosen): StationChoice =>
  * The voter's private ballot: the vote page's cards, then one confirmation. The choices live in
  * this component's state only; submitting or cancelling unmounts it, and with it the choices.
  */
-export function StationBallot({ voter, positions, now, onSubmit, onCancel }: StationBallotProps) {
+export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, onCancel }: StationBallotProps) {
   const [chosen, setChosen] = useState<ReadonlyMap<string, Chosen>>(new Map());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -54,6 +56,9 @@ export function StationBallot({ voter, positions, now, onSubmit, onCancel }: Sta
           Cancel ballot
         </Button>
       </div>
+      {alreadyVoted.length > 0 && (
+        <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">Already voted: {alreadyVoted.join(", ")}</p>
+      )}
       {positions.map((position) => (
         <VoteCard
           key={position._id}

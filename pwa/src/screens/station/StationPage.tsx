@@ -134,7 +134,14 @@ export function StationPage() {
       ) : !pkg ? (
         <Card className="px-5 py-8 text-center text-slate-600">Loading station data...</Card>
       ) : voter ? (
-        <StationBallot voter={voter} positions={ballotFor(voter, pkg.data.positions, now)} now={now} onSubmit={submit} onCancel={() => setVoter(null)} />
+        <StationBallot
+          voter={voter}
+          positions={ballotFor(voter, pkg.data.positions, now)}
+          alreadyVoted={pkg.data.positions.filter((p) => voter.voted.includes(p._id)).map((p) => p.title)}
+          now={now}
+          onSubmit={submit}
+          onCancel={() => setVoter(null)}
+        />
       ) : (
         <div className="space-y-6">
           {online && (

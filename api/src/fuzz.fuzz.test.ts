@@ -198,6 +198,32 @@ const jsonRoutes: { method: string; path: string; token: () => string | undefine
       ballotTicket: { bad: fc.oneof(huge, wrongType), optional: true },
     },
   },
+  // Issue 11: election settings and position edits.
+  {
+    method: "PUT",
+    path: "/admin/election",
+    token: () => admin,
+    fields: {
+      title: { bad: fc.oneof(blank, huge, wrongType) },
+      subtitle: { bad: fc.oneof(huge, wrongType), optional: true },
+      startTime: { bad: fc.oneof(notDate, wrongType) },
+      endTime: { bad: fc.oneof(notDate, wrongType) },
+      resultsVisibility: { bad: fc.oneof(oddUnicode, wrongType) },
+      ballotOrder: { bad: fc.oneof(oddUnicode, wrongType) },
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/admin/positions/no-such-position",
+    token: () => admin,
+    fields: {
+      title: { bad: fc.oneof(blank, huge, wrongType), optional: true },
+      startTime: { bad: fc.oneof(notDate, wrongType), optional: true },
+      endTime: { bad: fc.oneof(notDate, wrongType), optional: true },
+      eligibleGroups: { bad: fc.oneof(huge, wrongType, oddUnicode), optional: true },
+      allowAbstain: { bad: fc.oneof(oddUnicode, wrongType), optional: true },
+    },
+  },
   { method: "POST", path: "/chat/messages", token: () => voter, fields: { text: { bad: fc.oneof(blank, wrongType, fc.constant("y".repeat(5_000))) } } },
   {
     method: "POST",

@@ -49,6 +49,27 @@ describe("station ballot", () => {
     ]);
   });
 
+  test("Yes/No on an unopposed position and Abstain where allowed, as on the vote page", async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    const ballot = [
+      { ...positions[2], _id: "treasurer", title: "Treasurer", eligibleGroups: [] },
+      { ...positions[0], allowAbstain: true },
+    ];
+    render(<StationBallot voter={voter} positions={ballot} alreadyVoted={["Secretary"]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    expect(screen.getByText("Already voted: Secretary")).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "No" }));
+    await user.click(screen.getAllByRole("button", { name: "Cast Vote" })[0]);
+    await user.click(screen.getByRole("radio", { name: "Abstain" }));
+    await user.click(screen.getByRole("button", { name: "Cast Vote" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([
+      { positionId: "treasurer", kind: "no" },
+      { positionId: "president", kind: "abstain" },
+    ]);
+  });
+
   test("look-up by matric or name; a voter served here cannot start a second ballot", async () => {
     const onStart = vi.fn();
     render(<StationLookup roll={[voter, other]} positions={positions} served={new Set(["v2"])} now={NOW} onStart={onStart} />);

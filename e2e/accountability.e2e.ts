@@ -97,6 +97,9 @@ describe("accountability", () => {
     await firstRow.getByText("auth.login", { exact: true }).waitFor();
     await firstRow.getByText(OBSERVER.matric, { exact: true }).waitFor();
     await page.getByRole("button", { name: "Export CSV" }).waitFor();
+    const chain = page.getByTestId("chain-status");
+    await chain.waitFor();
+    expect(await chain.textContent()).toMatch(/^Chain intact: \d+ entries, head [0-9a-f]{64}$/);
     await audit(page, "audit log");
 
     await page.goto("/admin/manage-candidates");

@@ -25,7 +25,6 @@ export const OBSERVER_PAGES: readonly string[] = [
   "/admin/voters",
   "/admin/stations",
   "/admin/audit",
-  "/admin/stations",
   "/admin/results/print",
 ];
 

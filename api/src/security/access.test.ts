@@ -80,6 +80,7 @@ const routes: Route[] = [
   // Voter roll (issue 10).
   { method: "POST", path: () => "/admin/voters/import?dryRun=1", access: "admin", form: () => new FormData() },
   { method: "GET", path: () => "/admin/voters", access: "admin" },
+  { method: "GET", path: () => "/admin/voters/groups", access: "admin" },
   { method: "GET", path: () => "/admin/voters/export.csv", access: "admin" },
   { method: "PATCH", path: () => `/admin/voters/${MISSING}`, access: "admin", body: () => ({ name: "X" }) },
   { method: "POST", path: () => `/admin/voters/${MISSING}/reset-password`, access: "admin" },

@@ -70,6 +70,14 @@ export async function listVoters(database: Database, filter: VoterFilter, page: 
   return { items: rows.rows.map(toItem), total: Number(count.rows[0].n), page, pageSize };
 }
 
+/** Every group label on the roll with how many voters carry it (the filter's choices). */
+export async function rollGroups(database: Database): Promise<{ name: string; voters: number }[]> {
+  const rs = await database.client.execute(
+    `SELECT g.value AS name, count(*) AS voters FROM users u, json_each(u.groups) g WHERE ${VOTER} GROUP BY g.value ORDER BY g.value`,
+  );
+  return rs.rows.map((r) => ({ name: String(r.name), voters: Number(r.voters) }));
+}
+
 export async function findVoter(database: Database, id: string): Promise<(VoterListItem & { hasDateOfBirth: boolean }) | null> {
   const rs = await database.client.execute({
     sql: `SELECT ${COLUMNS}, u.dob_hash IS NOT NULL AS has_dob FROM users u WHERE u.id = ? AND ${VOTER}`,

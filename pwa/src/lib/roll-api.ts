@@ -28,7 +28,10 @@ export const rollApi = {
     request<VoterListItem & { message: string }>(`/admin/voters/${encodeURIComponent(id)}`, { method: "PATCH", body }),
   resetPassword: (id: string) => request<void>(`/admin/voters/${encodeURIComponent(id)}/reset-password`, { method: "POST" }),
   deleteVoter: (id: string) => request<void>(`/admin/voters/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  groups: () => request<{ groups: { name: string; voters: number }[] }>("/admin/voters/groups"),
 };
+
+export const rollGroupsQuery = () => queryOptions({ queryKey: [...queryKeys.voters, "groups"] as const, queryFn: rollApi.groups });
 
 export const votersQuery = (filters: VoterFilters) =>
   queryOptions({

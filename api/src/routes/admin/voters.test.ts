@@ -60,6 +60,8 @@ describe("GET /admin/voters", () => {
     expect((await list("?group=300L")).total).toBe(2);
     expect((await list("?voted=yes")).items.map((v) => v.matricNumber)).toEqual(["2020/5570002"]);
     expect((await list("?voted=no&group=300L")).items.map((v) => v.matricNumber)).toEqual(["2020/5570001"]);
+    const groups = await (await t.request("/admin/voters/groups", { token: admin })).json();
+    expect(groups).toEqual({ groups: [{ name: "-team", voters: 1 }, { name: "300L", voters: 2 }, { name: "400L", voters: 1 }, { name: "Software", voters: 1 }] });
     const page2 = await list("?page=2&pageSize=3");
     expect(page2).toMatchObject({ total: 4, page: 2, pageSize: 3 });
     expect(page2.items).toHaveLength(1);

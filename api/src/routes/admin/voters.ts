@@ -1,6 +1,6 @@
 /**
  * /admin/voters (DESIGN.md section 7): the roll page by page, one voter's edit, password reset
- * and delete, and the CSV export. Observers may read (list, export); the gate in ./index.ts
+ * and delete, the CSV export, and the roll's group labels (`/voters/groups`, for filters). Observers may read (list, export); the gate in ./index.ts
  * refuses them every write.
  */
 import { Hono } from "hono";
@@ -10,7 +10,7 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody, validate } from "../../http/validate.ts";
 import { audit } from "../../services/audit-log.ts";
-import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, updateVoter } from "../../services/roll.ts";
+import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, rollGroups, updateVoter } from "../../services/roll.ts";
 
 const listQuerySchema = z.object({
   query: z.string().max(MAX_NAME_LENGTH, { error: "Search text is too long" }).optional(),
@@ -42,6 +42,8 @@ export function voterRoutes(deps: Deps) {
       const { query, group, voted, page, pageSize } = c.req.valid("query");
       return c.json(await listVoters(database, { query, group: group || undefined, voted }, page, pageSize));
     })
+
+    .get("/voters/groups", async (c) => c.json({ groups: await rollGroups(database) }))
 
     .get("/voters/export.csv", async (c) => {
       const csv = await exportRollCsv(database);

@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { canWriteAdmin, messages, type VoterListItem } from "@evoting/shared";
 import { queryKeys } from "../../lib/query-keys";
-import { rollApi, votersQuery, type VoterFilters } from "../../lib/roll-api";
+import { rollApi, rollGroupsQuery, votersQuery, type VoterFilters } from "../../lib/roll-api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useOnline } from "../../lib/use-online";
 import { useSession } from "../../lib/use-session";
@@ -26,13 +26,14 @@ export function ManageVotersPage() {
   const canWrite = canWriteAdmin(useSession()?.user.role);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [typed, setTyped] = useState({ query: "", group: "" });
+  const [typed, setTyped] = useState("");
   const [filters, setFilters] = useState<VoterFilters>({ query: "", group: "", voted: "", page: 1 });
   const query = useQuery(votersQuery(filters));
+  const groups = useQuery(rollGroupsQuery());
   const [pending, setPending] = useState<{ action: VoterAction; voter: VoterListItem } | null>(null);
 
   useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.query === typed.query && f.group === typed.group ? f : { ...f, ...typed, page: 1 })), SEARCH_DELAY_MS);
+    const timer = setTimeout(() => setFilters((f) => (f.query === typed ? f : { ...f, query: typed, page: 1 })), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [typed]);
 
@@ -77,8 +78,19 @@ export function ManageVotersPage() {
       />
       <NeedsNetwork online={online} className="mb-4" />
       <div role="search" aria-label="Find voters" className="mb-4 grid gap-3 sm:grid-cols-[2fr_1fr_1fr]">
-        <TextField label="Search" type="search" placeholder="Matric number or name" value={typed.query} onChange={(e) => setTyped((t) => ({ ...t, query: e.target.value }))} />
-        <TextField label="Group" placeholder="e.g. 300L" value={typed.group} onChange={(e) => setTyped((t) => ({ ...t, group: e.target.value }))} />
+        <TextField label="Search" type="search" placeholder="Matric number or name" value={typed} onChange={(e) => setTyped(e.target.value)} />
+        <FieldShell label="Group">
+          {({ id }) => (
+            <select id={id} className={inputClass} value={filters.group} onChange={(e) => setFilters((f) => ({ ...f, group: e.target.value, page: 1 }))}>
+              <option value="">All groups</option>
+              {groups.data?.groups.map((g) => (
+                <option key={g.name} value={g.name}>
+                  {g.name} ({g.voters.toLocaleString("en")})
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldShell>
         <FieldShell label="Voted">
           {({ id }) => (
             <select id={id} className={inputClass} value={filters.voted} onChange={(e) => setFilters((f) => ({ ...f, voted: e.target.value as VoterFilters["voted"], page: 1 }))}>

@@ -71,6 +71,7 @@ describe("ManageVotersPage", () => {
         return json(page([voter(1), voter(2, { hasPassword: true })], 51));
       },
       "DELETE /api/admin/voters/v1": () => new Response(null, { status: 204 }),
+      "GET /api/admin/voters/groups": () => json({ groups: [{ name: "300L", voters: 40 }, { name: "400L", voters: 11 }] }),
     });
     renderRoute(ManageVotersPage, "/admin/voters");
     expect(await screen.findByText("Voter 1")).toBeInTheDocument();
@@ -88,6 +89,11 @@ describe("ManageVotersPage", () => {
     expect(screen.getByRole("button", { name: "Delete Ada Obi" })).toBeDisabled(); // has voted
 
     await userEvent.clear(screen.getByLabelText("Search"));
+    await userEvent.selectOptions(await screen.findByLabelText("Group"), "400L (11)");
+    await userEvent.selectOptions(screen.getByLabelText("Voted"), "Not voted");
+    await waitFor(() => expect(seen.at(-1)).toBe("page=1&group=400L&voted=no"));
+    await userEvent.selectOptions(screen.getByLabelText("Group"), "All groups");
+    await userEvent.selectOptions(screen.getByLabelText("Voted"), "All voters");
     await userEvent.click(await screen.findByRole("button", { name: "Delete Voter 1" }));
     const dialog = await screen.findByRole("dialog", { name: "Delete Voter" });
     expect(dialog).toHaveTextContent('Are you sure you want to delete the voter "Voter 1" (2020/5570001)?');

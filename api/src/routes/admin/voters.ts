@@ -58,10 +58,12 @@ export function voterRoutes(deps: Deps) {
     .patch("/voters/:id", ...jsonBody(updateVoterSchema), async (c) => {
       const voter = await voterOr404(c.req.param("id"));
       const changes = c.req.valid("json");
-      await updateVoter(database, keys, voter, changes);
-      // Field names only: the date of birth itself never goes into the log.
-      const fields = Object.keys(changes).join(", ") || "nothing";
-      await audit(deps, c, { action: "voter.update", target: `user:${voter._id} ${voter.matricNumber}`, summary: `Edited voter ${voter.matricNumber}: ${fields}` });
+      const fields = Object.keys(changes);
+      if (fields.length > 0) {
+        await updateVoter(database, keys, voter, changes);
+        // Field names only: the date of birth itself never goes into the log.
+        await audit(deps, c, { action: "voter.update", target: `user:${voter._id} ${voter.matricNumber}`, summary: `Edited voter ${voter.matricNumber}: ${fields.join(", ")}` });
+      }
       const { hasDateOfBirth: _, ...updated } = await voterOr404(voter._id);
       return c.json({ ...updated, message: messages.updateVoterSuccess });
     })

@@ -155,7 +155,6 @@ export const messages = {
   stationReady: "Ready for offline use",
   stationOpenFailed: "Could not open the station. Check the network and try again",
   stationBallotQueued: "Ballot saved on this device; it will be delivered when the network returns",
-  stationBallotDelivered: "Ballot delivered",
   stationAlreadyVotedHere: "This voter has already voted at this station",
   stationNothingToVote: "Nothing left for this voter to vote for here",
 

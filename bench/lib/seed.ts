@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
+import { sealChoice } from "../../api/src/services/votes.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
 import { BALLOT_KEY } from "./server.ts";
 
@@ -94,8 +95,9 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
     }
 
     if (ballotsForFirst > 0) {
-      // Participation filler: the sealed choice is dummy text, since nothing unseals it in these benches.
-      const filler = randomBytes(60).toString("base64url");
+      // Participation filler: nothing unseals it in these benches, but it has the one length of
+      // a real sealed choice (sealed under a throwaway key), as the server's start-up expects.
+      const filler = sealChoice(keysFromMaster(randomBytes(32)), "-", "-", { k: "candidate", c: null, b: null });
       await c.execute({
         sql: `INSERT INTO participations (voter_id, position_id, sealed_choice)
               SELECT u.id, p.id, ? FROM users u CROSS JOIN positions p

@@ -29,7 +29,12 @@ export async function resealLegacyChoices(database: Database, keys: Keys): Promi
     after = [String(last.voter_id), String(last.position_id)];
     const statements = rs.rows.flatMap((r) => {
       const [voterId, positionId, sealed] = [String(r.voter_id), String(r.position_id), String(r.sealed_choice)];
-      const held = unsealChoice(keys, voterId, positionId, sealed);
+      let held: ReturnType<typeof unsealChoice>;
+      try {
+        held = unsealChoice(keys, voterId, positionId, sealed);
+      } catch {
+        return []; // not sealed under this key (or damaged): nothing to re-seal it with
+      }
       if (!held.legacy) return [];
       return [
         {

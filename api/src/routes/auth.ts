@@ -109,11 +109,12 @@ export function authRoutes(deps: Deps) {
       // Without a password the account proves its date of birth instead: a signed-in session
       // alone (a shared computer left open) must not be enough to take the account over.
       if (!currentPassword) fail(400, user.hasPassword ? messages.currentPasswordRequired : messages.currentDobRequired);
-      const row = (await db.select().from(users).where(eq(users.id, user.id)))[0];
-      if (!row) fail(401, messages.sessionExpired);
       // A change is a try on the account like a sign-in, and it stays counted when it succeeds.
+      // Taken first: a flood of changes is refused before it costs a read or a hash.
       const attempt = await takeTry(user.matricNumber, clientAddress(c, deps.config.trustProxy));
       try {
+        const row = (await db.select().from(users).where(eq(users.id, user.id)))[0];
+        if (!row) fail(401, messages.sessionExpired);
         const ok = row.passwordHash
           ? await verifySecret(row.passwordHash, currentPassword)
           : row.dobHash !== null && DOB_PATTERN.test(currentPassword) && (await dobMatches(deps, row, currentPassword));

@@ -94,9 +94,9 @@ const TAKE_TRY = `INSERT INTO signin_tries (account, address, tries, last_at, lo
   RETURNING tries`;
 
 const WAIT = `SELECT
-   (SELECT locked_until FROM signin_tries WHERE account = :account) AS locked,
-   (SELECT count(*) FROM signin_tries WHERE address = :address AND failed_at > :windowStart AND account <> :account) AS failing,
-   (SELECT min(failed_at) FROM signin_tries WHERE address = :address AND failed_at > :windowStart) AS oldest`;
+   (SELECT locked_until FROM signin_tries WHERE account = ?1) AS locked,
+   (SELECT count(*) FROM signin_tries WHERE address = ?2 AND failed_at > ?3 AND account <> ?1) AS failing,
+   (SELECT min(failed_at) FROM signin_tries WHERE address = ?2 AND failed_at > ?3) AS oldest`;
 
 /** One counted try. `end()` must run whatever happens (it frees the address's in-flight slot). */
 export interface Attempt {
@@ -176,12 +176,8 @@ export class SignInThrottle {
   }
 
   private async waitMs(args: { account: string; address: string; now: number; windowStart: number }): Promise<number> {
-    const r = (
-      await this.database.client.execute({
-        sql: WAIT,
-        args: { account: args.account, address: args.address, windowStart: args.windowStart },
-      })
-    ).rows[0];
+    // Positional, for the prepared-statement read path (a refusal is the common case in a flood).
+    const r = await this.database.get(WAIT, [args.account, args.address, args.windowStart]);
     const { ADDRESS_ACCOUNTS, ADDRESS_WINDOW_MS } = this.limits;
     const accountWait = Math.max(0, Number(r?.locked ?? 0) - args.now);
     const addressWait =

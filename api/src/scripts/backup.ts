@@ -4,12 +4,13 @@
  *
  * `VACUUM INTO` copies the database as one read transaction: in WAL mode it neither blocks
  * the server's writer nor sees half a vote batch, so the copy is a snapshot of one instant.
- * The copy is then opened and audited (integrity, ballots = participations per position,
+ * The copy is then opened and audited (integrity, ballots + pending = participations per position,
  * tallies = recount) before the command reports success.
  *
  * Restore: stop the server, copy the backup over the DATABASE_URL file (delete any stale
  * `-wal`/`-shm` files beside it), and start the server with the SAME ballot key (BALLOT_KEY,
- * or the `ballot.key` file kept beside the database). Without that key the copy's votes still
+ * or the key file: BALLOT_KEY_FILE, in production outside the database's folder). Ballots a
+ * copy holds as pending are applied by the restored server's mixer. Without that key the copy's votes still
  * count, but voters' own choices (my-votes) and idempotent replays cannot be unsealed. Back
  * the key up separately from the database copies: together they are the whole secret.
  *
@@ -100,10 +101,10 @@ async function main() {
     else console.warn("Not recorded in the audit log: the server key (BALLOT_KEY or ballot.key) was not found.");
     console.log(`Backed up ${env.DATABASE_URL} to ${r.out} (${(r.bytes / 1024).toFixed(0)} KiB) in ${r.ms.toFixed(0)} ms.`);
     console.log(
-      `Copy audit: integrity ${r.audit.integrity}, ${r.audit.ballots} ballots, ${r.audit.participations} participations, ` +
+      `Copy audit: integrity ${r.audit.integrity}, ${r.audit.ballots} ballots (+${r.audit.pending} not yet applied by the mixer), ${r.audit.participations} participations, ` +
         `${r.audit.positionMismatches.length} position mismatches, ${r.audit.tallyMismatches.length} tally mismatches.`,
     );
-    console.log("Keep the ballot key (BALLOT_KEY or ballot.key beside the database) with it: restore needs both.");
+    console.log("Restore needs the ballot key (BALLOT_KEY or the key file) too: keep it safe and apart from this copy, since together they unseal every voter's choice.");
     process.exit(r.audit.ok ? 0 : 1);
   } catch (e) {
     console.error(`Backup failed: ${(e as Error).message}`);

@@ -5,6 +5,7 @@ import { STATION_BALLOT_BLOCK, type StationBallotAnswer } from "@evoting/shared"
 import { ApiRequestError } from "../lib/api-client";
 import { importSessionKey, sealBallot } from "./station-crypto";
 import { AlreadyServedError, StationDB, queueBallot, type QueuedBallot } from "./station-db";
+import { stationSession } from "./station-session";
 import { flushStationQueue, type SyncDeps } from "./station-sync";
 
 const RAW = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA"; // 32 bytes, base64url
@@ -70,14 +71,16 @@ describe("station device", () => {
     expect(deliver).toHaveBeenCalledTimes(3);
   });
 
-  it("records a ballot the server will never take (station revoked) as refused, whole", async () => {
+  it("records a ballot the server will never take (station revoked) as refused, whole, and closes the station", async () => {
     const db = freshDb();
     const a = await sealed("001");
     await queueBallot(db, a);
     const deliver = vi.fn(async () => {
       throw new ApiRequestError(403, "This polling station has been revoked", true);
     });
+    stationSession.set({ sessionId: "session-1", key: await importSessionKey(RAW), station: { _id: "st", name: "Hall" }, clockOffset: 0, expiresAt: Infinity });
     await flushStationQueue({ db, deliver, now: () => 5 });
+    expect(stationSession.get()).toBeNull(); // the device stops taking ballots
     expect(await db.queue.count()).toBe(0);
     expect(await db.refusals.toArray()).toEqual([expect.objectContaining({ positionTitle: "", message: "This polling station has been revoked" })]);
   });

@@ -6,10 +6,11 @@
  * the pass and the next trigger (online event, timer, new ballot) starts another.
  */
 import { liveQuery } from "dexie";
-import type { StationBallotAnswer } from "@evoting/shared";
+import { messages, type StationBallotAnswer } from "@evoting/shared";
 import { ApiRequestError } from "../lib/api-client";
 import { stationApi } from "./station-api";
 import { stationDb, type QueuedBallot, type StationDB } from "./station-db";
+import { stationSession } from "./station-session";
 
 export interface SyncDeps {
   db: StationDB;
@@ -41,6 +42,8 @@ async function settle(db: StationDB, item: QueuedBallot, answer: StationBallotAn
 }
 
 async function refuseWhole(db: StationDB, item: QueuedBallot, message: string, at: number) {
+  // A revoked station must stop taking ballots as soon as the device hears of it.
+  if (message === messages.stationRevoked && stationSession.get()?.station._id === item.stationId) stationSession.set(null);
   await db.transaction("rw", [db.queue, db.refusals], async () => {
     await db.queue.delete(item.ballotId);
     const { matricNumber, name } = item.voter;

@@ -105,7 +105,8 @@ export function StationPage() {
                 Close station
               </Button>
             )}
-            <Button variant="secondary" onClick={logout} disabled={queued > 0} title={queued > 0 ? "Ballots are waiting to be delivered" : undefined}>
+            {/* Queued ballots stay on the device after a logout; the next officer to sign in here delivers them. */}
+            <Button variant="secondary" onClick={logout}>
               Logout
             </Button>
           </>

@@ -37,6 +37,14 @@ export function ManageVotersPage() {
     return () => clearTimeout(timer);
   }, [typed]);
 
+  // Deleting the last voter of the last page leaves that page empty: step back to the new last page.
+  const data = query.data;
+  useEffect(() => {
+    if (data && data.items.length === 0 && data.page > 1) {
+      setFilters((f) => ({ ...f, page: Math.max(1, Math.ceil(data.total / data.pageSize)) }));
+    }
+  }, [data]);
+
   const act = useMutation({
     mutationFn: ({ action, voter }: { action: "reset" | "delete"; voter: VoterListItem }) =>
       action === "reset" ? rollApi.resetPassword(voter._id) : rollApi.deleteVoter(voter._id),

@@ -123,7 +123,8 @@ export function ManageVotersPage() {
       <ConfirmDeleteDialog title="Reset Password" confirmLabel="Reset Password" pendingLabel="Resetting..." {...dialog("reset")}>
         <p>Are you sure you want to reset the password of &quot;{name}&quot;?</p>
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
-          They will sign in with their date of birth again, and every device they are signed in on will be signed out.
+          {pending?.voter.hasPassword ? "They will sign in with their date of birth again, and every" : "They already sign in with their date of birth; every"} device
+          they are signed in on will be signed out.
         </p>
       </ConfirmDeleteDialog>
 

@@ -66,8 +66,7 @@ export function VotersTable({ query, filtered, onAction, actionsDisabled, onPage
                         variant="secondary"
                         size="sm"
                         aria-label={`Reset Password of ${v.name}`}
-                        disabled={actionsDisabled || !v.hasPassword}
-                        title={v.hasPassword ? undefined : "Signs in by date of birth: no password to reset"}
+                        disabled={actionsDisabled}
                         onClick={() => onAction("reset", v)}
                       >
                         Reset Password

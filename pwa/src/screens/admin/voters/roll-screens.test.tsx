@@ -71,6 +71,7 @@ describe("ManageVotersPage", () => {
         return json(page([voter(1), voter(2, { hasPassword: true })], 51));
       },
       "DELETE /api/admin/voters/v1": () => new Response(null, { status: 204 }),
+      "POST /api/admin/voters/v2/reset-password": () => new Response(null, { status: 204 }),
       "GET /api/admin/voters/groups": () => json({ groups: [{ name: "300L", voters: 40 }, { name: "400L", voters: 11 }] }),
     });
     renderRoute(ManageVotersPage, "/admin/voters");
@@ -78,7 +79,12 @@ describe("ManageVotersPage", () => {
     expect(screen.getByText("51 voters · Page 1 of 2")).toBeInTheDocument();
     const row2 = screen.getByText("Voter 2").closest("tr")!;
     expect(within(row2).getByText("Password")).toBeInTheDocument();
-    expect(within(screen.getByText("Voter 1").closest("tr")!).getByRole("button", { name: "Reset Password of Voter 1" })).toBeDisabled();
+    await userEvent.click(within(row2).getByRole("button", { name: "Reset Password of Voter 2" }));
+    const reset = await screen.findByRole("dialog", { name: "Reset Password" });
+    expect(reset).toHaveTextContent('Are you sure you want to reset the password of "Voter 2"?');
+    expect(reset).toHaveTextContent("They will sign in with their date of birth again, and every device they are signed in on will be signed out.");
+    await userEvent.click(within(reset).getByRole("button", { name: "Reset Password" }));
+    expect(await screen.findByText(messages.resetPasswordSuccess)).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
     expect(await screen.findByText("Voter 51")).toBeInTheDocument();

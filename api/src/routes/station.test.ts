@@ -138,6 +138,12 @@ describe("station ballots", () => {
     for (const r of replays) expect(await r.json()).toEqual(answer);
     expect(await count("SELECT COUNT(*) AS n FROM participations WHERE station_id = ?", [s.stationId])).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+    // Which station took it is on the participation only: nothing on the ballot side names it.
+    for (const table of ["ballots", "pending_ballots"]) {
+      const columns = (await t.database.client.execute(`PRAGMA table_info(${table})`)).rows.map((r) => String(r.name));
+      expect(columns.length).toBeGreaterThan(0);
+      expect(columns.some((name) => name.includes("station"))).toBe(false);
+    }
     const tally = await (await t.request("/admin/stations/ballots", { token: admin })).json();
     expect(tally).toMatchObject({ total: 1, stations: [{ _id: s.stationId, ballotsTaken: 1 }] });
     expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'station.ballot'")).toBe(1);

@@ -3,7 +3,19 @@
  * window may be edited, who may vote for a position, and which choices its ballot offers.
  * Time is passed in (epoch ms) so every edge is testable with a fake clock.
  */
+import { ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "./constants.ts";
 import { messages } from "./messages.ts";
+import type { ElectionSettings } from "./types.ts";
+
+/** The spec's fixed election: a fresh install's settings (api/drizzle/0004_election.sql). */
+export const SPEC_ELECTION: ElectionSettings = {
+  title: ELECTION_TITLE,
+  subtitle: ELECTION_SUBTITLE,
+  startTime: ELECTION_START,
+  endTime: ELECTION_END,
+  resultsVisibility: "live",
+  ballotOrder: "fixed",
+};
 
 export interface Window {
   startTime: number;

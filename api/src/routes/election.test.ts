@@ -1,7 +1,7 @@
 /** Issue 11 through HTTP: election settings, results visibility (API and stream), ballot order, eligibility. */
 import { afterEach, describe, expect, it } from "vitest";
 import type { BallotPosition, ElectionSettings, Results } from "@evoting/shared";
-import { messages } from "@evoting/shared";
+import { SPEC_ELECTION, messages } from "@evoting/shared";
 import { readSse } from "../realtime/sse-reader.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
@@ -15,14 +15,7 @@ async function fresh(options: Parameters<typeof createTestApp>[0] = {}) {
   return t;
 }
 
-const SPEC_DEFAULTS: ElectionSettings = {
-  title: "Department Elections",
-  subtitle: "CSC Leadership 2025",
-  startTime: "2025-07-04T10:00:00.000Z",
-  endTime: "2025-07-04T14:00:00.000Z",
-  resultsVisibility: "live",
-  ballotOrder: "fixed",
-};
+const SPEC_DEFAULTS: ElectionSettings = SPEC_ELECTION;
 
 /** A voter in the given roll groups (H2's POST /admin/users takes groups). */
 export async function voterIn(t: TestApp, admin: string, matricNumber: string, groups: string[]) {

@@ -5,10 +5,6 @@
  */
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import {
-  ELECTION_END,
-  ELECTION_START,
-  ELECTION_SUBTITLE,
-  ELECTION_TITLE,
   type Candidate,
   type ElectionSettings,
   type ElectionSettingsInput,
@@ -35,15 +31,8 @@ export const electionApi = {
   },
 };
 
-/** The spec's fixed election: what shows until the settings have loaded (and what a fresh install stores). */
-export const SPEC_ELECTION: ElectionSettings = {
-  title: ELECTION_TITLE,
-  subtitle: ELECTION_SUBTITLE,
-  startTime: ELECTION_START,
-  endTime: ELECTION_END,
-  resultsVisibility: "live",
-  ballotOrder: "fixed",
-};
+/** What shows until the settings have loaded: the spec's election, a fresh install's settings. */
+export { SPEC_ELECTION } from "@evoting/shared";
 
 const electionFn = offlineRead("election", electionApi.election);
 export const electionQuery = () =>

@@ -5,27 +5,13 @@ import { describe, expect, test } from "vitest";
 import type { BallotPosition, MyVote } from "@evoting/shared";
 import { json, mockFetch } from "../test/fetch-mock";
 import { renderWithQuery } from "../test/render";
+import { openPosition } from "../test/ballot";
 import { AppToaster } from "../components/AppToaster";
 import { VotePage } from "./VotePage";
 
-const hour = 3_600_000;
-const open = (id: string, title: string, names: string[], extra: Partial<BallotPosition> = {}): BallotPosition => ({
-  _id: id,
-  title,
-  startTime: new Date(Date.now() - hour).toISOString(),
-  endTime: new Date(Date.now() + hour).toISOString(),
-  ballotTicket: `ticket-${id}`,
-  candidates: names.map((name, i) => ({
-    _id: `${id}-c${i}`,
-    name,
-    photo: null,
-    position: { _id: id, title },
-    positionId: id,
-    positionTitle: title,
-    manifesto: i === 0 ? "More labs.\n<b>Not bold</b>" : null,
-  })),
-  ...extra,
-});
+// The first candidate of each position has a manifesto (with markup that must stay text).
+const open = (id: string, title: string, names: string[], extra: Partial<BallotPosition> = {}) =>
+  openPosition(id, title, names, extra, (i) => ({ manifesto: i === 0 ? "More labs.\n<b>Not bold</b>" : null }));
 
 function renderBallot(positions: BallotPosition[]) {
   const votes: MyVote[] = [];

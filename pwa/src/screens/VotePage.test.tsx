@@ -1,28 +1,14 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import type { BallotPosition, MyVote } from "@evoting/shared";
+import type { MyVote } from "@evoting/shared";
+import { openPosition } from "../test/ballot";
 import { json, mockFetch } from "../test/fetch-mock";
 import { renderWithQuery } from "../test/render";
 import { AppToaster } from "../components/AppToaster";
 import { VotePage } from "./VotePage";
 
-const hour = 3_600_000;
-const open = (id: string, title: string, names: string[]): BallotPosition => ({
-  _id: id,
-  title,
-  startTime: new Date(Date.now() - hour).toISOString(),
-  endTime: new Date(Date.now() + hour).toISOString(),
-  ballotTicket: `ticket-${id}`,
-  candidates: names.map((name, i) => ({
-    _id: `${id}-c${i}`,
-    name,
-    photo: null,
-    position: { _id: id, title },
-    positionId: id,
-    positionTitle: title,
-  })),
-});
+const open = (id: string, title: string, names: string[]) => openPosition(id, title, names);
 
 describe("VotePage", () => {
   test("loading, then cards and the status card; casting sends a UUID key and the ticket", async () => {

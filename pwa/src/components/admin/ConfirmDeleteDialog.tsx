@@ -1,7 +1,8 @@
-import { useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import * as Dialog from "@radix-ui/react-dialog";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
+import { useReturnFocus } from "./use-return-focus";
 
 interface ConfirmDeleteDialogProps {
   open: boolean;
@@ -17,24 +18,13 @@ interface ConfirmDeleteDialogProps {
 
 /** A Radix dialog: traps focus, closes on Escape or outside click, returns focus to the trigger. */
 export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, children }: ConfirmDeleteDialogProps) {
-  // Opened from a row button, not a Dialog.Trigger, so Radix does not know where focus came
-  // from: remember it on open and return there on close.
-  const returnFocus = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <Dialog.Content
-          onOpenAutoFocus={() => {
-            returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          }}
-          onCloseAutoFocus={(event) => {
-            const target = returnFocus.current;
-            if (target?.isConnected) {
-              event.preventDefault();
-              target.focus();
-            }
-          }}
+          {...returnFocus}
           className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl focus:outline-none">
           <div className="flex items-start gap-4">
             <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-100 text-red-700">

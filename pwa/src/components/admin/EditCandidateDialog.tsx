@@ -1,18 +1,14 @@
 import { useEffect, useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { MAX_MANIFESTO_LENGTH, messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
 import { electionApi } from "../../lib/election-api";
-import { invalidateElectionData } from "../../lib/queries";
-import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
-import { FieldShell, TextField, inputClass } from "../ui/Field";
-import { FormDialog } from "./FormDialog";
+import { FieldShell, TextField, fileInputClass, inputClass } from "../ui/Field";
+import { FormDialog, useEditMutation } from "./FormDialog";
 
 type Field = "name" | "manifesto" | "photo";
 
 /** Manage Candidates' 'Edit' (issue 11): name, photo and manifesto (plain text). */
 export function EditCandidateDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
-  const client = useQueryClient();
   const [name, setName] = useState("");
   const [manifesto, setManifesto] = useState("");
   const [photo, setPhoto] = useState<File | null>(null);
@@ -24,15 +20,12 @@ export function EditCandidateDialog({ candidate, onClose }: { candidate: Candida
     setErrors({});
   }, [candidate]);
 
-  const save = useMutation({
-    mutationFn: (fields: { name: string; manifesto: string; photo: File | null }) => electionApi.updateCandidate(candidate!._id, fields),
-    onSuccess: () => {
-      notifySuccess(messages.updateCandidateSuccess);
-      void invalidateElectionData(client);
-      onClose();
-    },
-    onError: (e) => notifyError(e, messages.updateCandidateFailed),
-  });
+  const save = useEditMutation(
+    (fields: { name: string; manifesto: string; photo: File | null }) => electionApi.updateCandidate(candidate!._id, fields),
+    messages.updateCandidateSuccess,
+    messages.updateCandidateFailed,
+    onClose,
+  );
 
   const submit = () => {
     const parsed = updateCandidateSchema.safeParse({ name, manifesto });
@@ -63,7 +56,7 @@ export function EditCandidateDialog({ candidate, onClose }: { candidate: Candida
             aria-describedby={describedBy}
             aria-invalid={invalid || undefined}
             onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-            className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100"
+            className={fileInputClass}
           />
         )}
       </FieldShell>

@@ -1,14 +1,11 @@
 import { useEffect, useState } from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { messages, splitGroups, updatePositionSchema, windowEditProblem, type Position } from "@evoting/shared";
 import { electionApi } from "../../lib/election-api";
-import { invalidateElectionData } from "../../lib/queries";
-import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
 import { useFormFields } from "../../lib/use-form-fields";
 import { TextField } from "../ui/Field";
-import { FormDialog } from "./FormDialog";
+import { FormDialog, useEditMutation } from "./FormDialog";
 
 type Field = "title" | "startTime" | "endTime" | "eligibleGroups";
 
@@ -24,7 +21,6 @@ const valuesOf = (p: Position | null) => ({
  * rules (shared/election-rules.ts) are checked here first and again by the API.
  */
 export function EditPositionDialog({ position, onClose }: { position: Position | null; onClose: () => void }) {
-  const client = useQueryClient();
   const { values, setValues, setErrors, field } = useFormFields(valuesOf(position));
   const [allowAbstain, setAllowAbstain] = useState(false);
   useEffect(() => {
@@ -33,15 +29,12 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
     setErrors({});
   }, [position, setValues, setErrors]);
 
-  const save = useMutation({
-    mutationFn: (body: Parameters<typeof electionApi.updatePosition>[1]) => electionApi.updatePosition(position!._id, body),
-    onSuccess: () => {
-      notifySuccess(messages.updatePositionSuccess);
-      void invalidateElectionData(client);
-      onClose();
-    },
-    onError: (e) => notifyError(e, messages.updatePositionFailed),
-  });
+  const save = useEditMutation(
+    (body: Parameters<typeof electionApi.updatePosition>[1]) => electionApi.updatePosition(position!._id, body),
+    messages.updatePositionSuccess,
+    messages.updatePositionFailed,
+    onClose,
+  );
 
   const submit = () => {
     if (!position) return;

@@ -1,6 +1,10 @@
-import { useRef, type FormEvent, type ReactNode } from "react";
+import type { FormEvent, ReactNode } from "react";
 import * as Dialog from "@radix-ui/react-dialog";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { invalidateElectionData } from "../../lib/queries";
+import { notifyError, notifySuccess } from "../../lib/notify";
 import { Button } from "../ui/Button";
+import { useReturnFocus } from "./use-return-focus";
 
 interface FormDialogProps {
   open: boolean;
@@ -18,7 +22,7 @@ interface FormDialogProps {
  * the row's Edit button, and cannot be dismissed while saving.
  */
 export function FormDialog({ open, title, submitLabel, pendingLabel, pending, onSubmit, onOpenChange, children }: FormDialogProps) {
-  const returnFocus = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!pending) onSubmit();
@@ -29,16 +33,7 @@ export function FormDialog({ open, title, submitLabel, pendingLabel, pending, on
         <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/50" />
         <Dialog.Content
           aria-describedby={undefined}
-          onOpenAutoFocus={() => {
-            returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          }}
-          onCloseAutoFocus={(event) => {
-            const target = returnFocus.current;
-            if (target?.isConnected) {
-              event.preventDefault();
-              target.focus();
-            }
-          }}
+          {...returnFocus}
           className="fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-2xl focus:outline-none"
         >
           <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
@@ -59,4 +54,18 @@ export function FormDialog({ open, title, submitLabel, pendingLabel, pending, on
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/** An edit dialog's save: toasts its outcome, refreshes every list of positions and candidates, closes on success. */
+export function useEditMutation<V>(save: (values: V) => Promise<unknown>, success: string, failed: string, onClose: () => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: save,
+    onSuccess: () => {
+      notifySuccess(success);
+      void invalidateElectionData(client);
+      onClose();
+    },
+    onError: (e) => notifyError(e, failed),
+  });
 }

@@ -10,7 +10,7 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../lib/use-online";
-import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { FieldShell, TextField, fileInputClass, inputClass } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
@@ -100,7 +100,7 @@ export function CreateCandidatePage() {
                   aria-describedby={describedBy}
                   aria-invalid={invalid || undefined}
                   onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-                  className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100"
+                  className={fileInputClass}
                 />
               </div>
             )}

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
-import { messages, type Candidate, type ElectionSettings, type Position, type UserProfile } from "@evoting/shared";
+import { SPEC_ELECTION, messages, type Candidate, type ElectionSettings, type Position, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../lib/session";
@@ -15,14 +15,7 @@ const admin: UserProfile = { _id: "a1", name: "Admin", role: "admin", matricNumb
 afterEach(() => session.clear());
 
 const H = 3_600_000;
-const settings: ElectionSettings = {
-  title: "Department Elections",
-  subtitle: "CSC Leadership 2025",
-  startTime: "2025-07-04T10:00:00.000Z",
-  endTime: "2025-07-04T14:00:00.000Z",
-  resultsVisibility: "live",
-  ballotOrder: "fixed",
-};
+const settings: ElectionSettings = SPEC_ELECTION;
 
 describe("Election Settings", () => {
   test("loads the settings as local times and saves UTC instants with visibility and order", async () => {

@@ -46,6 +46,14 @@ describe("election settings", () => {
     const voter = await t.createVoter(admin);
     const next = { ...SPEC_DEFAULTS, title: "SUG Elections", startTime: "2026-03-05T08:00:00.000Z", endTime: "2026-03-05T16:00:00.000Z", ballotOrder: "random" };
     expect((await t.request("/admin/election", { method: "PUT", token: voter.token, json: next })).status).toBe(403);
+    const observer = await t.request("/admin/users", {
+      method: "POST",
+      token: admin,
+      json: { name: "Watcher", matricNumber: "2019/5570999", role: "observer", password: "observer-pass-1" },
+    });
+    expect(observer.status).toBe(201);
+    const observerToken = (await t.login("2019/5570999", { password: "observer-pass-1" })).token;
+    expect((await t.request("/admin/election", { method: "PUT", token: observerToken, json: next })).status).toBe(403);
     const bad = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...next, endTime: next.startTime } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBe(messages.endAfterStart);
@@ -75,7 +83,7 @@ describe("results visibility 'after-close'", () => {
     return { t, admin, voter, position, candidates, end: Date.parse(settings.endTime) };
   }
 
-  it("voters get 403 until the window ends; admins always see live results", async () => {
+  it("voters get 403 until the window ends; admins and observers always see live results", async () => {
     const { t, admin, voter, position, candidates, end } = await hiddenElection();
     expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
     const refused = await t.request("/vote/results", { token: voter.token });
@@ -83,6 +91,9 @@ describe("results visibility 'after-close'", () => {
     expect(await refused.json()).toEqual({ message: "Results will be published when voting closes." });
     const live = (await (await t.request("/vote/results", { token: admin })).json()) as Results;
     expect(live.results[0].totalVotes).toBe(1);
+    await t.request("/admin/users", { method: "POST", token: admin, json: { name: "Watcher", matricNumber: "2019/5570998", role: "observer", password: "observer-pass-1" } });
+    const observer = (await t.login("2019/5570998", { password: "observer-pass-1" })).token;
+    expect((await t.request("/vote/results", { token: observer })).status).toBe(200);
     t.clock.set(end - 1);
     expect((await t.request("/vote/results", { token: voter.token })).status).toBe(403);
     t.clock.set(end);

@@ -6,8 +6,10 @@
 import { matricOf, VOTER_DOB } from "./lib/seed.ts";
 import { newTally, runVoter } from "./lib/voter.ts";
 
-const { base, from, to, ratePerS, maxInflight, deadlineMs } = JSON.parse(process.argv[2]) as {
+const { base, from, to, ratePerS, maxInflight, deadlineMs, addresses } = JSON.parse(process.argv[2]) as {
   base: string;
+  /** Client addresses the voters are spread over (0: all from this process's own). */
+  addresses: number;
   from: number;
   to: number;
   ratePerS: number;
@@ -34,7 +36,8 @@ await new Promise<void>((done) => {
       const i = next++;
       inflight++;
       peakInflight = Math.max(peakInflight, inflight);
-      const p = runVoter(base, matricOf(i), VOTER_DOB, tally)
+      const n = i % Math.max(1, addresses);
+      const p = runVoter(base, matricOf(i), VOTER_DOB, tally, addresses > 0 ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : undefined)
         .then((ok) => {
           if (ok) completed++;
           else failed++;

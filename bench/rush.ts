@@ -3,7 +3,7 @@
  * positions against the real server, from separate load-generating processes.
  *
  *   node --import tsx bench/rush.ts [--voters=10000] [--rate=40] [--max-inflight=400]
- *                                   [--workers=1] [--deadline=600] [--sync=FULL] [--cpu-prof=DIR]
+ *                                   [--workers=1] [--deadline=600] [--sync=FULL] [--cpu-prof=DIR] [--addresses=N]
  *
  * --rate is voters arriving per second (0: as fast as the server admits them, bounded by
  * --max-inflight). Prints voters completed per second, p50/p95/p99 per call type (each try,
@@ -25,6 +25,10 @@ const ratePerS = intArg(args, "rate", 40);
 const maxInflight = intArg(args, "max-inflight", 400);
 const workers = Math.max(1, intArg(args, "workers", 1));
 const deadlineS = Math.min(1800, intArg(args, "deadline", 600));
+// Voters spread over this many devices' addresses (X-Forwarded-For behind a trusted proxy, as a
+// campus deployment sees them); 0 sends everything from one address, the worst case for
+// per-address sign-in limits.
+const addresses = intArg(args, "addresses", 0);
 const sync = (args.get("sync") ?? "FULL").toUpperCase();
 
 interface WorkerOut {
@@ -44,10 +48,10 @@ interface WorkerOut {
 
 const scratch = tempDir("rush");
 try {
-  console.log(`rush: ${fmt(voters)} voters, arrival ${ratePerS || "unlimited"}/s, ≤ ${maxInflight} in flight, ${workers} load process(es), synchronous=${sync}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  console.log(`rush: ${fmt(voters)} voters, arrival ${ratePerS || "unlimited"}/s, ≤ ${maxInflight} in flight, ${addresses || 1} client address(es), ${workers} load process(es), synchronous=${sync}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   await seed(scratch.dbPath, { voters, positions: 5, candidatesPerPosition: 3 });
   const profDir = args.get("cpu-prof");
-  const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: sync }, nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [] });
+  const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: sync, ...(addresses > 0 ? { TRUST_PROXY: "1" } : {}) }, nodeArgs: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [] });
   try {
     const watch = watchProc(server.pid, 1000);
     const t0 = performance.now();
@@ -57,7 +61,7 @@ try {
       Array.from({ length: workers }, async (_, w) => {
         const from = w * share + 1;
         const to = Math.min(voters, from + share - 1);
-        const cfg = { base: server.url, from, to, ratePerS: ratePerS / workers, maxInflight: Math.ceil(maxInflight / workers), deadlineMs: deadlineS * 1000 };
+        const cfg = { base: server.url, from, to, ratePerS: ratePerS / workers, maxInflight: Math.ceil(maxInflight / workers), deadlineMs: deadlineS * 1000, addresses };
         const run = promisify(execFile)(process.execPath, ["--import", "tsx", "bench/rush-worker.ts", JSON.stringify(cfg)], {
           cwd: ROOT,
           timeout: (deadlineS + 120) * 1000,

@@ -81,30 +81,35 @@ interface BallotPosition {
   ballotTicket?: string;
 }
 
-/** Returns true when the voter got all the way through. */
-export async function runVoter(base: string, matricNumber: string, dateOfBirth: string, t: VoterTally): Promise<boolean> {
+/**
+ * Returns true when the voter got all the way through. `clientAddress`: the device's address as
+ * a trusted proxy reports it (X-Forwarded-For; the server runs with TRUST_PROXY=1), so a rush can
+ * come from many devices rather than one (`bench/rush.ts --addresses=N`).
+ */
+export async function runVoter(base: string, matricNumber: string, dateOfBirth: string, t: VoterTally, clientAddress?: string): Promise<boolean> {
   const api = `${base}/api`;
-  const check = await call(t, "check-user", `${api}/auth/check-user`, { json: { matricNumber } });
+  const device: Record<string, string> = clientAddress ? { "x-forwarded-for": clientAddress } : {};
+  const check = await call(t, "check-user", `${api}/auth/check-user`, { json: { matricNumber }, headers: device });
   if (!check) return false;
-  const login = (await call(t, "login", `${api}/auth/login`, { json: { matricNumber, dateOfBirth: Number(dateOfBirth) } })) as
+  const login = (await call(t, "login", `${api}/auth/login`, { json: { matricNumber, dateOfBirth: Number(dateOfBirth) }, headers: device })) as
     | { token: string }
     | undefined;
   if (!login) return false;
   const token = login.token;
-  const positions = (await call(t, "positions", `${api}/vote/positions`, { token })) as BallotPosition[] | undefined;
+  const positions = (await call(t, "positions", `${api}/vote/positions`, { token, headers: device })) as BallotPosition[] | undefined;
   if (!positions) return false;
-  if ((await call(t, "my-votes", `${api}/vote/my-votes`, { token })) === undefined) return false;
+  if ((await call(t, "my-votes", `${api}/vote/my-votes`, { token, headers: device })) === undefined) return false;
   let ok = true;
   for (const p of positions) {
     const candidate = p.candidates[Math.floor(Math.random() * p.candidates.length)];
     if (!candidate) continue;
     const cast = await call(t, "vote", `${api}/vote`, {
       token,
-      headers: { "idempotency-key": randomUUID() },
+      headers: { ...device, "idempotency-key": randomUUID() },
       json: { positionId: p._id, candidateId: candidate._id, ...(p.ballotTicket ? { ballotTicket: p.ballotTicket } : {}) },
     });
     if (cast === undefined) ok = false;
   }
-  if ((await call(t, "results", `${api}/vote/results`, { token })) === undefined) return false;
+  if ((await call(t, "results", `${api}/vote/results`, { token, headers: device })) === undefined) return false;
   return ok;
 }

@@ -13,43 +13,16 @@ import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
-import { testPhoto } from "./support/png";
+import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
 
 const LAB_VOTER = { name: "Tolu Bello", matric: "2021/5570818", dob: "20040404" };
-const HOUR = 3_600_000;
 
 let server: RunningServer;
 let wifi: NetworkSwitch;
-let base = "";
+let api: ReturnType<typeof serverApi>;
 let adminToken = "";
 let voter: Browser;
 const ids: Record<string, string> = {};
-
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-  if (typeof init.body === "string") headers.set("content-type", "application/json");
-  const res = await fetch(`${base}/api${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json().catch(() => null)) as T };
-}
-
-async function createPosition(title: string): Promise<string> {
-  const { status, body } = await call<{ _id: string }>("/admin/positions", {
-    method: "POST",
-    token: adminToken,
-    body: JSON.stringify({ title, startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() }),
-  });
-  expect(status).toBe(201);
-  return body._id;
-}
-
-async function createCandidate(name: string, positionId: string, hue: [number, number, number]): Promise<void> {
-  const form = new FormData();
-  form.append("name", name);
-  form.append("positionId", positionId);
-  form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
-  expect((await call("/admin/candidates", { method: "POST", token: adminToken, body: form })).status).toBe(201);
-}
 
 /** Everything the app keeps in IndexedDB, read the way any later user of the computer could. */
 function deviceRows(page: Page) {
@@ -77,15 +50,7 @@ function deviceRows(page: Page) {
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 
-async function cutNetwork(offline: boolean) {
-  if (offline) {
-    await voter.context.setOffline(true);
-    wifi.cut();
-  } else {
-    wifi.restore();
-    await voter.context.setOffline(false);
-  }
-}
+const cutNetwork = (offline: boolean) => setDeviceOffline(voter.context, wifi, offline);
 
 async function queueVote(page: Page, position: string, candidate: string) {
   const form = card(page, position);
@@ -94,29 +59,21 @@ async function queueVote(page: Page, position: string, candidate: string) {
   await form.getByRole("button", { name: "Queued" }).waitFor();
 }
 
-const votesCast = async () => (await call<{ totalVotesCast: number }>("/vote/results", { token: adminToken })).body.totalVotesCast;
+const votesCast = async () => (await api.call<{ totalVotesCast: number }>("/vote/results", { token: adminToken })).body.totalVotesCast;
 
 beforeAll(async () => {
   server = await startServer();
-  base = server.baseURL;
-  const signedIn = await call<{ token: string }>("/auth/login", {
-    method: "POST",
-    body: JSON.stringify({ matricNumber: ADMIN.matric, password: ADMIN.password }),
-  });
-  adminToken = signedIn.body.token;
-  const created = await call("/admin/users", {
-    method: "POST",
-    token: adminToken,
-    body: JSON.stringify({ name: LAB_VOTER.name, matricNumber: LAB_VOTER.matric, dateOfBirth: Number(LAB_VOTER.dob) }),
-  });
+  api = serverApi(server.baseURL);
+  adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  const created = await api.post("/admin/users", { name: LAB_VOTER.name, matricNumber: LAB_VOTER.matric, dateOfBirth: Number(LAB_VOTER.dob) }, adminToken);
   expect(created.status).toBe(201);
-  ids.president = await createPosition("President");
-  ids.secretary = await createPosition("Secretary");
-  await createCandidate("Amaka Nwosu", ids.president, [79, 70, 229]);
-  await createCandidate("Tunde Bakare", ids.president, [217, 119, 6]);
-  await createCandidate("Kemi Ade", ids.secretary, [22, 163, 74]);
-  await createCandidate("Obi Nnamdi", ids.secretary, [190, 24, 93]);
-  wifi = await startNetworkSwitch(base);
+  ids.president = await api.createPosition(adminToken, "President");
+  ids.secretary = await api.createPosition(adminToken, "Secretary");
+  await api.createCandidate(adminToken, "Amaka Nwosu", ids.president, [79, 70, 229]);
+  await api.createCandidate(adminToken, "Tunde Bakare", ids.president, [217, 119, 6]);
+  await api.createCandidate(adminToken, "Kemi Ade", ids.secretary, [22, 163, 74]);
+  await api.createCandidate(adminToken, "Obi Nnamdi", ids.secretary, [190, 24, 93]);
+  wifi = await startNetworkSwitch(server.baseURL);
   voter = await openBrowser(wifi.url);
 });
 
@@ -131,7 +88,7 @@ describe("the shared lab computer", () => {
     const { page } = voter;
     await signIn(page, LAB_VOTER.matric, LAB_VOTER.dob, "dob");
     await page.goto("/vote");
-    await page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
+    await waitForController(page);
     await expect
       .poll(() => page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length), { timeout: 20_000 })
       .toBe(4);
@@ -179,7 +136,7 @@ describe("the shared lab computer", () => {
 
     // The session ends on the server (as when it expires); the app learns it from a 401.
     const token = await page.evaluate(() => localStorage.getItem("authToken"));
-    expect((await call("/auth/logout", { method: "POST", token: token ?? "" })).status).toBe(204);
+    expect((await api.call("/auth/logout", { method: "POST", token: token ?? "" })).status).toBe(204);
     await cutNetwork(false);
     await page.reload();
     await page.waitForURL("**/login");
@@ -197,7 +154,7 @@ describe("the shared lab computer", () => {
     await page.goto("/vote");
     await card(page, "President").getByRole("button", { name: "Vote Cast" }).waitFor();
     const tallies = async () => {
-      const results = await call<{ results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
+      const results = await api.call<{ results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
       return Object.fromEntries(results.body.results.map((r) => [r.positionId, r.totalVotes]));
     };
     // Ballots reach the tallies a moment after the vote is answered (they are applied apart).

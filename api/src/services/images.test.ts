@@ -1,7 +1,7 @@
-import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { cleanImage } from "./images.ts";
+import { chunk as pngChunk } from "./png.ts";
 
 const HTML = "<html><body><script>alert(document.cookie)</script></body></html>";
 
@@ -9,16 +9,6 @@ const solid = (format: "png" | "jpeg" | "webp" | "gif") =>
   sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 90 } } })
     [format]()
     .toBuffer();
-
-/** A PNG chunk of any type (tEXt, or one no decoder knows), CRC and all. */
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
 
 /** Inserts chunks right after IHDR (8-byte signature + 25-byte IHDR chunk). */
 const withChunks = (png: Buffer, ...chunks: Buffer[]) => Buffer.concat([png.subarray(0, 33), ...chunks, png.subarray(33)]);

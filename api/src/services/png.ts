@@ -1,7 +1,8 @@
 /** A minimal PNG encoder (RGBA, no filter): demo photos and test images without an image library. */
 import { crc32, deflateSync } from "node:zlib";
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk (length, type, data, CRC); tests also build odd chunks with it. */
+export function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, "ascii"), data]);

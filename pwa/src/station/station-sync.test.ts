@@ -50,7 +50,7 @@ describe("station device", () => {
   it("delivers each ballot exactly once through outages, and keeps the refusals", async () => {
     const db = freshDb();
     const a = await sealed("001");
-    const b = await sealed("002");
+    const b = { ...(await sealed("002")), queuedAt: a.queuedAt + 1 }; // queue order
     await queueBallot(db, a);
     await queueBallot(db, b);
     let online = false;

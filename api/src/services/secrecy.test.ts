@@ -6,12 +6,13 @@
  *   the voter's choice better than chance (api/src/test/secrecy-probe.ts), and the rows that
  *   record a vote keep no time finer than a ballot's hour;
  * - a live copy of the database and its WAL, replayed commit by commit: no commit adds a
- *   participation together with a ballot, and after the mixer's pass the WAL is empty.
+ *   participation together with a ballot; after the mixer's pass the WAL is empty and the
+ *   database file holds no byte of the pending ballots it applied (secure_delete).
  * On the storage before issue 9 every one of these failed: a fingerprint shared by all voters
  * of a candidate, sealed choices as long as the candidate's name, participations timed to the
  * millisecond, and one commit per vote holding participation, ballot and tally.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createClient } from "@libsql/client";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -127,6 +128,19 @@ describe("a live copy of the database and its WAL", () => {
     // The attack: a commit that adds participations and ballots ties those voters to them.
     const linked = voting.filter((d) => d.ballots.length > 0).reduce((n, d) => n + d.participations.length, 0);
     expect(linked, `${linked} voters share a commit with ballots`).toBe(0);
+  });
+
+  it("keeps no trace of the applied pending ballots in the database file (secure_delete)", async () => {
+    // The pending ballots as the copy before the pass held them (opened on a scratch copy).
+    const scratch = join(dir, "pending-scratch.db");
+    copyFileSync(liveBeforeMix.db, scratch);
+    if (existsSync(liveBeforeMix.wal)) copyFileSync(liveBeforeMix.wal, `${scratch}-wal`);
+    const client = createClient({ url: `file:${scratch}` });
+    const sealed = (await client.execute("SELECT sealed FROM pending_ballots")).rows.map((r) => String(r.sealed));
+    client.close();
+    expect(sealed.length).toBe(UNMIXED);
+    const file = readFileSync(liveAfterMix.db);
+    expect(sealed.filter((value) => file.includes(value.slice(-40)))).toEqual([]);
   });
 
   it("holds no commit at all once the mixer has applied the ballots and checkpointed", async () => {

@@ -112,10 +112,11 @@ export const api = {
     request<UserProfile>("/admin/users", { method: "POST", body }),
   createPosition: (body: { title: string; startTime: string; endTime: string }) =>
     request<Position>("/admin/positions", { method: "POST", body }),
-  createCandidate: (body: { name: string; positionId: string; photo?: File | null }) => {
+  createCandidate: (body: { name: string; positionId: string; photo?: File | null; manifesto?: string }) => {
     const form = new FormData();
     form.append("name", body.name);
     form.append("positionId", body.positionId);
+    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // issue 11
     if (body.photo) form.append("photo", body.photo);
     return request<Candidate>("/admin/candidates", { method: "POST", body: form });
   },

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
-import { MAX_MANIFESTO_LENGTH, messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
+import { messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
 import { electionApi } from "../../lib/election-api";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
-import { FieldShell, TextField, fileInputClass, inputClass } from "../ui/Field";
+import { FieldShell, TextField, fileInputClass } from "../ui/Field";
+import { ManifestoField } from "./ManifestoField";
 import { FormDialog, useEditMutation } from "./FormDialog";
 
 type Field = "name" | "manifesto" | "photo";
@@ -60,20 +61,7 @@ export function EditCandidateDialog({ candidate, onClose }: { candidate: Candida
           />
         )}
       </FieldShell>
-      <FieldShell label="Manifesto" error={errors.manifesto} hint={`Optional plain text, up to ${MAX_MANIFESTO_LENGTH.toLocaleString()} characters (${manifesto.length} used).`}>
-        {({ id, describedBy, invalid }) => (
-          <textarea
-            id={id}
-            rows={6}
-            maxLength={MAX_MANIFESTO_LENGTH}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            value={manifesto}
-            onChange={(e) => setManifesto(e.target.value)}
-            className={inputClass}
-          />
-        )}
-      </FieldShell>
+      <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} />
     </FormDialog>
   );
 }

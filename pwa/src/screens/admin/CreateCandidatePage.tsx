@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { createCandidateSchema, messages } from "@evoting/shared";
+import { createCandidateSchema, manifestoSchema, messages } from "@evoting/shared";
 import { api } from "../../lib/api-client";
 import { adminPositionsQuery, invalidateElectionData } from "../../lib/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
@@ -13,8 +13,9 @@ import { useOnline } from "../../lib/use-online";
 import { FieldShell, TextField, fileInputClass, inputClass } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ManifestoField } from "../../components/admin/ManifestoField";
 
-type Field = "name" | "positionId" | "photo";
+type Field = "name" | "positionId" | "photo" | "manifesto";
 
 export function CreateCandidatePage() {
   const online = useOnline();
@@ -23,6 +24,7 @@ export function CreateCandidatePage() {
   const [name, setName] = useState("");
   const [positionId, setPositionId] = useState("");
   const [photo, setPhoto] = useState<File | null>(null);
+  const [manifesto, setManifesto] = useState("");
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const fileInput = useRef<HTMLInputElement>(null);
   const preview = usePreviewUrl(photo);
@@ -33,6 +35,7 @@ export function CreateCandidatePage() {
       setName("");
       setPositionId("");
       setPhoto(null);
+      setManifesto("");
       if (fileInput.current) fileInput.current.value = "";
       notifySuccess(messages.createCandidateSuccess);
       void invalidateElectionData(client);
@@ -44,11 +47,15 @@ export function CreateCandidatePage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const parsed = createCandidateSchema.safeParse({ name, positionId });
-    const next: FieldErrors<Field> = parsed.success ? {} : fieldErrors<Field>(parsed.error);
+    const text = manifestoSchema.safeParse(manifesto);
+    const next: FieldErrors<Field> = {
+      ...(parsed.success ? {} : fieldErrors<Field>(parsed.error)),
+      ...(text.success ? {} : { manifesto: text.error.issues[0]?.message }),
+    };
     if (photo && !photo.type.startsWith("image/")) next.photo = messages.photoInvalid;
     setErrors(next);
-    if (!parsed.success || next.photo) return;
-    create.mutate({ ...parsed.data, photo });
+    if (!parsed.success || !text.success || next.photo) return;
+    create.mutate({ ...parsed.data, photo, manifesto });
   };
 
   return (
@@ -105,6 +112,8 @@ export function CreateCandidatePage() {
               </div>
             )}
           </FieldShell>
+
+          <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} />
 
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Candidate"}

@@ -10,6 +10,7 @@ import { isoToLocalInput } from "../../lib/format";
 import { ElectionSettingsPage } from "./ElectionSettingsPage";
 import { ManagePositionsPage } from "./ManagePositionsPage";
 import { ManageCandidatesPage } from "./ManageCandidatesPage";
+import { CreateCandidatePage } from "./CreateCandidatePage";
 
 const admin: UserProfile = { _id: "a1", name: "Admin", role: "admin", matricNumber: "0000/5570000", email: null, hasPassword: true };
 afterEach(() => session.clear());
@@ -121,5 +122,29 @@ describe("Edit on Manage Candidates", () => {
     dialog = await screen.findByRole("dialog", { name: "Edit Candidate" });
     await u.click(within(dialog).getByRole("button", { name: "Save Changes" }));
     expect(await screen.findByText(messages.ballotFrozen)).toBeInTheDocument();
+  });
+});
+
+describe("Create Candidates", () => {
+  test("takes an optional manifesto, sent with the candidate", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const forms: FormData[] = [];
+    mockFetch({
+      "GET /api/admin/positions": () => json([open()]),
+      "POST /api/admin/candidates": ({ body }) => {
+        forms.push(body as FormData);
+        return json({ _id: "c1", name: "Ada", message: messages.createCandidateSuccess }, 201);
+      },
+    });
+    renderRoute(CreateCandidatePage, "/admin/candidates");
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText("Candidate Name"), "Ada");
+    await screen.findByRole("option", { name: "President" }, { timeout: 8000 });
+    await u.selectOptions(screen.getByLabelText("Position"), "p1");
+    await u.type(screen.getByLabelText("Manifesto"), "Open labs at night.");
+    await u.click(screen.getByRole("button", { name: "Create Candidate" }));
+    expect(await screen.findByText(messages.createCandidateSuccess)).toBeInTheDocument();
+    expect(forms[0].get("manifesto")).toBe("Open labs at night.");
+    expect(screen.getByLabelText("Manifesto")).toHaveValue("");
   });
 });

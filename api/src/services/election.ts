@@ -9,7 +9,24 @@ import { fingerprint, type Keys } from "../security/keys.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
 
+/**
+ * Every results request and vote page reads the settings: a copy is kept for up to a second
+ * (the staleness the live results already allow when another process writes), and dropped at
+ * once when this process saves. Whether results are hidden is still decided per request
+ * against the clock, so the close is exact.
+ */
+const FRESH_MS = 1_000;
+const cache = new WeakMap<Database, { settings: ElectionSettings; at: number }>();
+
 export async function getElection(database: Database): Promise<ElectionSettings> {
+  const hit = cache.get(database);
+  if (hit && performance.now() - hit.at < FRESH_MS) return hit.settings;
+  const settings = await readElection(database);
+  cache.set(database, { settings, at: performance.now() });
+  return settings;
+}
+
+async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
     "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order FROM election_settings WHERE id = 1",
   );
@@ -26,7 +43,7 @@ export async function getElection(database: Database): Promise<ElectionSettings>
 
 /** Replaces the settings; answers what they were and what they are now (for the audit). */
 export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
-  const before = await getElection(database);
+  const before = await readElection(database);
   await database.writer.submit([
     {
       sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
@@ -42,6 +59,7 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
       ],
     },
   ]);
+  cache.delete(database);
   return { before, after: await getElection(database) };
 }
 

@@ -13,6 +13,8 @@ function app() {
   a.get("/large", (c) => c.json({ items: "x".repeat(5000) }, 200, { "X-Kind": "large" }));
   a.get("/cached", (c) => c.json({ ok: true }, 200, { "Cache-Control": "public, max-age=60" }));
   a.get("/text", (c) => c.text("y".repeat(5000)));
+  const cachedText = JSON.stringify({ items: "z".repeat(5000) });
+  a.get("/cached-json", (c) => c.body(cachedText, 200, { "Content-Type": "application/json", "Content-Length": String(cachedText.length) }));
   a.post("/echo", async (c) => c.json({ length: (await c.req.text()).length }));
   a.post("/upload", async (c) => c.json({ length: (await c.req.text()).length }));
   return a;
@@ -35,6 +37,12 @@ describe("gzipLargeJson", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const body = JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString("utf8"));
     expect(body.items).toHaveLength(5000);
+  });
+
+  it("judges JSON sent as ready text by its Content-Length", async () => {
+    const res = await app().request("/cached-json", { headers: gzip });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString("utf8")).items).toHaveLength(5000);
   });
 
   it("compresses other types as compress() does", async () => {

@@ -52,9 +52,12 @@ export function gzipLargeJson(threshold: number): MiddlewareHandler {
       return c.body(text, arg as ContentfulStatusCode, { "Content-Type": "application/json", ...headers });
     }) as unknown as typeof json;
     await next();
-    const isJson = (c.res.headers.get("content-type") ?? "").startsWith("application/json");
-    // JSON made elsewhere (error answers through Response.json) is small too.
-    if (isJson && jsonLength < threshold) return;
+    const headers = c.res.headers;
+    const isJson = (headers.get("content-type") ?? "").startsWith("application/json");
+    // JSON made elsewhere: measured by its Content-Length when it has one (cached text such
+    // as the results snapshot); without one it is an error answer (Response.json), small too.
+    const length = jsonLength >= 0 ? jsonLength : Number(headers.get("content-length") ?? 0);
+    if (isJson && length < threshold) return;
     await gzip(c, noop);
   };
 }

@@ -8,7 +8,7 @@
  * shows within a second as the live stream promises. Recomputes are single-flight.
  */
 import { sql } from "drizzle-orm";
-import type { Results } from "@evoting/shared";
+import type { ElectionSettings, Results } from "@evoting/shared";
 import { resultsHiddenFrom, sortBreakdown } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import type { Clock } from "../clock.ts";
@@ -30,6 +30,7 @@ const COSTLY_MS = 5;
 const MAX_STALE_MS = 3_000;
 /** How long a snapshot known to match the counter is served without reading it again. */
 const VERIFY_EVERY_MS = 1_000;
+const serialised = new WeakMap<Results, string>();
 
 export class ResultsService {
   private cached: { version: number; results: Results } | null = null;
@@ -39,6 +40,7 @@ export class ResultsService {
   /** Local changes so far, and how many had happened when the cache last matched the counter (and when). */
   private changes = 0;
   private verified = { changes: -1, at: -Infinity };
+  private settings: { value: ElectionSettings; changes: number; at: number } | null = null;
 
   constructor(
     private readonly database: Database,
@@ -53,12 +55,34 @@ export class ResultsService {
 
   /** Issue 11: 'after-close' visibility withholds tallies from voters until the election window ends. */
   async withheldFromVoters(): Promise<boolean> {
-    return resultsHiddenFrom(await getElection(this.database), false, this.clock.now());
+    return resultsHiddenFrom(await this.election(), false, this.clock.now());
   }
 
   /** A write in this process changed the results: the next request reads the counter. */
   changed(): void {
     this.changes++;
+  }
+
+  /**
+   * The election settings (results visibility), from memory like the snapshot: a change here
+   * calls changed() (routes/admin/election.ts); one elsewhere shows within a second.
+   */
+  async election(): Promise<ElectionSettings> {
+    const { changes } = this;
+    const at = performance.now();
+    const held = this.settings;
+    if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held.value;
+    const value = await getElection(this.database);
+    this.settings = { value, changes, at };
+    return value;
+  }
+
+  /** The snapshot as JSON text, serialised once per snapshot rather than once per request. */
+  async json(): Promise<string> {
+    const results = await this.get();
+    let text = serialised.get(results);
+    if (text === undefined) serialised.set(results, (text = JSON.stringify(results)));
+    return text;
   }
 
   async get(): Promise<Results> {

@@ -138,51 +138,70 @@ export interface ChainProblem {
   problem: string;
 }
 
+/** Rows read per query while verifying: the walk yields to the event loop between pages. */
+const VERIFY_PAGE = 1_000;
+
 /**
  * Walks the whole chain; returns every row where it breaks (empty when intact). With the
  * server's audit key it also checks the signed head: entries removed from the end, or
  * appended by someone without the key, are named too. Without the key (a copy checked
  * elsewhere) `anchor` says it was not checked.
+ *
+ * The walk reads a page at a time (a long log must not hold the server's event loop for
+ * seconds) and reads the signed head after it: an entry and its head commit together, so
+ * every entry walked is covered by that head, and entries appended meanwhile are walked too.
  */
 export async function verifyAuditChain(
   database: Database,
   key: Buffer | null,
+  pageSize = VERIFY_PAGE,
 ): Promise<{ entries: number; head: string; headSeq: number; anchor: "ok" | "broken" | "unchecked"; problems: ChainProblem[] }> {
-  const [rs, anchorRs] = await database.client.batch(
-    [
-      "SELECT seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash FROM audit_log ORDER BY seq",
-      "SELECT seq, hash, mac FROM audit_anchor WHERE id = 1",
-    ],
-    "read",
-  );
   const problems: ChainProblem[] = [];
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
   let lastId = "";
-  for (const r of rs.rows) {
-    const seq = Number(r.seq);
-    const id = String(r.id);
-    if (seq !== expectedSeq) problems.push({ seq, id, problem: `entry ${expectedSeq}${seq > expectedSeq + 1 ? `-${seq - 1}` : ""} is missing` });
-    if (String(r.prev_hash) !== prev) problems.push({ seq, id, problem: "does not follow the entry before it" });
-    const recomputed = entryHash(String(r.prev_hash), {
-      id,
-      at: Number(r.at),
-      actor: { id: r.actor_id === null ? null : String(r.actor_id), name: String(r.actor_name), matricNumber: String(r.actor_matric) },
-      action: String(r.action),
-      target: String(r.target),
-      summary: String(r.summary),
-      address: String(r.address),
+  let entries = 0;
+  let anchorRow: Record<string, unknown> | undefined;
+  for (;;) {
+    const rs = await database.client.execute({
+      sql: `SELECT seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash
+              FROM audit_log WHERE seq >= ? ORDER BY seq LIMIT ?`,
+      args: [expectedSeq, pageSize],
     });
-    if (recomputed !== String(r.hash)) problems.push({ seq, id, problem: "was changed after it was written" });
-    prev = String(r.hash);
-    expectedSeq = seq + 1;
-    lastId = id;
+    for (const r of rs.rows) {
+      const seq = Number(r.seq);
+      const id = String(r.id);
+      if (seq !== expectedSeq) problems.push({ seq, id, problem: `entry ${expectedSeq}${seq > expectedSeq + 1 ? `-${seq - 1}` : ""} is missing` });
+      if (String(r.prev_hash) !== prev) problems.push({ seq, id, problem: "does not follow the entry before it" });
+      const recomputed = entryHash(String(r.prev_hash), {
+        id,
+        at: Number(r.at),
+        actor: { id: r.actor_id === null ? null : String(r.actor_id), name: String(r.actor_name), matricNumber: String(r.actor_matric) },
+        action: String(r.action),
+        target: String(r.target),
+        summary: String(r.summary),
+        address: String(r.address),
+      });
+      if (recomputed !== String(r.hash)) problems.push({ seq, id, problem: "was changed after it was written" });
+      prev = String(r.hash);
+      expectedSeq = seq + 1;
+      lastId = id;
+      entries++;
+    }
+    if (rs.rows.length === pageSize) continue;
+    anchorRow = (await database.client.execute("SELECT seq, hash, mac FROM audit_anchor WHERE id = 1")).rows[0] as Record<string, unknown> | undefined;
+    // The head names a later entry: appended while we walked (walk on), or removed from the end.
+    if (anchorRow && Number(anchorRow.seq) >= expectedSeq) {
+      const more = await database.client.execute({ sql: "SELECT 1 FROM audit_log WHERE seq >= ? LIMIT 1", args: [expectedSeq] });
+      if (more.rows.length > 0) continue;
+    }
+    break;
   }
   const headSeq = expectedSeq - 1;
   let anchor: "ok" | "broken" | "unchecked" = "unchecked";
   if (key) {
     const before = problems.length;
-    const a = anchorRs.rows[0];
+    const a = anchorRow;
     if (!a) {
       if (headSeq > 0) problems.push({ seq: headSeq, id: lastId, problem: "the signed head of the log is missing" });
     } else {
@@ -195,16 +214,16 @@ export async function verifyAuditChain(
       } else if (seq > headSeq) {
         problems.push({ seq, id: "", problem: `entr${seq > headSeq + 1 ? `ies ${headSeq + 1}-${seq} were` : `y ${seq} was`} removed from the end of the log` });
       } else if (seq < headSeq) {
-        for (const r of rs.rows.filter((row) => Number(row.seq) > seq)) {
-          problems.push({ seq: Number(r.seq), id: String(r.id), problem: "was added without the server key" });
-        }
+        // Entries after the signed head were never signed: someone without the key added them.
+        const unsigned = await database.client.execute({ sql: "SELECT seq, id FROM audit_log WHERE seq > ? ORDER BY seq", args: [seq] });
+        for (const r of unsigned.rows) problems.push({ seq: Number(r.seq), id: String(r.id), problem: "was added without the server key" });
       } else if (hash !== prev) {
         problems.push({ seq, id: lastId, problem: "does not match the signed head of the log" });
       }
     }
     anchor = problems.length === before ? "ok" : "broken";
   }
-  return { entries: rs.rows.length, head: prev, headSeq, anchor, problems };
+  return { entries, head: prev, headSeq, anchor, problems };
 }
 
 /** The chain's newest entry (what a printed results sheet quotes): GENESIS_HASH when empty. */

@@ -41,7 +41,9 @@ export const accountabilityKeys = {
 
 export const auditQuery = (f: AuditFilters) =>
   queryOptions({ queryKey: accountabilityKeys.audit(f), queryFn: () => accountabilityApi.audit(f), placeholderData: keepPreviousData });
-export const auditVerifyQuery = () => queryOptions({ queryKey: accountabilityKeys.auditVerify, queryFn: accountabilityApi.auditVerify });
+/** A whole-chain walk on the server: at most once a minute, not on every focus. */
+export const auditVerifyQuery = () =>
+  queryOptions({ queryKey: accountabilityKeys.auditVerify, queryFn: accountabilityApi.auditVerify, staleTime: 60_000, refetchOnWindowFocus: false });
 export const resultsSheetQuery = () =>
   queryOptions({ queryKey: accountabilityKeys.resultsSheet, queryFn: accountabilityApi.resultsSheet, staleTime: Infinity });
 export const turnoutQuery = () => queryOptions({ queryKey: accountabilityKeys.turnout, queryFn: accountabilityApi.turnout, refetchInterval: 60_000 });

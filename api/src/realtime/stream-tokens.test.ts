@@ -4,6 +4,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
+import { createApp } from "../app.ts";
+import { buildDeps } from "../context.ts";
+import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { HUB_DEFAULTS } from "./hub.ts";
 import { readSse } from "./sse-reader.ts";
@@ -25,6 +28,25 @@ describe("stream tokens", () => {
     const again = await results(token);
     expect(again.status).toBe(401);
     expect(((await again.json()) as { message: string }).message).toBe(messages.streamTokenUsed);
+    await first.close();
+  });
+
+  it("a token used at one process is refused at another on the same database", async () => {
+    t = await createTestApp();
+    const voter = await t.createVoter(await t.adminToken());
+    const token = await tokenFor("/realtime/token", voter.token);
+    const first = readSse(await results(token));
+    await first.waitFor(() => first.of("snapshot").length === 1);
+    const database = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+    const deps = buildDeps(database, t.clock, t.deps.keys);
+    try {
+      const other = await createApp(deps).request(`/api/realtime?channel=ballot-updates&token=${token}`);
+      expect(other.status).toBe(401);
+    } finally {
+      deps.hub.close();
+      await database.writer.drain();
+      database.close();
+    }
     await first.close();
   });
 

@@ -72,15 +72,12 @@ export async function startShaper(target: string, profile: LinkProfile = SLOW_MO
   let downBytes = 0;
   const server = createServer((client) => {
     const upstream = connect(Number(port), hostname);
-    open.add(client).add(upstream);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-      open.delete(client);
-      open.delete(upstream);
-    };
-    client.on("error", end).on("close", end);
-    upstream.on("error", end).on("close", end);
+    // Either side ending ends both.
+    const pair = [client, upstream];
+    for (const socket of pair) {
+      open.add(socket);
+      socket.once("close", () => pair.forEach((s) => (s.destroy(), open.delete(s)))).on("error", () => socket.destroy());
+    }
     pipeShaped(client, upstream, up, () => {});
     pipeShaped(upstream, client, down, (n) => (downBytes += n));
   });

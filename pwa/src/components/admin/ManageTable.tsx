@@ -26,6 +26,21 @@ interface ManageTableProps<T extends { _id: string }> {
   onEdit?: (item: T) => void;
 }
 
+/** A manage table's headings; 'Actions' (right-aligned) last when the viewer may act on rows. */
+export function ManageTableHead({ columns, actions }: { columns: string[]; actions: boolean }) {
+  return (
+    <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+      <tr>
+        {[...columns, ...(actions ? ["Actions"] : [])].map((h) => (
+          <th key={h} scope="col" className={`px-5 py-3 ${h === "Actions" ? "text-right" : ""}`}>
+            {h}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** The admin's manage pages: a card with the loading, failed and empty states, or one row per item. */
 export function ManageTable<T extends { _id: string }>({
   query,
@@ -55,15 +70,7 @@ export function ManageTable<T extends { _id: string }>({
         <div className="overflow-x-auto">
           <table className={`w-full ${minWidth} text-left text-sm`}>
             {caption}
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {[...columns, ...(canWrite ? ["Actions"] : [])].map((h) => (
-                  <th key={h} scope="col" className={`px-5 py-3 ${h === "Actions" ? "text-right" : ""}`}>
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <ManageTableHead columns={columns} actions={canWrite} />
             <tbody className="divide-y divide-slate-100">
               {query.data.map((item) => (
                 <tr key={item._id} className="hover:bg-slate-50">

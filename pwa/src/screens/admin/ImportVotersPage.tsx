@@ -1,12 +1,12 @@
 import { useRef, useState, type FormEvent } from "react";
 import { Link } from "@tanstack/react-router";
 import { useQueryClient } from "@tanstack/react-query";
-import { MAX_ROLL_ROWS, ROLL_COLUMNS, canWriteAdmin, messages, type RollReport } from "@evoting/shared";
+import { MAX_ROLL_ROWS, ROLL_COLUMNS, messages, type RollReport } from "@evoting/shared";
 import { queryKeys } from "../../lib/query-keys";
 import { uploadRoll, type UploadPhase } from "../../lib/roll-api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useOnline } from "../../lib/use-online";
-import { useSession } from "../../lib/use-session";
+import { useCanWriteAdmin } from "../../lib/use-session";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { Button } from "../../components/ui/Button";
@@ -20,7 +20,7 @@ type Busy = { kind: "check" | "apply"; phase: UploadPhase; fraction: number } | 
 
 export function ImportVotersPage() {
   const online = useOnline();
-  const canWrite = canWriteAdmin(useSession()?.user.role);
+  const canWrite = useCanWriteAdmin();
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);

@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { canWriteAdmin, messages, type VoterListItem } from "@evoting/shared";
+import { messages, type VoterListItem } from "@evoting/shared";
 import { queryKeys } from "../../lib/query-keys";
 import { rollApi, rollGroupsQuery, votersQuery, type VoterFilters } from "../../lib/roll-api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useOnline } from "../../lib/use-online";
-import { useSession } from "../../lib/use-session";
+import { useCanWriteAdmin } from "../../lib/use-session";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
@@ -23,7 +23,7 @@ const SEARCH_DELAY_MS = 300;
 
 export function ManageVotersPage() {
   const online = useOnline();
-  const canWrite = canWriteAdmin(useSession()?.user.role);
+  const canWrite = useCanWriteAdmin();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [typed, setTyped] = useState("");

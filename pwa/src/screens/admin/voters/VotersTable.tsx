@@ -1,5 +1,6 @@
 import type { UseQueryResult } from "@tanstack/react-query";
 import { messages, type VoterListItem, type VoterPage } from "@evoting/shared";
+import { ManageTableHead } from "../../../components/admin/ManageTable";
 import { Badge } from "../../../components/ui/Badge";
 import { Button } from "../../../components/ui/Button";
 import { Card } from "../../../components/ui/Card";
@@ -37,15 +38,7 @@ export function VotersTable({ query, filtered, onAction, actionsDisabled, onPage
       <div className="overflow-x-auto">
         <table className="w-full min-w-[52rem] text-left text-sm" aria-busy={query.isFetching || undefined}>
           <caption className="sr-only">Voters, page {page} of {pages}</caption>
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              {[...HEADINGS, ...(onAction ? ["Actions"] : [])].map((h) => (
-                <th key={h} scope="col" className={`px-5 py-3 ${h === "Actions" ? "text-right" : ""}`}>
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ManageTableHead columns={HEADINGS} actions={Boolean(onAction)} />
           <tbody className="divide-y divide-slate-100">
             {items.map((v) => (
               <tr key={v._id} className="hover:bg-slate-50">
@@ -59,11 +52,11 @@ export function VotersTable({ query, filtered, onAction, actionsDisabled, onPage
                 {onAction && (
                   <td className="px-5 py-3">
                     <div className="flex justify-end gap-1">
-                      <Button variant="secondary" size="sm" aria-label={`Edit ${v.name}`} disabled={actionsDisabled} onClick={() => onAction("edit", v)}>
+                      <Button variant="ghost" size="sm" aria-label={`Edit ${v.name}`} disabled={actionsDisabled} onClick={() => onAction("edit", v)}>
                         Edit
                       </Button>
                       <Button
-                        variant="secondary"
+                        variant="ghost"
                         size="sm"
                         aria-label={`Reset Password of ${v.name}`}
                         disabled={actionsDisabled}

@@ -49,6 +49,10 @@ describe("creating an account", () => {
     const parsed = createAccountSchema.parse({ name: "Ada", matricNumber: "2020/5570123", dateOfBirth: 20020515, groups: "300L" });
     expect(parsed).toEqual({ name: "Ada", matricNumber: "2020/5570123", role: "voter", groups: ["300L"], dateOfBirth: "20020515", password: null });
     expect(createAccountSchema.safeParse({ name: "Ada", matricNumber: "2020/5570123" }).error?.issues[0].message).toBe(messages.dobRequired);
+    // An empty form reports every field at once, as Create Users in the spec does.
+    const blank = createAccountSchema.safeParse({ name: "", matricNumber: "", dateOfBirth: "", groups: "", password: "" });
+    expect(blank.error?.issues.find((i) => i.path[0] === "dateOfBirth")?.message).toBe(messages.dobRequired);
+    expect(blank.error?.issues.find((i) => i.path[0] === "name")?.message).toBe(messages.nameRequired);
   });
 
   it("needs a password, not a date of birth, for staff", () => {

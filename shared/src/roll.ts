@@ -159,26 +159,27 @@ export const createAccountSchema = z
     role: roleSchema.default("voter"),
     password: z.string().optional(),
   })
-  .transform((v, ctx) => {
+  // Checked even when another field failed (`when`), so the form shows every missing field at once as the spec's does.
+  .superRefine(
+    (v, ctx) => {
+      if (typeof v !== "object" || v === null) return;
+      const staff = isStaff(v.role);
+      if (!staff || (v.dateOfBirth !== undefined && v.dateOfBirth !== "")) {
+        const dob = dateOfBirthSchema.safeParse(v.dateOfBirth);
+        if (!dob.success) ctx.addIssue({ code: "custom", path: ["dateOfBirth"], message: dob.error.issues[0].message });
+      }
+      if (staff || (v.password !== undefined && v.password !== "")) {
+        const pw = newPasswordSchema.safeParse(v.password ?? "");
+        if (!pw.success) ctx.addIssue({ code: "custom", path: ["password"], message: staff && !v.password ? messages.passwordRequired : pw.error.issues[0].message });
+      }
+    },
+    { when: () => true },
+  )
+  .transform((v) => {
     const staff = isStaff(v.role);
-    let dateOfBirth: string | null = null;
-    if (!staff || (v.dateOfBirth !== undefined && v.dateOfBirth !== "")) {
-      const dob = dateOfBirthSchema.safeParse(v.dateOfBirth);
-      if (!dob.success) {
-        ctx.addIssue({ code: "custom", path: ["dateOfBirth"], message: dob.error.issues[0].message });
-        return z.NEVER;
-      }
-      dateOfBirth = staff ? null : dob.data;
-    }
-    let password: string | null = null;
-    if (staff || (v.password !== undefined && v.password !== "")) {
-      const pw = newPasswordSchema.safeParse(v.password ?? "");
-      if (!pw.success) {
-        ctx.addIssue({ code: "custom", path: ["password"], message: staff && !v.password ? messages.passwordRequired : pw.error.issues[0].message });
-        return z.NEVER;
-      }
-      password = pw.data;
-    }
+    const hasDob = !staff || (v.dateOfBirth !== undefined && v.dateOfBirth !== "");
+    const dateOfBirth = hasDob && !staff ? dateOfBirthSchema.parse(v.dateOfBirth) : null;
+    const password = staff || (v.password !== undefined && v.password !== "") ? newPasswordSchema.parse(v.password ?? "") : null;
     return { name: v.name, matricNumber: v.matricNumber, role: v.role, groups: v.groups, dateOfBirth, password };
   });
 export type CreateAccountInput = z.input<typeof createAccountSchema>;

@@ -2,10 +2,9 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import type { BallotPosition, MyVote } from "@evoting/shared";
-import { json, mockFetch } from "../test/fetch-mock";
+import type { BallotPosition } from "@evoting/shared";
 import { renderWithQuery } from "../test/render";
-import { openPosition } from "../test/ballot";
+import { openPosition, votePageServer } from "../test/ballot";
 import { AppToaster } from "../components/AppToaster";
 import { VotePage } from "./VotePage";
 
@@ -14,20 +13,7 @@ const open = (id: string, title: string, names: string[], extra: Partial<BallotP
   openPosition(id, title, names, extra, (i) => ({ manifesto: i === 0 ? "More labs.\n<b>Not bold</b>" : null }));
 
 function renderBallot(positions: BallotPosition[]) {
-  const votes: MyVote[] = [];
-  const fetch = mockFetch({
-    "GET /api/vote/positions": () => json(positions),
-    "GET /api/vote/my-votes": () => json(votes),
-    "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: 1, results: [], generatedAt: "" }),
-    "POST /api/vote": (init) => {
-      const body = JSON.parse(init.body as string) as { positionId: string; candidateId?: string; choice?: "no" | "abstain" };
-      const vote: MyVote = body.choice
-        ? { positionId: body.positionId, candidateId: "", candidateName: "", choice: body.choice }
-        : { positionId: body.positionId, candidateId: body.candidateId!, candidateName: "Amaka Nwosu" };
-      votes.push(vote);
-      return json({ message: "Vote cast successfully!", vote }, 201);
-    },
-  });
+  const fetch = votePageServer(positions);
   renderWithQuery(
     <>
       <VotePage />

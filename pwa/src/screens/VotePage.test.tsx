@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
-import type { MyVote } from "@evoting/shared";
-import { openPosition } from "../test/ballot";
+import { openPosition, votePageServer } from "../test/ballot";
 import { json, mockFetch } from "../test/fetch-mock";
 import { renderWithQuery } from "../test/render";
 import { AppToaster } from "../components/AppToaster";
@@ -13,18 +12,7 @@ const open = (id: string, title: string, names: string[]) => openPosition(id, ti
 describe("VotePage", () => {
   test("loading, then cards and the status card; casting sends a UUID key and the ticket", async () => {
     const positions = [open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"]), open("p2", "Secretary", [])];
-    const votes: MyVote[] = [];
-    const fetch = mockFetch({
-      "GET /api/vote/positions": () => json(positions),
-      "GET /api/vote/my-votes": () => json(votes),
-      "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: 1, results: [], generatedAt: "" }),
-      "POST /api/vote": (init) => {
-        const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
-        const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName: "Amaka Nwosu" };
-        votes.push(vote);
-        return json({ message: "Vote cast successfully!", vote }, 201);
-      },
-    });
+    const fetch = votePageServer(positions);
     renderWithQuery(
       <>
         <VotePage />

@@ -1,8 +1,10 @@
-/** A ballot position open from an hour ago to an hour from now, with candidates `${id}-c${i}`. */
-import type { BallotPosition, Candidate } from "@evoting/shared";
+/** Vote page test fixtures: open ballot positions and a server that records the votes cast. */
+import type { BallotPosition, Candidate, MyVote } from "@evoting/shared";
+import { json, mockFetch } from "./fetch-mock";
 
 const hour = 3_600_000;
 
+/** A ballot position open from an hour ago to an hour from now, with candidates `${id}-c${i}`. */
 export function openPosition(
   id: string,
   title: string,
@@ -27,4 +29,22 @@ export function openPosition(
     })),
     ...extra,
   };
+}
+
+/** The vote page's calls: the ballot, the voter's votes (growing as they vote), results; a cast answers 201. */
+export function votePageServer(positions: BallotPosition[], candidateName = "Amaka Nwosu") {
+  const votes: MyVote[] = [];
+  return mockFetch({
+    "GET /api/vote/positions": () => json(positions),
+    "GET /api/vote/my-votes": () => json(votes),
+    "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: 1, results: [], generatedAt: "" }),
+    "POST /api/vote": (init) => {
+      const body = JSON.parse(init.body as string) as { positionId: string; candidateId?: string; choice?: "no" | "abstain" };
+      const vote: MyVote = body.choice
+        ? { positionId: body.positionId, candidateId: "", candidateName: "", choice: body.choice }
+        : { positionId: body.positionId, candidateId: body.candidateId!, candidateName };
+      votes.push(vote);
+      return json({ message: "Vote cast successfully!", vote }, 201);
+    },
+  });
 }

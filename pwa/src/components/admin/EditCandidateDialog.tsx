@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
 import { electionApi } from "../../lib/election-api";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
-import { FieldShell, TextField, fileInputClass } from "../ui/Field";
+import { FieldShell, ImageFileInput, TextField } from "../ui/Field";
 import { ManifestoField } from "./ManifestoField";
 import { FormDialog, useEditMutation } from "./FormDialog";
 
@@ -49,17 +49,7 @@ export function EditCandidateDialog({ candidate, onClose }: { candidate: Candida
     >
       <TextField label="Candidate Name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
       <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional: choose a file only to replace the photo.">
-        {({ id, describedBy, invalid }) => (
-          <input
-            id={id}
-            type="file"
-            accept="image/*"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-            className={fileInputClass}
-          />
-        )}
+        {(ids) => <ImageFileInput ids={ids} onFile={setPhoto} />}
       </FieldShell>
       <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} />
     </FormDialog>

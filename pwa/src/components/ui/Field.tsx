@@ -1,11 +1,31 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
 import { cx } from "../../lib/cx";
 
 export const inputClass =
   "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-900 shadow-sm placeholder:text-slate-500 focus:border-indigo-600 focus:outline-none focus:ring-2 focus:ring-indigo-600/30 disabled:bg-slate-100 disabled:text-slate-500 aria-[invalid=true]:border-red-600";
 
-export const fileInputClass =
-  "block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100";
+interface ImageFileInputProps {
+  ids: { id: string; describedBy: string | undefined; invalid: boolean };
+  onFile: (file: File | null) => void;
+  inputRef?: Ref<HTMLInputElement>;
+}
+
+/** A photo chooser inside a `FieldShell` (create and edit candidate). */
+export function ImageFileInput({ ids, onFile, inputRef }: ImageFileInputProps) {
+  return (
+    <input
+      ref={inputRef}
+      id={ids.id}
+      name="photo"
+      type="file"
+      accept="image/*"
+      aria-describedby={ids.describedBy}
+      aria-invalid={ids.invalid || undefined}
+      onChange={(e) => onFile(e.target.files?.[0] ?? null)}
+      className="block w-full text-sm text-slate-700 file:mr-4 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-4 file:py-2 file:text-sm file:font-semibold file:text-indigo-800 hover:file:bg-indigo-100"
+    />
+  );
+}
 
 interface FieldShellProps {
   label: string;

@@ -10,7 +10,7 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../lib/use-online";
-import { FieldShell, TextField, fileInputClass, inputClass } from "../../components/ui/Field";
+import { FieldShell, ImageFileInput, TextField, inputClass } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ManifestoField } from "../../components/admin/ManifestoField";
@@ -89,7 +89,7 @@ export function CreateCandidatePage() {
           </FieldShell>
 
           <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional. PNG, JPEG, WebP or GIF.">
-            {({ id, describedBy, invalid }) => (
+            {(ids) => (
               <div className="flex items-center gap-4">
                 <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-full border-2 border-dashed border-slate-300 bg-slate-50 text-slate-500">
                   {preview ? (
@@ -98,17 +98,7 @@ export function CreateCandidatePage() {
                     <Icon name="upload" className="size-6" />
                   )}
                 </div>
-                <input
-                  ref={fileInput}
-                  id={id}
-                  name="photo"
-                  type="file"
-                  accept="image/*"
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid || undefined}
-                  onChange={(e) => setPhoto(e.target.files?.[0] ?? null)}
-                  className={fileInputClass}
-                />
+                <ImageFileInput ids={ids} onFile={setPhoto} inputRef={fileInput} />
               </div>
             )}
           </FieldShell>

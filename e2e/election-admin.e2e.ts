@@ -107,10 +107,13 @@ describe("an unopposed position", () => {
     await card.getByText(/for No/).waitFor();
     await expect(card.getByRole("radio", { name: "No" }).isChecked()).resolves.toBe(true);
 
-    const { body } = await api.call<{ results: { positionId: string; totalVotes: number; noVotes: number; breakdown: { votes: number }[] }[] }>("/vote/results", { token: adminToken });
-    const treasurer = body.results.find((r) => r.positionId === ids.treasurer)!;
-    expect(treasurer).toMatchObject({ totalVotes: 1, noVotes: 1 });
-    expect(treasurer.breakdown[0].votes).toBe(0);
+    // Ballots are applied by the mixer in shuffled batches (docs/decisions/0003): wait for it.
+    const treasurer = async () => {
+      const { body } = await api.call<{ results: { positionId: string; totalVotes: number; noVotes: number; breakdown: { votes: number }[] }[] }>("/vote/results", { token: adminToken });
+      return body.results.find((r) => r.positionId === ids.treasurer)!;
+    };
+    await expect.poll(async () => (await treasurer()).totalVotes, { timeout: 15_000 }).toBe(1);
+    expect(await treasurer()).toMatchObject({ totalVotes: 1, noVotes: 1, breakdown: [{ votes: 0 }] });
 
     await page.goto("/results?tab=detailed");
     await page.getByRole("heading", { name: "Treasurer" }).waitFor();

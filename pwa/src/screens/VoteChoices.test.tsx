@@ -51,6 +51,9 @@ describe("vote page ballot rules", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
     expect(await within(card).findByRole("button", { name: "Vote Cast" })).toBeDisabled();
     expect(posted()).toEqual([{ positionId: "p1", candidateId: "p1-c0", ballotTicket: "ticket-p1" }]);
+    // The choices lock; the manifesto can still be read.
+    expect(within(card).getByRole("radio", { name: "No" })).toBeDisabled();
+    expect(within(card).getByRole("button", { name: "Read manifesto: Amaka Nwosu" })).toBeEnabled();
   });
 
   test("'Abstain' where allowed: sent as the choice, the position counts as done", async () => {

@@ -47,6 +47,7 @@ export function BallotChoices({ position, headingId, checked, disabled, onChoose
         name={`position-${position._id}`}
         value={value}
         checked={checked === value}
+        disabled={disabled}
         onChange={() => onChoose(value)}
         className="size-4 accent-indigo-600"
       />
@@ -61,7 +62,9 @@ export function BallotChoices({ position, headingId, checked, disabled, onChoose
   );
 
   return (
-    <fieldset disabled={disabled} role="radiogroup" aria-labelledby={headingId}>
+    // Each radio is disabled, not the fieldset: 'Read manifesto' stays open before a position
+    // opens and after the vote.
+    <fieldset role="radiogroup" aria-labelledby={headingId} aria-disabled={disabled || undefined}>
       <legend className="mb-3 text-sm text-slate-600">
         {unopposed ? `${sole.name} is the only candidate: vote Yes or No` : "Select one candidate for this position"}
       </legend>

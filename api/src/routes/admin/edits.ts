@@ -52,14 +52,12 @@ export function editRoutes(deps: Deps) {
       ]);
       if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
       deps.hub.resultsChanged();
-      const before = toPosition(current);
+      // Both without candidates: the summary names only the fields that changed.
       const after = toPosition(updated);
-      const { candidates: _b, ...was } = before;
-      const { candidates: _a, ...now } = after;
       await audit(deps, c, {
         action: "position.update",
         target: `position:${id} ${JSON.stringify(after.title)}`,
-        summary: `Edited position: ${describeChanges(was, now)}`,
+        summary: `Edited position: ${describeChanges(toPosition(current), after)}`,
       });
       const full = (await listPositions(db)).find((p) => p._id === id) ?? after;
       return c.json({ ...full, message: messages.updatePositionSuccess });

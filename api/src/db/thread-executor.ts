@@ -11,7 +11,7 @@
 import { Worker } from "node:worker_threads";
 import type { InStatement } from "@libsql/client";
 import type { WriteExecutor, WriteResult } from "./writer.ts";
-import type { FromWriter, ToWriter, WireError } from "./writer-thread.ts";
+import type { FromWriter, ToWriter, WireError, WireStatement } from "./writer-thread.ts";
 
 interface Waiting {
   resolve: (results: WriteResult[]) => void;
@@ -22,6 +22,28 @@ let worker: Worker | null = null;
 const waiting = new Map<number, Waiting>();
 let nextTx = 1;
 let nextDb = 1;
+/** SQL texts the current thread knows by number (the write path uses a few dozen fixed texts). */
+let sqlIds = new Map<string, number>();
+/** Texts beyond this many (SQL built with values inside) are sent whole, not remembered. */
+const MAX_INTERNED = 2_000;
+
+function toWire(statements: InStatement[], defs: [number, string][]): WireStatement[] {
+  const out = new Array<WireStatement>(statements.length);
+  for (let i = 0; i < statements.length; i++) {
+    const st = statements[i];
+    const sql = typeof st === "string" ? st : st.sql;
+    let ref: number | string | undefined = sqlIds.get(sql);
+    if (ref === undefined) {
+      if (sqlIds.size < MAX_INTERNED) {
+        ref = sqlIds.size + 1;
+        sqlIds.set(sql, ref);
+        defs.push([ref, sql]);
+      } else ref = sql;
+    }
+    out[i] = [ref, typeof st === "string" ? undefined : st.args];
+  }
+  return out;
+}
 
 export class WriterThreadError extends Error {
   code?: string;
@@ -54,7 +76,10 @@ function thread(): Worker {
   // A thread that dies takes its connections with it: fail what waits, start afresh next time
   // (nothing unacknowledged was reported as committed).
   const lost = (error: unknown) => {
-    if (worker === w) worker = null;
+    if (worker === w) {
+      worker = null;
+      sqlIds = new Map(); // a new thread knows no texts
+    }
     failAll(error);
   };
   w.on("error", lost);
@@ -83,20 +108,26 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
     w.postMessage(msg);
     return w;
   };
-  const request = (msg: { op: "tx"; statements: InStatement[] } | { op: "checkpoint" }) =>
+  const request = (statements: InStatement[] | null) =>
     new Promise<WriteResult[]>((resolve, reject) => {
       const id = nextTx++;
       waiting.set(id, { resolve, reject });
       try {
-        send({ ...msg, id, db }).ref();
+        let msg: ToWriter = { op: "checkpoint", id, db };
+        if (statements) {
+          const defs: [number, string][] = [];
+          const wire = toWire(statements, defs);
+          msg = { op: "tx", id, db, defs, statements: wire };
+        }
+        send(msg).ref();
       } catch (error) {
         waiting.delete(id);
         reject(error);
       }
     });
   return {
-    transaction: (statements) => request({ op: "tx", statements }),
-    checkpoint: async () => (await request({ op: "checkpoint" }))[0].rowsAffected === 1,
+    transaction: (statements) => request(statements),
+    checkpoint: async () => (await request(null))[0].rowsAffected === 1,
     close() {
       if (opened && opened === worker) opened.postMessage({ op: "close", db } satisfies ToWriter);
       opened = null;

@@ -7,12 +7,19 @@
  * Started by thread-executor.ts through writer-thread-boot.mjs (which loads TypeScript).
  */
 import { parentPort } from "node:worker_threads";
-import type { InStatement } from "@libsql/client";
+import type { InArgs } from "@libsql/client";
 import { DirectConnection } from "./direct.ts";
+
+/**
+ * A statement as it crosses the thread: its SQL by number once the thread has been told the
+ * text (`defs`), or the text itself; and its arguments. The write path uses a few dozen fixed
+ * texts, each about as long as its arguments: sent once, not cloned with every statement.
+ */
+export type WireStatement = [sql: number | string, args: InArgs | undefined];
 
 export type ToWriter =
   | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
-  | { op: "tx"; id: number; db: number; statements: InStatement[] }
+  | { op: "tx"; id: number; db: number; defs: [number, string][]; statements: WireStatement[] }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
   | { op: "checkpoint"; id: number; db: number }
   | { op: "close"; db: number };
@@ -31,6 +38,7 @@ const port = parentPort;
 if (!port) throw new Error("writer-thread.ts runs only as a worker thread");
 
 const connections = new Map<number, DirectConnection>();
+const sqlTexts = new Map<number, string>();
 /** Why a database could not be opened: every transaction on it fails with this. */
 const openErrors = new Map<number, unknown>();
 
@@ -60,13 +68,17 @@ port.on("message", (msg: ToWriter) => {
       return;
     case "tx":
     case "checkpoint": {
+      if (msg.op === "tx") for (const [n, text] of msg.defs) sqlTexts.set(n, text);
       const connection = connections.get(msg.db);
       let reply: FromWriter;
       try {
         if (!connection) throw openErrors.get(msg.db) ?? new Error(`database ${msg.db} is not open in the writer thread`);
         reply = {
           id: msg.id,
-          results: msg.op === "tx" ? connection.transaction(msg.statements) : [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }],
+          results:
+            msg.op === "tx"
+              ? connection.transaction(msg.statements.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args })))
+              : [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }],
         };
       } catch (error) {
         reply = { id: msg.id, error: toWire(error) };

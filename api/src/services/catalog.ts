@@ -46,11 +46,15 @@ export function toPosition(p: PositionFields, cands: Candidate[] = []): Position
   };
 }
 
-/** Every position (by start time, then creation order) with its candidates (by name). Two queries, no N+1. */
+/**
+ * Every position (by start time, then creation order) with its candidates in creation order:
+ * the 'fixed' ballot order (issue 11; 'random' reorders per voter in the vote routes). Two
+ * queries, no N+1.
+ */
 export async function listPositions(db: Db): Promise<Position[]> {
   const [posRows, candRows] = await Promise.all([
     db.select().from(positions).orderBy(asc(positions.startTime), asc(positions.createdAt), asc(positions.title)),
-    db.select().from(candidates).orderBy(asc(candidates.name)),
+    db.select().from(candidates).orderBy(asc(candidates.createdAt), asc(candidates.name)),
   ]);
   const byPosition = new Map<string, Candidate[]>();
   const posById = new Map(posRows.map((p) => [p.id, p]));

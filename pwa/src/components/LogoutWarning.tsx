@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
-import { logoutWarning } from "../lib/use-logout";
+import { logoutWarning } from "../lib/logout-warning";
 
 const LogoutWarningDialog = lazy(() => import("./LogoutWarningDialog"));
 

@@ -1,12 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { createStore } from "../offline/store";
 import { api } from "./api-client";
 import { forgetUserOnDevice, queuedVoteCount } from "./device-data";
+import { logoutWarning } from "./logout-warning";
 import { session } from "./session";
 
-/** Votes still queued when 'Logout' was pressed: the warning dialog shows while this is > 0. */
-export const logoutWarning = createStore(0);
+export { logoutWarning };
 
 /**
  * 'Logout': when votes are still waiting to be sent, first warn (LogoutWarning) with a way to

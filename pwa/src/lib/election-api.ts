@@ -38,9 +38,6 @@ const electionFn = offlineRead("election", electionApi.election);
 export const electionQuery = () =>
   queryOptions({ queryKey: queryKeys.election, queryFn: electionFn, networkMode: "always", staleTime: 60_000 });
 
-export const publicElectionQuery = () =>
-  queryOptions({ queryKey: queryKeys.publicElection, queryFn: electionApi.publicElection, staleTime: 5 * 60_000, retry: false });
-
 /** After settings change, everything that reads them (banner, results visibility, ballot order) refetches. */
 export function invalidateSettings(client: QueryClient) {
   return Promise.all([

@@ -7,7 +7,6 @@ export const queryKeys = {
   adminPositions: ["admin", "positions"] as const,
   /** Election settings (issue 11): every signed-in page; the login page reads the public title. */
   election: ["election"] as const,
-  publicElection: ["election", "public"] as const,
   adminCandidates: ["admin", "candidates"] as const,
   /** The voter roll's pages (issue 10); each page adds its filters to this key. */
   voters: ["admin", "voters"] as const,

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { APP_TITLE, ELECTION_SUBTITLE, ELECTION_TITLE, checkUserSchema, loginSchema, messages } from "@evoting/shared";
-import { publicElectionQuery } from "../lib/election-api";
+import { APP_TITLE, checkUserSchema, loginSchema, messages } from "@evoting/shared";
 import { api } from "../lib/api-client";
 import { session } from "../lib/session";
 import { homeFor } from "../lib/guards";
@@ -12,6 +11,7 @@ import { Button } from "../components/ui/Button";
 import { TextField } from "../components/ui/Field";
 import { Spinner } from "../components/ui/Spinner";
 import { useAuthMethod } from "./login/use-auth-method";
+import { usePublicElection } from "./login/use-public-election";
 
 type LoginField = "matricNumber" | "password" | "dateOfBirth";
 
@@ -23,7 +23,7 @@ export function LoginPage() {
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const { method, checking, notFound } = useAuthMethod(matricNumber);
   // The election's own title (issue 11); the spec's until it has loaded, or if it cannot.
-  const { data: election = { title: ELECTION_TITLE, subtitle: ELECTION_SUBTITLE } } = useQuery(publicElectionQuery());
+  const election = usePublicElection();
 
   const login = useMutation({
     mutationFn: api.login,

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { APP_TITLE, checkUserSchema, loginSchema, messages } from "@evoting/shared";
+import { APP_TITLE, messages } from "@evoting/shared";
 import { api } from "../lib/api-client";
 import { session } from "../lib/session";
 import { homeFor } from "../lib/guards";
@@ -14,6 +14,9 @@ import { useAuthMethod } from "./login/use-auth-method";
 import { usePublicElection } from "./login/use-public-election";
 
 type LoginField = "matricNumber" | "password" | "dateOfBirth";
+
+// The checks (and zod) load when the form is first used, not with the page (login-schemas.ts).
+const loadSchemas = () => import("./login/login-schemas");
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -36,8 +39,10 @@ export function LoginPage() {
   });
 
   const validateMatric = () => {
-    const parsed = checkUserSchema.safeParse({ matricNumber });
-    setErrors((e) => ({ ...e, matricNumber: parsed.success ? undefined : fieldErrors<LoginField>(parsed.error).matricNumber }));
+    void loadSchemas().then(({ checkUserSchema }) => {
+      const parsed = checkUserSchema.safeParse({ matricNumber });
+      setErrors((e) => ({ ...e, matricNumber: parsed.success ? undefined : fieldErrors<LoginField>(parsed.error).matricNumber }));
+    });
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -45,18 +50,20 @@ export function LoginPage() {
     if (method === "unknown" || checking || login.isPending) return;
     const candidate =
       method === "password" ? { matricNumber, password } : { matricNumber, dateOfBirth: dateOfBirth.trim() };
-    const parsed = loginSchema.safeParse(candidate);
-    if (!parsed.success) {
-      setErrors(fieldErrors<LoginField>(parsed.error));
-      return;
-    }
-    setErrors({});
-    const matric = parsed.data.matricNumber;
-    login.mutate(
-      method === "password"
-        ? { matricNumber: matric, password }
-        : { matricNumber: matric, dateOfBirth: Number(parsed.data.dateOfBirth) },
-    );
+    void loadSchemas().then(({ loginSchema }) => {
+      const parsed = loginSchema.safeParse(candidate);
+      if (!parsed.success) {
+        setErrors(fieldErrors<LoginField>(parsed.error));
+        return;
+      }
+      setErrors({});
+      const matric = parsed.data.matricNumber;
+      login.mutate(
+        method === "password"
+          ? { matricNumber: matric, password }
+          : { matricNumber: matric, dateOfBirth: Number(parsed.data.dateOfBirth) },
+      );
+    });
   };
 
   const headerSuffix = method === "password" ? " and password" : method === "dob" ? " and date of birth" : "";
@@ -106,6 +113,8 @@ export function LoginPage() {
               onChange={(e) => {
                 setMatricNumber(e.target.value);
                 setErrors({});
+                // The checks are fetched as soon as the form is used, so they are here by submit.
+                void loadSchemas();
               }}
               onBlur={() => matricNumber && validateMatric()}
               error={errors.matricNumber ?? notFound ?? undefined}

@@ -30,10 +30,10 @@ describe("escapeCsvCell", () => {
 
 describe("resultsCsv", () => {
   const entry = (candidateId: string, name: string, votes: number) => ({ candidateId, name, photo: null, votes });
-  it("writes Yes and No for an unopposed position and Abstain apart, without a share", () => {
+  it("writes Yes and No for a Yes/No position and Abstain apart, without a share", () => {
     const csv = resultsCsv({
       results: [
-        { positionId: "p", positionTitle: "Treasurer", totalVotes: 6, breakdown: [entry("c1", "Uche", 3)], noVotes: 1, abstentions: 2 },
+        { positionId: "p", positionTitle: "Treasurer", totalVotes: 6, breakdown: [entry("c1", "Uche", 3)], noVotes: 1, abstentions: 2, yesNo: true },
         { positionId: "q", positionTitle: "PRO", totalVotes: 0, breakdown: [entry("c2", "Ife", 0), entry("c3", "Bayo", 0)] },
       ],
     });
@@ -48,7 +48,11 @@ describe("resultsCsv", () => {
     ]);
   });
   it("says not elected when No wins", () => {
-    const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 3, breakdown: [entry("c1", "U", 1)], noVotes: 2 }] });
+    const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 3, breakdown: [entry("c1", "U", 1)], noVotes: 2, yesNo: true }] });
     expect(csv).toContain("T,Yes: U,c1,1,33.33,not elected");
+  });
+  it("a lone candidate without the yes-no setting (the spec) is an ordinary row", () => {
+    const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 2, breakdown: [entry("c1", "U", 2)] }] });
+    expect(csv.split("\r\n")[1]).toBe("T,U,c1,2,100.00,elected");
   });
 });

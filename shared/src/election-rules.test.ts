@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { choiceProblem, isEligible, resultsHiddenFrom, windowEditProblem } from "./election-rules.ts";
+import { SPEC_ELECTION, choiceProblem, isEligible, isYesNoBallot, markYesNo, resultsHiddenFrom, windowEditProblem } from "./election-rules.ts";
 import { messages } from "./messages.ts";
 import { leadersByPosition, percentageBase, positionOutcome, positionTurnout, sharePercent, topCandidates } from "./results.ts";
 import { castVoteSchema } from "./schemas.ts";
@@ -48,13 +48,25 @@ describe("ballot rules", () => {
     expect(isEligible(["300L"], ["200L"])).toBe(false);
     expect(isEligible(["300L"], [])).toBe(false);
   });
-  it("'no' only when exactly one candidate stands; 'abstain' only where allowed", () => {
-    expect(choiceProblem("no", { candidateCount: 1, allowAbstain: false })).toBeNull();
-    expect(choiceProblem("no", { candidateCount: 2, allowAbstain: true })).toBe(messages.noNeedsUnopposed);
-    expect(choiceProblem("no", { candidateCount: 0, allowAbstain: true })).toBe(messages.noNeedsUnopposed);
-    expect(choiceProblem("abstain", { candidateCount: 3, allowAbstain: true })).toBeNull();
-    expect(choiceProblem("abstain", { candidateCount: 3, allowAbstain: false })).toBe(messages.abstainNotAllowed);
-    expect(choiceProblem("candidate", { candidateCount: 3, allowAbstain: false })).toBeNull();
+  it("Yes/No only for exactly one candidate AND the setting 'yes-no'; the spec's 'single' is the default", () => {
+    expect(SPEC_ELECTION.unopposed).toBe("single");
+    expect(isYesNoBallot(1, "single")).toBe(false);
+    expect(isYesNoBallot(1, "yes-no")).toBe(true);
+    expect(isYesNoBallot(0, "yes-no")).toBe(false);
+    expect(isYesNoBallot(2, "yes-no")).toBe(false);
+    const lone = { _id: "p1", candidates: [{ _id: "c1" }] };
+    const pair = { _id: "p2", candidates: [{ _id: "c2" }, { _id: "c3" }] };
+    expect(markYesNo([lone, pair], "single")).toEqual([lone, pair]);
+    expect(markYesNo([lone, pair], "yes-no")).toEqual([{ ...lone, yesNo: true }, pair]);
+  });
+  it("'no' only on a Yes/No ballot; 'abstain' only where allowed", () => {
+    expect(choiceProblem("no", { candidateCount: 1, allowAbstain: false, unopposed: "yes-no" })).toBeNull();
+    expect(choiceProblem("no", { candidateCount: 1, allowAbstain: true, unopposed: "single" })).toBe(messages.noNeedsUnopposed);
+    expect(choiceProblem("no", { candidateCount: 2, allowAbstain: true, unopposed: "yes-no" })).toBe(messages.noNeedsUnopposed);
+    expect(choiceProblem("no", { candidateCount: 0, allowAbstain: true, unopposed: "yes-no" })).toBe(messages.noNeedsUnopposed);
+    expect(choiceProblem("abstain", { candidateCount: 3, allowAbstain: true, unopposed: "single" })).toBeNull();
+    expect(choiceProblem("abstain", { candidateCount: 3, allowAbstain: false, unopposed: "yes-no" })).toBe(messages.abstainNotAllowed);
+    expect(choiceProblem("candidate", { candidateCount: 1, allowAbstain: false, unopposed: "single" })).toBeNull();
   });
   it("a vote names a candidate or a choice, exactly one", () => {
     expect(castVoteSchema.safeParse({ positionId: "p", candidateId: "c" }).success).toBe(true);
@@ -75,12 +87,14 @@ describe("ballot rules", () => {
 });
 
 describe("schemas", () => {
-  it("settings: start < end, known visibility and order", () => {
-    const ok = { title: "T", subtitle: "", startTime: "2026-03-02T10:00:00Z", endTime: "2026-03-02T14:00:00Z", resultsVisibility: "live", ballotOrder: "fixed" };
+  it("settings: start < end, known visibility, order and unopposed mode", () => {
+    const ok = { title: "T", subtitle: "", startTime: "2026-03-02T10:00:00Z", endTime: "2026-03-02T14:00:00Z", resultsVisibility: "live", ballotOrder: "fixed", unopposed: "single" };
     expect(electionSettingsSchema.safeParse(ok).success).toBe(true);
     expect(electionSettingsSchema.safeParse({ ...ok, endTime: ok.startTime }).success).toBe(false);
     expect(electionSettingsSchema.safeParse({ ...ok, title: " " }).success).toBe(false);
     expect(electionSettingsSchema.safeParse({ ...ok, ballotOrder: "alphabetical" }).success).toBe(false);
+    expect(electionSettingsSchema.safeParse({ ...ok, unopposed: "yes-no" }).success).toBe(true);
+    expect(electionSettingsSchema.safeParse({ ...ok, unopposed: "yes" }).success).toBe(false);
   });
   it("position edits: known fields only; groups cleaned", () => {
     expect(updatePositionSchema.parse({ eligibleGroups: [" 300L", "300L", ""] })).toEqual({ eligibleGroups: ["300L"] });
@@ -96,7 +110,7 @@ describe("schemas", () => {
 });
 
 const entry = (name: string, votes: number) => ({ candidateId: name, name, photo: null, votes });
-const position = (breakdown: ReturnType<typeof entry>[], extra: { noVotes?: number; abstentions?: number } = {}) => ({
+const position = (breakdown: ReturnType<typeof entry>[], extra: { noVotes?: number; abstentions?: number; yesNo?: boolean } = {}) => ({
   positionId: "p",
   positionTitle: "President",
   breakdown,
@@ -111,13 +125,19 @@ describe("results rule: counts, percentages, elected, ties", () => {
     expect(percentageBase(r)).toBe(4);
     expect(sharePercent(3, r)).toBe(75);
   });
-  it("unopposed: elected only with more Yes than No", () => {
-    expect(positionOutcome(position([entry("Ada", 3)], { noVotes: 2 }))).toMatchObject({ kind: "elected", yes: 3, no: 2 });
-    expect(positionOutcome(position([entry("Ada", 2)], { noVotes: 2 }))).toMatchObject({ kind: "not-elected" });
-    expect(positionOutcome(position([entry("Ada", 0)], { noVotes: 1 }))).toMatchObject({ kind: "not-elected" });
-    expect(positionOutcome(position([entry("Ada", 0)], { abstentions: 5 }))).toEqual({ kind: "no-votes" });
-    expect(leadersByPosition([position([entry("Ada", 2)], { noVotes: 2 })])).toEqual([]);
-    expect(leadersByPosition([position([entry("Ada", 3)], { noVotes: 1 })])[0]).toMatchObject({ name: "Ada", percentage: 75 });
+  it("unopposed in yes-no mode: elected only with more Yes than No", () => {
+    const yesNo = { yesNo: true };
+    expect(positionOutcome(position([entry("Ada", 3)], { noVotes: 2, ...yesNo }))).toMatchObject({ kind: "elected", yes: 3, no: 2 });
+    expect(positionOutcome(position([entry("Ada", 2)], { noVotes: 2, ...yesNo }))).toMatchObject({ kind: "not-elected" });
+    expect(positionOutcome(position([entry("Ada", 0)], { noVotes: 1, ...yesNo }))).toMatchObject({ kind: "not-elected" });
+    expect(positionOutcome(position([entry("Ada", 0)], { abstentions: 5, ...yesNo }))).toEqual({ kind: "no-votes" });
+    expect(leadersByPosition([position([entry("Ada", 2)], { noVotes: 2, ...yesNo })])).toEqual([]);
+    expect(leadersByPosition([position([entry("Ada", 3)], { noVotes: 1, ...yesNo })])[0]).toMatchObject({ name: "Ada", percentage: 75 });
+  });
+  it("a lone candidate without the yes-no setting (the spec) leads with any vote, as in any position", () => {
+    expect(positionOutcome(position([entry("Ada", 1)]))).toMatchObject({ kind: "leader", leader: { name: "Ada" } });
+    expect(leadersByPosition([position([entry("Ada", 2)])])[0]).toMatchObject({ name: "Ada", percentage: 100 });
+    expect(positionOutcome(position([entry("Ada", 0)]))).toEqual({ kind: "no-votes" });
   });
   it("ties: two or more sharing the lead are a 'Tie', never a leader", () => {
     const tie = position([entry("Ada", 2), entry("Grace", 2), entry("Linus", 1)]);

@@ -5,7 +5,7 @@
  */
 import { ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "./constants.ts";
 import { messages } from "./messages.ts";
-import type { ElectionSettings } from "./types.ts";
+import type { ElectionSettings, UnopposedMode } from "./types.ts";
 
 /** The spec's fixed election: a fresh install's settings (api/drizzle/0004_election.sql). */
 export const SPEC_ELECTION: ElectionSettings = {
@@ -15,6 +15,7 @@ export const SPEC_ELECTION: ElectionSettings = {
   endTime: ELECTION_END,
   resultsVisibility: "live",
   ballotOrder: "fixed",
+  unopposed: "single",
 };
 
 export interface Window {
@@ -49,14 +50,29 @@ export function isEligible(eligibleGroups: readonly string[], voterGroups: reado
   return eligibleGroups.some((g) => mine.has(groupKey(g)));
 }
 
-/** The ballot's shape: a position with exactly one candidate is decided by Yes/No. */
-export const isUnopposed = (candidateCount: number): boolean => candidateCount === 1;
+/**
+ * The one rule for "is this position a Yes/No vote": exactly one candidate stands AND the
+ * election's 'unopposed' setting is 'yes-no'. The default, 'single', is the spec: a lone
+ * candidate is an ordinary card ('Select one candidate for this position'). The vote route,
+ * the station ballots, the results and (through the `yesNo` flag the API sets from this) the
+ * vote card, the results screens and the CSV all follow it.
+ */
+export const isYesNoBallot = (candidateCount: number, unopposed: UnopposedMode): boolean =>
+  unopposed === "yes-no" && candidateCount === 1;
+
+/** Positions as a ballot shows them: `yesNo` set where the election decides them by Yes/No. */
+export function markYesNo<P extends { candidates: readonly unknown[] }>(positions: readonly P[], unopposed: UnopposedMode): (P & { yesNo?: boolean })[] {
+  return positions.map((p) => (isYesNoBallot(p.candidates.length, unopposed) ? { ...p, yesNo: true } : p));
+}
 
 export type BallotChoiceKind = "candidate" | "no" | "abstain";
 
 /** Why a choice is not on this position's ballot, or null. 'Yes' is the sole candidate's id. */
-export function choiceProblem(kind: BallotChoiceKind, ballot: { candidateCount: number; allowAbstain: boolean }): string | null {
-  if (kind === "no" && !isUnopposed(ballot.candidateCount)) return messages.noNeedsUnopposed;
+export function choiceProblem(
+  kind: BallotChoiceKind,
+  ballot: { candidateCount: number; allowAbstain: boolean; unopposed: UnopposedMode },
+): string | null {
+  if (kind === "no" && !isYesNoBallot(ballot.candidateCount, ballot.unopposed)) return messages.noNeedsUnopposed;
   if (kind === "abstain" && !ballot.allowAbstain) return messages.abstainNotAllowed;
   return null;
 }

@@ -23,6 +23,7 @@ export const electionSettingsSchema = z
     endTime: instantSchema(messages.endTimeRequired, "End time"),
     resultsVisibility: z.enum(["live", "after-close"], { error: "Results visibility must be 'live' or 'after-close'" }),
     ballotOrder: z.enum(["fixed", "random"], { error: "Ballot order must be 'fixed' or 'random'" }),
+    unopposed: z.enum(["single", "yes-no"], { error: "Unopposed positions must be 'single' or 'yes-no'" }),
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] });
 export type ElectionSettingsInput = z.infer<typeof electionSettingsSchema>;

@@ -83,7 +83,7 @@ export const messages = {
   startLocked: "The start time cannot change once the position has opened",
   endBeforeNow: "The end time cannot be moved to before now",
   ballotFrozen: "This position already has votes: its candidates can no longer be added, moved or removed",
-  noNeedsUnopposed: "'No' is a choice only when a single candidate stands",
+  noNeedsUnopposed: "'No' is a choice only when a single candidate stands and the election decides unopposed positions by Yes or No",
   abstainNotAllowed: "This position does not allow abstaining",
   electionTitleRequired: "Election title is required",
   electionSettingsSaved: "Election settings saved",

@@ -35,8 +35,11 @@ export function percentageBase(r: Pick<PositionResult, "breakdown" | "noVotes">)
 export const sharePercent = (votes: number, r: Pick<PositionResult, "breakdown" | "noVotes">): number =>
   votePercentage(votes, percentageBase(r));
 
-/** Whether the position is decided by Yes/No: exactly one candidate stands. */
-export const isYesNo = (r: Pick<PositionResult, "breakdown">): boolean => r.breakdown.length === 1;
+/**
+ * Whether the position is decided by Yes/No: the flag the API sets with election-rules.ts
+ * isYesNoBallot (one candidate, and the election's setting 'yes-no'; off by default).
+ */
+export const isYesNo = (r: Pick<PositionResult, "breakdown" | "yesNo">): boolean => r.yesNo === true && r.breakdown.length === 1;
 
 export type PositionOutcome =
   | { kind: "no-votes" }
@@ -45,7 +48,7 @@ export type PositionOutcome =
   /** Unopposed: elected only with more Yes than No. */
   | { kind: "elected" | "not-elected"; candidate: BreakdownEntry; yes: number; no: number };
 
-export function positionOutcome(r: Pick<PositionResult, "breakdown" | "noVotes">): PositionOutcome {
+export function positionOutcome(r: Pick<PositionResult, "breakdown" | "noVotes" | "yesNo">): PositionOutcome {
   if (isYesNo(r)) {
     const candidate = r.breakdown[0];
     const yes = candidate.votes;

@@ -51,6 +51,8 @@ export interface Position {
   eligibleGroups?: string[];
   /** Whether the ballot offers an explicit 'Abstain'. */
   allowAbstain?: boolean;
+  /** Decided by Yes/No (election-rules.ts isYesNoBallot); set by the API on ballots, absent means an ordinary vote. */
+  yesNo?: boolean;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
@@ -91,6 +93,8 @@ export interface PositionResult {
   breakdown: BreakdownEntry[];
   /** 'No' votes on an unopposed position (issue 11); counted in `totalVotes`. */
   noVotes?: number;
+  /** Decided by Yes/No (election-rules.ts isYesNoBallot, at the election's setting); absent means an ordinary vote. */
+  yesNo?: boolean;
   /** Explicit abstentions; counted in `totalVotes`, never in a percentage. */
   abstentions?: number;
   /** Voters allowed to vote here when the position is limited to groups (turnout's base). */
@@ -118,6 +122,8 @@ export interface ApiError {
 /** Election settings (issue 11, DESIGN.md section 7). Instants are ISO strings in UTC. */
 export type ResultsVisibility = "live" | "after-close";
 export type BallotOrder = "fixed" | "random";
+/** Issue 11: how a position with one candidate is decided: 'single' (the spec: an ordinary vote) or 'yes-no'. */
+export type UnopposedMode = "single" | "yes-no";
 
 export interface ElectionSettings {
   title: string;
@@ -126,6 +132,7 @@ export interface ElectionSettings {
   endTime: string;
   resultsVisibility: ResultsVisibility;
   ballotOrder: BallotOrder;
+  unopposed: UnopposedMode;
 }
 
 /** What the login page may know before anyone signs in. */

@@ -312,6 +312,8 @@ export const electionSettings = sqliteTable("election_settings", {
   endTime: integer("end_time").notNull(),
   resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
   ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
+  /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
+  unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
   updatedAt: integer("updated_at").notNull(),
 });
 

@@ -44,7 +44,7 @@ describe("election settings", () => {
     const t = await fresh();
     const admin = await t.adminToken();
     const voter = await t.createVoter(admin);
-    const next = { ...SPEC_DEFAULTS, title: "SUG Elections", startTime: "2026-03-05T08:00:00.000Z", endTime: "2026-03-05T16:00:00.000Z", ballotOrder: "random" };
+    const next = { ...SPEC_DEFAULTS, title: "SUG Elections", startTime: "2026-03-05T08:00:00.000Z", endTime: "2026-03-05T16:00:00.000Z", ballotOrder: "random", unopposed: "yes-no" };
     expect((await t.request("/admin/election", { method: "PUT", token: voter.token, json: next })).status).toBe(403);
     const observer = await t.request("/admin/users", {
       method: "POST",
@@ -58,6 +58,7 @@ describe("election settings", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBe(messages.endAfterStart);
     expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...next, resultsVisibility: "never" } })).status).toBe(400);
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...next, unopposed: "always" } })).status).toBe(400);
     expect(await (await t.request("/election", { token: admin })).json()).toEqual(SPEC_DEFAULTS);
 
     const ok = await t.request("/admin/election", { method: "PUT", token: admin, json: next });
@@ -68,6 +69,7 @@ describe("election settings", () => {
     expect(log.rows).toHaveLength(1);
     expect(String(log.rows[0].summary)).toContain(`title: "Department Elections" -> "SUG Elections"`);
     expect(String(log.rows[0].summary)).toContain(`ballotOrder: "fixed" -> "random"`);
+    expect(String(log.rows[0].summary)).toContain(`unopposed: "single" -> "yes-no"`);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STATION_BALLOT_BLOCK, messages, type StationBallotAnswer, type StationChoice, type StationSessionInfo } from "@evoting/shared";
+import { STATION_BALLOT_BLOCK, messages, type StationBallotAnswer, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -215,6 +215,14 @@ describe("station ballots", () => {
     const s = await setUp();
     const unopposed = await t.createPosition(admin, "Treasurer", new Date(t.clock.now() - 60_000).toISOString(), new Date(t.clock.now() + 3_600_000).toISOString());
     await t.createCandidate(admin, unopposed._id, "Sole");
+    // Yes/No for a lone candidate is an election setting, off by default: with it off, 'No' is refused.
+    const early = await t.createVoter(admin);
+    const refusedNo = await deliver(s.officer.token, seal(s.session, await voterId(early.matricNumber), [{ positionId: unopposed._id, kind: "no" }]));
+    expect(((await refusedNo.json()) as StationBallotAnswer).outcomes[0]).toMatchObject({ counted: false, message: messages.noNeedsUnopposed });
+    const settings = (await (await t.request("/election", { token: admin })).json()) as object;
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, unopposed: "yes-no" } })).status).toBe(200);
+    const pkg = (await (await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token })).json()) as StationPackage<Position>;
+    expect(pkg.positions.find((p) => p._id === unopposed._id)?.yesNo).toBe(true);
     const patch = (id: string, json: unknown) => t.request(`/admin/positions/${id}`, { method: "PATCH", token: admin, json });
     expect((await patch(s.position._id, { eligibleGroups: ["300L"] })).status).toBe(200);
     const res = await deliver(

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   isStaff,
+  markYesNo,
   messages,
   openStationSchema,
   sealedStationBallotSchema,
@@ -104,7 +105,8 @@ export function stationRoutes(deps: Deps) {
       const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), getElection(database)]);
       return c.json({
         station: { _id: station.id, name: station.name },
-        positions,
+        // The station's cards show Yes/No exactly where the vote page does.
+        positions: markYesNo(positions, election.unopposed),
         election,
         roll,
         generatedAt: new Date(clock.now()).toISOString(),

@@ -7,6 +7,7 @@ import {
   canVote,
   choiceProblem,
   isEligible,
+  markYesNo,
   resultsHiddenFrom,
   castVoteSchema,
   idempotencyKeySchema,
@@ -60,7 +61,9 @@ export function voteRoutes(deps: Deps) {
       ]);
       // Issue 11: 'random' order is the voter's own; a position the voter may not vote for
       // is marked so the vote page leaves it out (All Candidates still lists its candidates).
-      const list = isVoter && election.ballotOrder === "random" ? orderForVoter(keys, c.var.user.id, positions) : positions;
+      // A lone candidate is a Yes/No vote only where the election says so (off by default).
+      const ordered = isVoter && election.ballotOrder === "random" ? orderForVoter(keys, c.var.user.id, positions) : positions;
+      const list = markYesNo(ordered, election.unopposed);
       return c.json(
         list.map((p): BallotPosition => {
           if (isVoter && !isEligible(p.eligibleGroups ?? [], groups)) return { ...p, eligible: false };
@@ -109,7 +112,9 @@ export function voteRoutes(deps: Deps) {
       const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
       // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
       // takes votes only from voters in them.
-      const kindProblem = position && body.choice ? choiceProblem(body.choice, position) : null;
+      // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
+      const kindProblem =
+        position && body.choice ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed }) : null;
       const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
       const candidateOk = body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
       if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {

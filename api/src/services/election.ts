@@ -28,7 +28,7 @@ export async function getElection(database: Database): Promise<ElectionSettings>
 
 async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order FROM election_settings WHERE id = 1",
+    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed FROM election_settings WHERE id = 1",
   );
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
@@ -38,6 +38,7 @@ async function readElection(database: Database): Promise<ElectionSettings> {
     endTime: toIso(row.end_time),
     resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
     ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
+    unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
   };
 }
 
@@ -47,7 +48,7 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
   await database.writer.submit([
     {
       sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
-              results_visibility = ?, ballot_order = ?, updated_at = ? WHERE id = 1`,
+              results_visibility = ?, ballot_order = ?, unopposed = ?, updated_at = ? WHERE id = 1`,
       args: [
         input.title,
         input.subtitle,
@@ -55,6 +56,7 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         Date.parse(input.endTime),
         input.resultsVisibility,
         input.ballotOrder,
+        input.unopposed,
         now,
       ],
     },

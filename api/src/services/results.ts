@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { ElectionSettings, Results } from "@evoting/shared";
-import { resultsHiddenFrom, sortBreakdown } from "@evoting/shared";
+import { isYesNoBallot, resultsHiddenFrom, sortBreakdown } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import type { Clock } from "../clock.ts";
 import { RESULTS_VERSION } from "../db/schema.ts";
@@ -112,7 +112,7 @@ export class ResultsService {
     const started = performance.now();
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies.
-    const [v, voters, voted, rows, eligible] = await client.batch(
+    const [v, voters, voted, rows, eligible, settings] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
         "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
@@ -127,6 +127,8 @@ export class ResultsService {
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]'`,
+        // Issue 11: whether a lone candidate is decided by Yes/No (off by default, the spec).
+        "SELECT unopposed FROM election_settings WHERE id = 1",
       ],
       "read",
     );
@@ -152,13 +154,18 @@ export class ResultsService {
         });
       }
     }
+    const unopposed = settings.rows[0]?.unopposed === "yes-no" ? "yes-no" : "single";
     const totalRegisteredVoters = Number(voters.rows[0]?.n ?? 0);
     const eligibleBy = new Map(eligible.rows.map((r) => [String(r.position_id), Number(r.n)]));
     for (const entry of byPosition.values()) entry.eligibleVoters = eligibleBy.get(entry.positionId) ?? totalRegisteredVoters;
     const results: Results = {
       totalRegisteredVoters,
       totalVotesCast: Number(voted.rows[0]?.n ?? 0),
-      results: [...byPosition.values()].map((p) => ({ ...p, breakdown: sortBreakdown(p.breakdown) })),
+      results: [...byPosition.values()].map((p) => ({
+        ...p,
+        breakdown: sortBreakdown(p.breakdown),
+        ...(isYesNoBallot(p.breakdown.length, unopposed) ? { yesNo: true } : {}),
+      })),
       generatedAt: new Date(this.clock.now()).toISOString(),
     };
     const snapshot = { version: Number(v.rows[0]?.value ?? 0), results };

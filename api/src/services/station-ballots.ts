@@ -24,10 +24,12 @@ import {
   type StationBallotAnswer,
   type StationChoice,
   type StationOutcome,
+  type UnopposedMode,
 } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import type { Keys } from "../security/keys.ts";
 import { listPositions } from "./catalog.ts";
+import { getElection } from "./election.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "./votes.ts";
 
@@ -91,7 +93,8 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
 
   const voter = await findRollEntry(database, ballot.voterId);
   if (!voter) return refused(404, messages.stationVoterNotFound);
-  const positions = new Map((await listPositions(database.db)).map((p) => [p._id, p]));
+  const [list, { unopposed }] = await Promise.all([listPositions(database.db), getElection(database)]);
+  const positions = new Map(list.map((p) => [p._id, p]));
   const outcomes: StationOutcome[] = [];
   const seen = new Set<string>();
   for (const choice of ballot.choices) {
@@ -108,7 +111,7 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
       outcomes.push(refusal(messages.positionNotFound));
       continue;
     }
-    const problem = choiceRefusal(voter.role, voter.groups, position, choice, castAt, now, input.graceMs);
+    const problem = choiceRefusal(voter.role, voter.groups, { ...position, unopposed }, choice, castAt, now, input.graceMs);
     if (problem) {
       outcomes.push(refusal(problem));
       continue;
@@ -142,7 +145,7 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
 function choiceRefusal(
   role: string,
   groups: string[],
-  position: Position,
+  position: Position & { unopposed: UnopposedMode },
   choice: StationChoice,
   castAt: number,
   now: number,
@@ -153,7 +156,11 @@ function choiceRefusal(
   const timing = stationTimingProblem(castAt, now, { startTime: Date.parse(position.startTime), endTime: Date.parse(position.endTime) }, graceMs);
   if (timing) return timing;
   if (choice.kind !== "candidate") {
-    return choiceProblem(choice.kind, { candidateCount: position.candidates.length, allowAbstain: position.allowAbstain ?? false });
+    return choiceProblem(choice.kind, {
+      candidateCount: position.candidates.length,
+      allowAbstain: position.allowAbstain ?? false,
+      unopposed: position.unopposed,
+    });
   }
   if (!position.candidates.some((c) => c._id === choice.candidateId)) return messages.candidateNotInPosition;
   return null;

@@ -32,8 +32,20 @@ describe("vote page ballot rules", () => {
     expect(screen.queryByText("300L Rep")).not.toBeInTheDocument();
   });
 
-  test("unopposed: the candidate with 'Yes' and 'No'; No is sent as the choice and shown as recorded", async () => {
+  test("by default (the spec) a lone candidate is an ordinary card: its radio, no Yes/No", async () => {
     const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
+    const card = await screen.findByRole("form", { name: "President" });
+    expect(within(card).getByText("Select one candidate for this position")).toBeInTheDocument();
+    expect(within(card).getAllByRole("radio").map((r) => r.getAttribute("value"))).toEqual(["p1-c0"]);
+    expect(within(card).queryByRole("radio", { name: "No" })).not.toBeInTheDocument();
+    await userEvent.click(within(card).getByRole("radio", { name: "Amaka Nwosu" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
+    expect(await within(card).findByRole("button", { name: "Vote Cast" })).toBeDisabled();
+    expect(posted()).toEqual([{ positionId: "p1", candidateId: "p1-c0", ballotTicket: "ticket-p1" }]);
+  });
+
+  test("unopposed in yes-no mode: the candidate with 'Yes' and 'No'; No is sent as the choice and shown as recorded", async () => {
+    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"], { yesNo: true })]);
     const card = await screen.findByRole("form", { name: "President" });
     expect(within(card).getByText("Amaka Nwosu")).toBeInTheDocument();
     expect(within(card).getAllByRole("radio").map((r) => r.getAttribute("value"))).toEqual(["p1-c0", "choice:no"]);
@@ -45,7 +57,7 @@ describe("vote page ballot rules", () => {
   });
 
   test("Yes is a vote for the candidate", async () => {
-    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
+    const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"], { yesNo: true })]);
     const card = await screen.findByRole("form", { name: "President" });
     await userEvent.click(within(card).getByRole("radio", { name: "Yes" }));
     await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));

@@ -20,6 +20,12 @@ const patchCandidate = (id: string, fields: Record<string, string | Blob>, token
   return t.request(`/admin/candidates/${id}`, { method: "PATCH", token, body: form });
 };
 const message = async (res: Response) => ((await res.json()) as { message: string }).message;
+/** Issue 11's Yes/No for a lone candidate is an election setting, off by default (the spec). */
+const setUnopposed = async (unopposed: "single" | "yes-no") => {
+  const settings = (await (await t.request("/election", { token: admin })).json()) as object;
+  const res = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, unopposed } });
+  expect(res.status).toBe(200);
+};
 
 describe("PATCH /admin/positions/:id", () => {
   it("title any time; start only before opening; end extended any time, shortened never before now", async () => {
@@ -115,8 +121,28 @@ describe("PATCH /admin/candidates/:id and the frozen ballot", () => {
 });
 
 describe("Yes/No and abstain through the API", () => {
-  it("an unopposed position takes Yes (the candidate) and No; results count them apart", async () => {
+  it("by default (the spec) a lone candidate is an ordinary vote: 'No' is refused and changes nothing", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada"]);
+    expect(((await (await t.request("/election", { token: admin })).json()) as { unopposed: string }).unopposed).toBe("single");
+    const voter = await t.createVoter(admin);
+    const ballot = (await (await t.request("/vote/positions", { token: voter.token })).json()) as { _id: string; yesNo?: boolean }[];
+    expect(ballot.find((p) => p._id === position._id)?.yesNo).toBeUndefined();
+    const no = await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, choice: "no" } });
+    expect(no.status).toBe(400);
+    expect(await message(no)).toBe(messages.noNeedsUnopposed);
+    expect(await (await t.request("/vote/my-votes", { token: voter.token })).json()).toEqual([]);
+    const vote = await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } });
+    expect(vote.status).toBe(201);
+    const results = (await (await t.request("/vote/results", { token: admin })).json()) as Results;
+    expect(results.results[0]).toMatchObject({ totalVotes: 1, noVotes: 0, breakdown: [{ name: "Ada", votes: 1 }] });
+    expect(results.results[0].yesNo).toBeUndefined();
+  });
+
+  it("with the setting 'yes-no' an unopposed position takes Yes (the candidate) and No; results count them apart", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada"]);
+    await setUnopposed("yes-no");
+    const ballot = (await (await t.request("/vote/positions", { token: (await t.createVoter(admin)).token })).json()) as { _id: string; yesNo?: boolean }[];
+    expect(ballot.find((p) => p._id === position._id)?.yesNo).toBe(true);
     const cast = async (json: object) => {
       const voter = await t.createVoter(admin);
       return t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, ...json } });
@@ -130,11 +156,12 @@ describe("Yes/No and abstain through the API", () => {
     expect(abstain.status).toBe(400);
     expect(await message(abstain)).toBe(messages.abstainNotAllowed);
     const results = (await (await t.request("/vote/results", { token: admin })).json()) as Results;
-    expect(results.results[0]).toMatchObject({ totalVotes: 3, noVotes: 2, abstentions: 0, breakdown: [{ name: "Ada", votes: 1 }] });
+    expect(results.results[0]).toMatchObject({ totalVotes: 3, noVotes: 2, abstentions: 0, yesNo: true, breakdown: [{ name: "Ada", votes: 1 }] });
   });
 
   it("'No' is refused where two stand; abstain counts as voted where allowed and stays out of candidates", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    await setUnopposed("yes-no");
     const voter = await t.createVoter(admin);
     const cast = (json: object, token = voter.token) => t.request("/vote", { method: "POST", token, json: { positionId: position._id, ...json } });
     const no = await cast({ choice: "no" });

@@ -18,8 +18,9 @@ const position = (id: string, votes: number[], extra: Partial<PositionResult> = 
 const results = (list: PositionResult[]): Results => ({ totalRegisteredVoters: 10, totalVotesCast: 5, results: list, generatedAt: "2026-01-01T00:00:00.000Z" });
 
 describe("leaders: ties and Yes/No", () => {
-  test("a shared lead reads 'Tie', never a leader; an unopposed candidate is elected only with more Yes than No", () => {
-    render(<LeadersGrid results={results([position("A", [2, 2, 1]), position("B", [3], { noVotes: 1 }), position("C", [2], { noVotes: 2 }), position("D", [4, 1])])} />);
+  test("a shared lead reads 'Tie', never a leader; a Yes/No candidate is elected only with more Yes than No", () => {
+    const yesNo = { yesNo: true };
+    render(<LeadersGrid results={results([position("A", [2, 2, 1]), position("B", [3], { noVotes: 1, ...yesNo }), position("C", [2], { noVotes: 2, ...yesNo }), position("D", [4, 1])])} />);
     const cards = screen.getAllByRole("listitem");
     expect(cards.map((c) => c.getAttribute("data-outcome"))).toEqual(["tie", "elected", "not-elected", "leader"]);
     expect(within(cards[0]).getByText("Tie")).toBeInTheDocument();
@@ -30,8 +31,15 @@ describe("leaders: ties and Yes/No", () => {
     expect(within(cards[3]).getByText("4 votes · 80.0%")).toBeInTheDocument();
   });
 
+  test("without the yes-no setting (the spec) a lone candidate leads like any other", () => {
+    render(<LeadersGrid results={results([position("B", [3])])} />);
+    const [card] = screen.getAllByRole("listitem");
+    expect(card.getAttribute("data-outcome")).toBe("leader");
+    expect(within(card).getByText("3 votes · 100.0%")).toBeInTheDocument();
+  });
+
   test("breakdown: Yes and No bars with shares of those who chose; abstentions reported apart", () => {
-    render(<PositionBreakdown result={position("B", [3], { noVotes: 1, abstentions: 4 })} />);
+    render(<PositionBreakdown result={position("B", [3], { noVotes: 1, abstentions: 4, yesNo: true })} />);
     expect(screen.getByText("8 votes · Elected")).toBeInTheDocument();
     expect(screen.getByRole("meter", { name: "Yes: Cand B0 share of votes" })).toHaveAttribute("aria-valuenow", "75");
     expect(screen.getByRole("meter", { name: "No share of votes" })).toHaveAttribute("aria-valuenow", "25");

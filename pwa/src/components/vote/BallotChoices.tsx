@@ -1,4 +1,4 @@
-import { isUnopposed, type BallotPosition, type Candidate, type MyVote } from "@evoting/shared";
+import { type BallotPosition, type Candidate, type MyVote } from "@evoting/shared";
 import { cx } from "../../lib/cx";
 import { Avatar } from "../ui/Avatar";
 import { ManifestoButton } from "./ManifestoButton";
@@ -26,11 +26,13 @@ interface BallotChoicesProps {
 }
 
 /**
- * The card's choices: one radio per candidate (the spec); with exactly one candidate, the
- * candidate with 'Yes' and 'No'; and 'Abstain' where the position allows it.
+ * The card's choices: one radio per candidate (the spec, also for a lone candidate); a Yes/No
+ * ballot (one candidate and the election's setting 'yes-no': the API's `yesNo`, decided by
+ * shared election-rules.ts isYesNoBallot) shows the candidate with 'Yes' and 'No'; and
+ * 'Abstain' where the position allows it.
  */
 export function BallotChoices({ position, headingId, checked, disabled, onChoose }: BallotChoicesProps) {
-  const unopposed = isUnopposed(position.candidates.length);
+  const unopposed = position.yesNo === true && position.candidates.length === 1;
   const sole = position.candidates[0];
   const radio = (value: string, label: React.ReactNode, key = value) => (
     <label

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility } from "@evoting/shared";
+import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility, type UnopposedMode } from "@evoting/shared";
 import { electionApi, electionQuery, invalidateSettings } from "../../lib/election-api";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
@@ -24,7 +24,7 @@ const textValues = (s?: ElectionSettings) => ({
   endTime: s ? isoToLocalInput(s.endTime) : "",
 });
 
-/** /admin/election (issue 11): the election's title, window, results visibility and ballot order. */
+/** /admin/election (issue 11): the election's title, window, results visibility, ballot order and unopposed positions. */
 export function ElectionSettingsPage() {
   const online = useOnline();
   const client = useQueryClient();
@@ -32,11 +32,13 @@ export function ElectionSettingsPage() {
   const { values, setValues, setErrors, field } = useFormFields(textValues());
   const [resultsVisibility, setVisibility] = useState<ResultsVisibility>("live");
   const [ballotOrder, setOrder] = useState<BallotOrder>("fixed");
+  const [unopposed, setUnopposed] = useState<UnopposedMode>("single");
   useEffect(() => {
     if (!settings.data) return;
     setValues(textValues(settings.data));
     setVisibility(settings.data.resultsVisibility);
     setOrder(settings.data.ballotOrder);
+    setUnopposed(settings.data.unopposed);
   }, [settings.data, setValues]);
 
   const save = useMutation({
@@ -58,6 +60,7 @@ export function ElectionSettingsPage() {
       endTime: localInputToIso(values.endTime),
       resultsVisibility,
       ballotOrder,
+      unopposed,
     });
     if (!parsed.success) {
       setErrors(fieldErrors<Field>(parsed.error));
@@ -98,6 +101,14 @@ export function ElectionSettingsPage() {
                 <select id={id} aria-describedby={describedBy} className={inputClass} value={ballotOrder} onChange={(e) => setOrder(e.target.value as BallotOrder)}>
                   <option value="fixed">Fixed: the same order for everyone</option>
                   <option value="random">Random: each voter's own order</option>
+                </select>
+              )}
+            </FieldShell>
+            <FieldShell label="Unopposed Positions" hint="A position with exactly one candidate. Yes or No: the candidate is elected only with more Yes than No.">
+              {({ id, describedBy }) => (
+                <select id={id} aria-describedby={describedBy} className={inputClass} value={unopposed} onChange={(e) => setUnopposed(e.target.value as UnopposedMode)}>
+                  <option value="single">Vote for the candidate (as usual)</option>
+                  <option value="yes-no">Yes or No</option>
                 </select>
               )}
             </FieldShell>

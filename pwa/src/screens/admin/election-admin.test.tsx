@@ -42,9 +42,14 @@ describe("Election Settings", () => {
     await u.type(title, "SUG Elections");
     await u.selectOptions(screen.getByLabelText("Results Visibility"), "after-close");
     await u.selectOptions(screen.getByLabelText("Ballot Order"), "random");
+    // Unopposed positions: the spec's ordinary vote by default; Yes or No is a choice.
+    const unopposed = screen.getByLabelText("Unopposed Positions");
+    expect(unopposed).toHaveValue("single");
+    expect(within(unopposed).getByRole("option", { selected: true })).toHaveTextContent("Vote for the candidate (as usual)");
+    await u.selectOptions(unopposed, "Yes or No");
     await u.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
-    expect(puts).toEqual([{ ...settings, title: "SUG Elections", resultsVisibility: "after-close", ballotOrder: "random" }]);
+    expect(puts).toEqual([{ ...settings, title: "SUG Elections", resultsVisibility: "after-close", ballotOrder: "random", unopposed: "yes-no" }]);
   });
 });
 

@@ -52,7 +52,7 @@ describe("station ballot", () => {
   test("Yes/No on an unopposed position and Abstain where allowed, as on the vote page", async () => {
     const onSubmit = vi.fn(async () => undefined);
     const ballot = [
-      { ...positions[2], _id: "treasurer", title: "Treasurer", eligibleGroups: [] },
+      { ...positions[2], _id: "treasurer", title: "Treasurer", eligibleGroups: [], yesNo: true },
       { ...positions[0], allowAbstain: true },
     ];
     render(<StationBallot voter={voter} positions={ballot} alreadyVoted={["Secretary"]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);

@@ -2,7 +2,8 @@
  * Issue 11 in Chromium: on polling day the admin extends a running position's end time from
  * Manage Positions' 'Edit' (times in the browser's zone, Africa/Lagos, stored in UTC) and
  * cannot pull it before now; the Election Settings page changes the title every page shows;
- * a voter votes 'No' on an unopposed position and the results count it apart. Runs its own
+ * with 'Unopposed Positions' switched to 'Yes or No' there (off by default, the spec), a voter
+ * votes 'No' on an unopposed position and the results count it apart. Runs its own
  * server (fresh database), so counts are exact.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -91,6 +92,17 @@ describe("polling day", () => {
 
 describe("an unopposed position", () => {
   test("the voter sees the candidate with Yes and No, votes No, and results count it apart", async () => {
+    // Yes/No is an election setting, off by default: the admin switches it on.
+    const settings = admin.page;
+    await settings.goto("/admin/election");
+    const unopposed = settings.getByLabel("Unopposed Positions");
+    await expect(unopposed.inputValue()).resolves.toBe("single");
+    await unopposed.selectOption({ label: "Yes or No" });
+    await settings.getByRole("button", { name: "Save Settings" }).click();
+    await expectToast(settings, "Election settings saved");
+    const { body: election } = await api.call<{ unopposed: string }>("/election", { token: adminToken });
+    expect(election.unopposed).toBe("yes-no");
+
     const { page } = voter;
     await page.goto("/login");
     await page.getByTestId("login-election-title").filter({ hasText: "SUG Elections 2026" }).waitFor();

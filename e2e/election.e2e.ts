@@ -218,9 +218,9 @@ describe("a voter votes", () => {
 
     const treasurer = page.getByRole("form", { name: "Treasurer" });
     await treasurer.getByText(/Voting for this position has not started yet\. It opens on .*\(Africa\/Lagos\)/).waitFor();
-    // Treasurer has one candidate: issue 11 puts Zainab Musa to a Yes/No vote, closed until it opens.
-    await treasurer.getByText("Zainab Musa is the only candidate: vote Yes or No").waitFor();
-    await expect(treasurer.getByRole("radio", { name: "Yes" }).isDisabled()).resolves.toBe(true);
+    // Treasurer has one candidate: an ordinary card, as the spec shows it (Yes/No is a setting, off by default).
+    await treasurer.getByText("Select one candidate for this position").waitFor();
+    await expect(treasurer.getByRole("radio", { name: "Zainab Musa" }).isDisabled()).resolves.toBe(true);
 
     const status = page.getByText("Your Voting Status").locator("xpath=ancestor::div[contains(@class,'rounded-2xl')][1]");
     await expect(status.getByText("Pending").count()).resolves.toBe(2);

@@ -210,6 +210,7 @@ const jsonRoutes: { method: string; path: string; token: () => string | undefine
       endTime: { bad: fc.oneof(notDate, wrongType) },
       resultsVisibility: { bad: fc.oneof(oddUnicode, wrongType) },
       ballotOrder: { bad: fc.oneof(oddUnicode, wrongType) },
+      unopposed: { bad: fc.oneof(oddUnicode, wrongType) },
     },
   },
   {

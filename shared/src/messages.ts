@@ -85,6 +85,7 @@ export const messages = {
   ballotFrozen: "This position already has votes: its candidates can no longer be added, moved or removed",
   noNeedsUnopposed: "'No' is a choice only when a single candidate stands and the election decides unopposed positions by Yes or No",
   abstainNotAllowed: "This position does not allow abstaining",
+  unopposedFrozen: "Unopposed positions cannot change once votes have been cast",
   electionTitleRequired: "Election title is required",
   electionSettingsSaved: "Election settings saved",
   electionSettingsFailed: "Failed to save election settings",

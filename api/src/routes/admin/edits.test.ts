@@ -138,6 +138,18 @@ describe("Yes/No and abstain through the API", () => {
     expect(results.results[0].yesNo).toBeUndefined();
   });
 
+  it("the setting freezes at the first vote: switching it then is 409 and changes nothing; other settings still save", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada"]);
+    const voter = await t.createVoter(admin);
+    expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
+    const settings = (await (await t.request("/election", { token: admin })).json()) as { unopposed: string };
+    const refused = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, title: "Changed", unopposed: "yes-no" } });
+    expect(refused.status).toBe(409);
+    expect(await message(refused)).toBe(messages.unopposedFrozen);
+    expect(await (await t.request("/election", { token: admin })).json()).toEqual(settings);
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, title: "Changed" } })).status).toBe(200);
+  });
+
   it("with the setting 'yes-no' an unopposed position takes Yes (the candidate) and No; results count them apart", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada"]);
     await setUnopposed("yes-no");

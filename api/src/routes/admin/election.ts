@@ -1,15 +1,22 @@
 /** PUT /admin/election (issue 11): replace the election settings; audited with before and after. */
 import { Hono } from "hono";
-import { electionSettingsSchema } from "@evoting/shared";
+import { electionSettingsSchema, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
+import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../services/audit-log.ts";
-import { describeChanges, saveElection } from "../../services/election.ts";
+import { describeChanges, getElection, saveElection } from "../../services/election.ts";
 import { bumpResultsVersionSql } from "../../services/results.ts";
 
 export function electionAdminRoutes(deps: Deps) {
   return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {
-    const { before, after } = await saveElection(deps.database, c.req.valid("json"), deps.clock.now());
+    const input = c.req.valid("json");
+    // Switching Yes/No on or off after votes would change what cast ballots meant (a 'No', or
+    // a lone candidate's vote read as 'Yes'): like a position's ballot, it freezes at the first vote.
+    if (input.unopposed !== (await getElection(deps.database)).unopposed) {
+      if (await deps.database.get("SELECT 1 AS voted FROM participations LIMIT 1")) fail(409, messages.unopposedFrozen);
+    }
+    const { before, after } = await saveElection(deps.database, input, deps.clock.now());
     // Visibility and the window decide who sees tallies: live streams get a fresh round.
     await deps.database.writer.submit([bumpResultsVersionSql]);
     deps.hub.resultsChanged();

@@ -88,30 +88,36 @@ export function ElectionSettingsPage() {
               <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
               <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
             </div>
-            <FieldShell label="Results Visibility" hint="Admins and observers always see live results.">
-              {({ id, describedBy }) => (
-                <select id={id} aria-describedby={describedBy} className={inputClass} value={resultsVisibility} onChange={(e) => setVisibility(e.target.value as ResultsVisibility)}>
-                  <option value="live">Live: everyone sees results as votes arrive</option>
-                  <option value="after-close">After close: voters see results when voting closes</option>
-                </select>
-              )}
-            </FieldShell>
-            <FieldShell label="Ballot Order" hint="Random gives each voter their own fixed order, so being listed first gains nothing.">
-              {({ id, describedBy }) => (
-                <select id={id} aria-describedby={describedBy} className={inputClass} value={ballotOrder} onChange={(e) => setOrder(e.target.value as BallotOrder)}>
-                  <option value="fixed">Fixed: the same order for everyone</option>
-                  <option value="random">Random: each voter's own order</option>
-                </select>
-              )}
-            </FieldShell>
-            <FieldShell label="Unopposed Positions" hint="A position with exactly one candidate. Yes or No: the candidate is elected only with more Yes than No.">
-              {({ id, describedBy }) => (
-                <select id={id} aria-describedby={describedBy} className={inputClass} value={unopposed} onChange={(e) => setUnopposed(e.target.value as UnopposedMode)}>
-                  <option value="single">Vote for the candidate (as usual)</option>
-                  <option value="yes-no">Yes or No</option>
-                </select>
-              )}
-            </FieldShell>
+            <SettingSelect
+              label="Results Visibility"
+              hint="Admins and observers always see live results."
+              value={resultsVisibility}
+              onChange={setVisibility}
+              options={[
+                ["live", "Live: everyone sees results as votes arrive"],
+                ["after-close", "After close: voters see results when voting closes"],
+              ]}
+            />
+            <SettingSelect
+              label="Ballot Order"
+              hint="Random gives each voter their own fixed order, so being listed first gains nothing."
+              value={ballotOrder}
+              onChange={setOrder}
+              options={[
+                ["fixed", "Fixed: the same order for everyone"],
+                ["random", "Random: each voter's own order"],
+              ]}
+            />
+            <SettingSelect
+              label="Unopposed Positions"
+              hint="A position with exactly one candidate. Yes or No: the candidate is elected only with more Yes than No. Fixed once votes are cast."
+              value={unopposed}
+              onChange={setUnopposed}
+              options={[
+                ["single", "Vote for the candidate (as usual)"],
+                ["yes-no", "Yes or No"],
+              ]}
+            />
             <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
               {save.isPending ? "Saving..." : "Save Settings"}
             </Button>
@@ -119,5 +125,31 @@ export function ElectionSettingsPage() {
         )}
       </Card>
     </div>
+  );
+}
+
+interface SettingSelectProps<T extends string> {
+  label: string;
+  hint: string;
+  value: T;
+  onChange: (value: T) => void;
+  /** [value, what the admin reads] */
+  options: [T, string][];
+}
+
+/** One labelled choice of a setting: a native select, so keyboards and screen readers know it. */
+function SettingSelect<T extends string>({ label, hint, value, onChange, options }: SettingSelectProps<T>) {
+  return (
+    <FieldShell label={label} hint={hint}>
+      {({ id, describedBy }) => (
+        <select id={id} aria-describedby={describedBy} className={inputClass} value={value} onChange={(e) => onChange(e.target.value as T)}>
+          {options.map(([v, text]) => (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldShell>
   );
 }

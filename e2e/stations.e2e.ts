@@ -38,7 +38,6 @@ async function voteAtStation(page: Page, voter: { name: string; matric: string }
   await page.getByRole("button", { name: `Start ballot for ${voter.name}` }).click();
   for (const [position, candidate] of Object.entries(picks)) {
     await card(page, position).getByRole("radio", { name: candidate }).check();
-    await card(page, position).getByRole("button", { name: "Cast Vote" }).click();
   }
   await page.getByRole("button", { name: "Confirm ballot" }).click();
   await page.getByRole("button", { name: "Submit ballot" }).click();

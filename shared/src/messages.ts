@@ -158,6 +158,7 @@ export const messages = {
   stationBallotQueued: "Ballot saved on this device; it will be delivered when the network returns",
   stationAlreadyVotedHere: "This voter has already voted at this station",
   stationNothingToVote: "Nothing left for this voter to vote for here",
+  stationSelectionNote: "Not recorded yet: you can change it until you press Confirm ballot.",
 
   // Accountability: audit log, published results, observers, receipts (issue 12).
   receiptsNotYet: "Receipts are published when voting for this position closes",

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from "react";
-import { castVoteSchema, messages, positionStatus, type BallotPosition, type PositionStatus } from "@evoting/shared";
+import { castVoteSchema, messages, positionStatus, type BallotPosition, type MyVote, type PositionStatus } from "@evoting/shared";
 import { voteLabel, type PositionVoteStatus } from "../../lib/vote-status";
 import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
 import { offlineText } from "../../offline/notices";
@@ -18,6 +18,12 @@ interface VoteCardProps {
   now: number;
   /** `choice` only for a vote that names no candidate ('no', 'abstain'; issue 11). */
   onCast: (choice: { candidateId: string; candidateName: string; choice?: "no" | "abstain" }) => void;
+  /**
+   * The polling station's private ballot (issue 14): choosing only selects (`onCast` on each
+   * choice), nothing is recorded until the ballot is confirmed, so the card says 'Selected: …'
+   * and lets the voter change or clear it. Unset on the vote page: the spec's Cast Vote card.
+   */
+  selecting?: { chosen: MyVote | null; onClear: () => void };
 }
 
 /** Why a position cannot take votes right now, in the voter's local time with the zone named. */
@@ -27,7 +33,7 @@ export function windowClosedReason(window: PositionStatus, position: Pick<Ballot
   return null;
 }
 
-export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
+export function VoteCard({ position, status, now, onCast, selecting }: VoteCardProps) {
   const headingId = useId();
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +44,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
   const locked = status.kind === "voted" || status.kind === "queued" || status.kind === "casting";
   const casting = status.kind === "casting";
   const choiceDisabled = locked || window !== "active";
-  const checkedId = recorded ? valueOfVote(recorded) : selected;
+  const checkedId = selecting ? (selecting.chosen ? valueOfVote(selecting.chosen) : null) : recorded ? valueOfVote(recorded) : selected;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -89,6 +95,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
               onChoose={(value) => {
                 setSelected(value);
                 setError(null);
+                if (selecting) onCast(castOf(value, position));
               }}
             />
           )}
@@ -99,6 +106,15 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
 
           <div aria-live="polite">
             {error && <p className="text-sm font-medium text-red-700">{error}</p>}
+            {selecting?.chosen && (
+              <div className="space-y-2 rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
+                <p className="font-medium">Selected: {voteLabel(selecting.chosen)}</p>
+                <p>{messages.stationSelectionNote}</p>
+                <Button type="button" variant="secondary" size="sm" onClick={selecting.onClear}>
+                  Clear selection
+                </Button>
+              </div>
+            )}
             {status.kind === "voted" && (
               <p className="rounded-lg bg-green-50 px-3 py-2.5 text-sm font-medium text-green-800">
                 ✓ Your vote has been recorded
@@ -122,7 +138,7 @@ export function VoteCard({ position, status, now, onCast }: VoteCardProps) {
             )}
           </div>
 
-          {position.candidates.length > 0 && (
+          {position.candidates.length > 0 && !selecting && (
             <Button
               type="submit"
               className="w-full sm:w-auto"

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import type { BallotPosition, RollEntry } from "@evoting/shared";
+import { messages, type BallotPosition, type RollEntry } from "@evoting/shared";
 import { ballotFor } from "../../station/station-device";
 import { StationBallot } from "./StationBallot";
 import { StationLookup } from "./StationLookup";
@@ -37,9 +37,7 @@ describe("station ballot", () => {
     const user = userEvent.setup();
     expect(screen.getByRole("button", { name: "Confirm ballot" })).toBeDisabled();
     await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));
-    await user.click(screen.getAllByRole("button", { name: "Cast Vote" })[0]);
     await user.click(screen.getByRole("radio", { name: "Obi Nnamdi" }));
-    await user.click(screen.getByRole("button", { name: "Cast Vote" }));
     await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
     expect(screen.getByText(/Submit this ballot \(2 of 2 positions\)/)).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Submit ballot" }));
@@ -59,9 +57,39 @@ describe("station ballot", () => {
     const user = userEvent.setup();
     expect(screen.getByText("Already voted: Secretary")).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "No" }));
-    await user.click(screen.getAllByRole("button", { name: "Cast Vote" })[0]);
     await user.click(screen.getByRole("radio", { name: "Abstain" }));
-    await user.click(screen.getByRole("button", { name: "Cast Vote" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([
+      { positionId: "treasurer", kind: "no" },
+      { positionId: "president", kind: "abstain" },
+    ]);
+  });
+
+  test("a chosen card says 'Selected', never that the vote is recorded, and can be changed or cleared until the ballot is confirmed", async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    const ballot = [
+      { ...positions[2], _id: "treasurer", title: "Treasurer", eligibleGroups: [], yesNo: true },
+      { ...positions[0], allowAbstain: true },
+      positions[1],
+    ];
+    render(<StationBallot voter={other} positions={ballot} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("radio", { name: "No" }));
+    await user.click(screen.getByRole("radio", { name: "Amaka Nwosu" }));
+    await user.click(screen.getByRole("radio", { name: "Kemi Ade" }));
+    expect(screen.queryByText(/has been recorded/)).not.toBeInTheDocument();
+    expect(screen.getAllByText(messages.stationSelectionNote)).toHaveLength(3);
+    expect(screen.queryByRole("button", { name: "Cast Vote" })).not.toBeInTheDocument();
+    expect(screen.getByText("Selected: No")).toBeInTheDocument();
+    expect(screen.getByText("Selected: Amaka Nwosu")).toBeInTheDocument();
+    // Changing is choosing again; clearing leaves the position out of the ballot.
+    await user.click(screen.getByRole("radio", { name: "Abstain" }));
+    expect(screen.getByText("Selected: Abstain")).toBeInTheDocument();
+    expect(screen.queryByText("Selected: Amaka Nwosu")).not.toBeInTheDocument();
+    await user.click(screen.getAllByRole("button", { name: "Clear selection" })[2]);
+    expect(screen.queryByText("Selected: Kemi Ade")).not.toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "Kemi Ade" })).not.toBeChecked();
     await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
     await user.click(screen.getByRole("button", { name: "Submit ballot" }));
     expect(onSubmit).toHaveBeenCalledWith([

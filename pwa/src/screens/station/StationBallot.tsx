@@ -1,9 +1,8 @@
 import { useState } from "react";
-import { messages, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
+import { messages, type BallotPosition, type MyVote, type RollEntry, type StationChoice } from "@evoting/shared";
 import { VoteCard } from "../../components/vote/VoteCard";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
-import type { PositionVoteStatus } from "../../lib/vote-status";
 
 interface StationBallotProps {
   voter: RollEntry;
@@ -18,6 +17,8 @@ interface StationBallotProps {
 /** As the card casts it: a candidate (Yes on an unopposed position), or 'no' / 'abstain'. */
 type Chosen = Parameters<Parameters<typeof VoteCard>[0]["onCast"]>[0];
 
+const NOT_VOTED = { kind: "not-voted" } as const;
+
 const toStationChoice = (positionId: string, c: Chosen): StationChoice =>
   "choice" in c && c.choice ? { positionId, kind: c.choice } : { positionId, kind: "candidate", candidateId: c.candidateId };
 
@@ -30,12 +31,17 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
-  const statusOf = (positionId: string): PositionVoteStatus => {
+  // A selection, not a recorded vote: the card says 'Selected' until the ballot is confirmed.
+  const selectionOf = (positionId: string): MyVote | null => {
     const c = chosen.get(positionId);
-    return c
-      ? { kind: "voted", vote: { positionId, candidateId: c.candidateId, candidateName: c.candidateName, ...("choice" in c && c.choice ? { choice: c.choice } : {}) }, note: "Chosen for this ballot. Press Confirm ballot when you have finished." }
-      : { kind: "not-voted" };
+    return c ? { positionId, candidateId: c.candidateId, candidateName: c.candidateName, ...(c.choice ? { choice: c.choice } : {}) } : null;
   };
+  const clear = (positionId: string) =>
+    setChosen((prev) => {
+      const next = new Map(prev);
+      next.delete(positionId);
+      return next;
+    });
 
   const submit = async () => {
     setBusy(true);
@@ -63,9 +69,10 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
         <VoteCard
           key={position._id}
           position={position}
-          status={statusOf(position._id)}
+          status={NOT_VOTED}
           now={now}
           onCast={(choice) => setChosen((prev) => new Map(prev).set(position._id, choice))}
+          selecting={{ chosen: selectionOf(position._id), onClear: () => clear(position._id) }}
         />
       ))}
       <Card className="space-y-3 px-5 py-4">

@@ -9,6 +9,7 @@ export * from "./results.ts";
 export * from "./chat.ts";
 export * from "./roles.ts";
 export * from "./stations.ts";
+export * from "./ballot-order.ts";
 export * from "./csv.ts";
 export * from "./results-csv.ts";
 export * from "./roll.ts";

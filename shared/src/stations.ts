@@ -102,6 +102,12 @@ export interface StationPackage<P = unknown, E = unknown> {
   station: { _id: string; name: string };
   positions: P[];
   election: E | null;
+  /**
+   * With the election's ballot order 'random', the device orders each voter's candidates from
+   * this seed and the voter's id (ballot-order.ts): the server's own per-voter order needs a key
+   * the device must not hold. The same for every station, so a voter's order is the same at each.
+   */
+  ballotOrderSeed: string;
   roll: RollEntry[];
   generatedAt: string;
 }

@@ -100,8 +100,12 @@ describe("setting a station up", () => {
     const text = await res.text();
     expect(text).toContain(voter.matricNumber);
     expect(text).not.toMatch(/dob|dateOfBirth|password|hash|20020515/i);
-    const pkg = JSON.parse(text) as { roll: { matricNumber: string; voted: string[] }[]; positions: unknown[] };
+    const pkg = JSON.parse(text) as { roll: { matricNumber: string; voted: string[] }[]; positions: unknown[]; ballotOrderSeed: string };
     expect(pkg.positions).toHaveLength(1);
+    // The seed for 'random' ballot order is the same in every package (a voter's order never changes).
+    expect(pkg.ballotOrderSeed).toMatch(/^[0-9a-f]{64}$/);
+    const again = (await (await t.request(`/station/package?session=${session.sessionId}`, { token: officer.token })).json()) as typeof pkg;
+    expect(again.ballotOrderSeed).toBe(pkg.ballotOrderSeed);
     expect(pkg.roll.find((v) => v.matricNumber === voter.matricNumber)?.voted).toEqual([]);
 
     // Online, the device asks for the voter's current state before starting a ballot.

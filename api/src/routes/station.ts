@@ -19,6 +19,7 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
+import { fingerprint } from "../security/keys.ts";
 import { audit } from "../services/audit-log.ts";
 import { listPositions } from "../services/catalog.ts";
 import { getElection } from "../services/election.ts";
@@ -108,6 +109,9 @@ export function stationRoutes(deps: Deps) {
         // The station's cards show Yes/No exactly where the vote page does.
         positions: markYesNo(positions, election.unopposed),
         election,
+        // Derived from the server's key, not the key: it reveals nothing but the order. Hex, so
+        // it can never spell a word the package must not hold.
+        ballotOrderSeed: Buffer.from(fingerprint(keys, "station-ballot-order"), "base64url").toString("hex"),
         roll,
         generatedAt: new Date(clock.now()).toISOString(),
       } satisfies StationPackage);

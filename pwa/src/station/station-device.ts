@@ -2,9 +2,9 @@
  * What the station screen does, without React: open the station (session, key, package,
  * photos), cast a ballot (seal, queue, deliver), and the look-up over the stored roll.
  */
-import { isEligible, positionStatus, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
+import { isEligible, positionStatus, seededBallotOrder, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
 import { prefetchPhotos } from "../offline/photos";
-import { stationApi } from "./station-api";
+import { stationApi, type DevicePackage } from "./station-api";
 import { importSessionKey, sealBallot } from "./station-crypto";
 import { queueBallot, stationDb, type StationDB, type StoredPackage } from "./station-db";
 import { stationSession } from "./station-session";
@@ -53,14 +53,22 @@ export async function closeStation() {
   if (live) await stationApi.close(live.sessionId).catch(() => undefined);
 }
 
-/** Positions this voter may still vote for here, at server time `now`. */
-export function ballotFor(voter: RollEntry, positions: readonly BallotPosition[], now: number): BallotPosition[] {
-  return positions.filter(
+/** The seed a ballot is ordered by: only when the election's ballot order is 'random' (issue 11). */
+export const ballotOrderSeedOf = (pkg: Pick<DevicePackage, "election" | "ballotOrderSeed">): string | null =>
+  pkg.election?.ballotOrder === "random" && pkg.ballotOrderSeed ? pkg.ballotOrderSeed : null;
+
+/**
+ * Positions this voter may still vote for here, at server time `now`; with an `orderSeed`, the
+ * candidates in the voter's own stable order (shared ballot-order.ts), otherwise creation order.
+ */
+export function ballotFor(voter: RollEntry, positions: readonly BallotPosition[], now: number, orderSeed: string | null = null): BallotPosition[] {
+  const open = positions.filter(
     (p) =>
       isEligible(p.eligibleGroups ?? [], voter.groups) &&
       !voter.voted.includes(p._id) &&
       positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime)) === "active",
   );
+  return orderSeed ? seededBallotOrder(open, orderSeed, voter._id) : open;
 }
 
 /** How long starting a ballot waits for the server's word on a voter before using the package's. */

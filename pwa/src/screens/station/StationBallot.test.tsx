@@ -1,8 +1,9 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import { messages, type BallotPosition, type RollEntry } from "@evoting/shared";
-import { ballotFor } from "../../station/station-device";
+import { messages, seededBallotOrder, type BallotPosition, type ElectionSettings, type RollEntry } from "@evoting/shared";
+import type { DevicePackage } from "../../station/station-api";
+import { ballotFor, ballotOrderSeedOf } from "../../station/station-device";
 import { StationBallot } from "./StationBallot";
 import { StationLookup } from "./StationLookup";
 
@@ -96,6 +97,28 @@ describe("station ballot", () => {
       { positionId: "treasurer", kind: "no" },
       { positionId: "president", kind: "abstain" },
     ]);
+  });
+
+  test("'random' ballot order: each voter sees their own stable order, from the package's seed; 'fixed' keeps creation order", () => {
+    const names = ["Ada", "Bola", "Chidi", "Dayo", "Efe"];
+    const race: BallotPosition = { _id: "president", title: "President", ...open, candidates: names.map((n, i) => candidate(`c${i}`, n, "president")) };
+    const pkg = (ballotOrder: ElectionSettings["ballotOrder"]) =>
+      ({ positions: [race], election: { ballotOrder } as ElectionSettings, ballotOrderSeed: "a1b2c3" }) as DevicePackage;
+    const voters = Array.from({ length: 8 }, (_, i): RollEntry => ({ ...other, _id: `voter-${i}` }));
+    const shown = (v: RollEntry, p: DevicePackage) => {
+      const { unmount } = render(
+        <StationBallot voter={v} positions={ballotFor(v, p.positions, NOW, ballotOrderSeedOf(p))} alreadyVoted={[]} now={NOW} onSubmit={async () => undefined} onCancel={() => undefined} />,
+      );
+      const order = screen.getAllByRole("radio").map((r) => r.closest("label")?.textContent);
+      unmount();
+      return order;
+    };
+    const random = voters.map((v) => shown(v, pkg("random")));
+    voters.forEach((v, i) => expect(random[i]).toEqual(seededBallotOrder([race], "a1b2c3", v._id)[0].candidates.map((c) => c.name)));
+    expect(shown(voters[0], pkg("random"))).toEqual(random[0]);
+    expect(new Set(random.map((o) => o.join())).size).toBeGreaterThan(1);
+    expect(random.some((o) => o.join() !== names.join())).toBe(true);
+    for (const v of voters) expect(shown(v, pkg("fixed"))).toEqual(names);
   });
 
   test("look-up by matric or name; a voter served here cannot start a second ballot", async () => {

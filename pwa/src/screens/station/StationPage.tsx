@@ -13,7 +13,7 @@ import { PageHeader } from "../../components/ui/PageHeader";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { stationDb, type StationRefusal, type StoredPackage } from "../../station/station-db";
-import { ballotFor, castStationBallot, closeStation, freshVoter, missingPhotos, refreshPackage } from "../../station/station-device";
+import { ballotFor, ballotOrderSeedOf, castStationBallot, closeStation, freshVoter, missingPhotos, refreshPackage } from "../../station/station-device";
 import { stationSession } from "../../station/station-session";
 import { flushStationQueue, watchQueue, watchRefusals, watchServed } from "../../station/station-sync";
 import { StationSetup } from "./StationSetup";
@@ -137,7 +137,7 @@ export function StationPage() {
       ) : voter ? (
         <StationBallot
           voter={voter}
-          positions={ballotFor(voter, pkg.data.positions, now)}
+          positions={ballotFor(voter, pkg.data.positions, now, ballotOrderSeedOf(pkg.data))}
           alreadyVoted={pkg.data.positions.filter((p) => voter.voted.includes(p._id)).map((p) => p.title)}
           now={now}
           onSubmit={submit}

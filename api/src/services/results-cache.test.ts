@@ -3,21 +3,15 @@
  * made by another process sharing the database shows within a second.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
+import { secondProcesses } from "../test/second-process.ts";
 import { bumpResultsVersionSql, ResultsService } from "./results.ts";
 
 let t: TestApp;
-let other: Database | null = null;
+const secondProcess = secondProcesses();
 
-afterEach(async () => {
-  if (other) {
-    await other.writer.drain();
-    other.close();
-    other = null;
-  }
-  await t.close();
-});
+afterEach(async () => t.close());
 
 /** Another process's write to one candidate's tally, as a vote batch would make it. */
 async function tallyElsewhere(database: Database, candidateId: string) {
@@ -42,7 +36,7 @@ describe("results from memory", () => {
     expect(await votes()).toBe(1);
 
     // Another process: its own connections on the same file; nothing tells this one.
-    other = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+    const other = await secondProcess(t);
     await tallyElsewhere(other, candidates[0]._id);
     await new Promise((r) => setTimeout(r, 1_100));
     expect(await votes()).toBe(2);

@@ -3,21 +3,14 @@
  * process and within a second from another process sharing the database.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/client.ts";
 import { ADMIN, createTestApp, type TestApp } from "../test/harness.ts";
+import { secondProcesses } from "../test/second-process.ts";
 import { findSession, revokeSessions } from "./sessions.ts";
 
 let t: TestApp;
-let other: Database | null = null;
+const secondProcess = secondProcesses();
 
-afterEach(async () => {
-  if (other) {
-    await other.writer.drain();
-    other.close();
-    other = null;
-  }
-  await t.close();
-});
+afterEach(async () => t.close());
 
 const profile = (token: string) => t.request("/auth/profile", { token });
 
@@ -69,7 +62,7 @@ describe("session cache", () => {
     const { token, user } = await t.login(...adminLogin());
     expect((await profile(token)).status).toBe(200);
     // Another process: its own connections and its own cache on the same database file.
-    other = await openDatabase({ url: `file:${t.database.filePath}`, synchronous: "NORMAL" });
+    const other = await secondProcess(t);
     expect(await revokeSessions(other, { userId: user._id }, t.clock.now())).toBe(1);
     // Until this process next reads the counter it may still serve the session from memory;
     // after a second it must not.

@@ -1,7 +1,7 @@
 /**
  * Fills a database file directly (before the server starts), far faster than through the
  * API: voters get the keyed hash of their date of birth the server would store (under the
- * bench server's BALLOT_KEY, docs/decisions/0010), sessions are rows
+ * bench server's BALLOT_KEY, docs/decisions/0007), sessions are rows
  * whose token we know (only its SHA-256 is stored, as the server does), and ballots are
  * inserted with their participations and tallies in big set-based statements so the
  * tallies stay equal to a recount.

@@ -5,7 +5,7 @@
  * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
  * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/receipts.ts);
  * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught;
- * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0010-keyed-date-of-birth.md).
+ * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0007-keyed-date-of-birth.md).
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone
  * cannot unseal anything.

@@ -61,7 +61,7 @@ export const hashQueueDepth = (): number => limiter.depth;
  * matter once the hashes leak). They are stored as HMAC-SHA-256 under `keys.dob`, derived
  * from the server secret that never lives in the database, and bound to the matriculation
  * number so two voters born the same day do not share a stored value. Checking costs
- * microseconds and never touches the argon2 queue. docs/decisions/0010-keyed-date-of-birth.md
+ * microseconds and never touches the argon2 queue. docs/decisions/0007-keyed-date-of-birth.md
  */
 const KEYED_DOB = "hmac1$";
 

@@ -1,7 +1,7 @@
 /**
  * Polling stations (issue 14): stations, their officers, and an officer's sign-in to a
  * station on a device (a station session). The ballots a station takes are in
- * station-ballots.ts; why the device holds what it holds: docs/decisions/0014.
+ * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
  */
 import { hkdfSync, randomUUID } from "node:crypto";
 import { isStaff, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";

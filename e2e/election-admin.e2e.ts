@@ -78,7 +78,8 @@ describe("polling day", () => {
     await page.getByRole("main").getByRole("link", { name: /^Election Settings/ }).click();
     await page.getByRole("heading", { name: "Election Settings" }).waitFor();
     const title = page.getByLabel("Election Title");
-    await expect(title.inputValue()).resolves.toBe("Department Elections");
+    // The form fills in once the settings have loaded.
+    await expect.poll(() => title.inputValue()).toBe("Department Elections");
     await title.fill("SUG Elections 2026");
     await page.getByLabel("Start Time").fill(await localDateTime(page, -2 * HOUR));
     await page.getByLabel("End Time").fill(await localDateTime(page, 6 * HOUR));

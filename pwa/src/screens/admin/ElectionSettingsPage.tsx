@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility, type UnopposedMode } from "@evoting/shared";
 import { electionApi, electionQuery, invalidateSettings } from "../../lib/election-api";
@@ -17,29 +17,43 @@ import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
 type Field = "title" | "subtitle" | "startTime" | "endTime";
 
-const textValues = (s?: ElectionSettings) => ({
-  title: s?.title ?? "",
-  subtitle: s?.subtitle ?? "",
-  startTime: s ? isoToLocalInput(s.startTime) : "",
-  endTime: s ? isoToLocalInput(s.endTime) : "",
+const textValues = (s: ElectionSettings) => ({
+  title: s.title,
+  subtitle: s.subtitle,
+  startTime: isoToLocalInput(s.startTime),
+  endTime: isoToLocalInput(s.endTime),
 });
 
 /** /admin/election (issue 11): the election's title, window, results visibility, ballot order and unopposed positions. */
 export function ElectionSettingsPage() {
+  const settings = useQuery(electionQuery());
+  return (
+    <div className="mx-auto max-w-2xl">
+      <PageHeader title="Election Settings" description="What every page shows about the election, and how results and ballots behave." actions={<BackToAdminButton />} />
+      <Card>
+        {settings.isPending ? (
+          <StateMessage busy>Loading election settings...</StateMessage>
+        ) : settings.isError ? (
+          <StateMessage>Could not load the election settings.</StateMessage>
+        ) : (
+          <SettingsForm initial={settings.data} />
+        )}
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * The form starts from the loaded settings (never from blanks filled in a render later), so
+ * nothing typed or chosen in its first moments is overwritten.
+ */
+function SettingsForm({ initial }: { initial: ElectionSettings }) {
   const online = useOnline();
   const client = useQueryClient();
-  const settings = useQuery(electionQuery());
-  const { values, setValues, setErrors, field } = useFormFields(textValues());
-  const [resultsVisibility, setVisibility] = useState<ResultsVisibility>("live");
-  const [ballotOrder, setOrder] = useState<BallotOrder>("fixed");
-  const [unopposed, setUnopposed] = useState<UnopposedMode>("single");
-  useEffect(() => {
-    if (!settings.data) return;
-    setValues(textValues(settings.data));
-    setVisibility(settings.data.resultsVisibility);
-    setOrder(settings.data.ballotOrder);
-    setUnopposed(settings.data.unopposed);
-  }, [settings.data, setValues]);
+  const { values, setErrors, field } = useFormFields(textValues(initial));
+  const [resultsVisibility, setVisibility] = useState<ResultsVisibility>(initial.resultsVisibility);
+  const [ballotOrder, setOrder] = useState<BallotOrder>(initial.ballotOrder);
+  const [unopposed, setUnopposed] = useState<UnopposedMode>(initial.unopposed);
 
   const save = useMutation({
     mutationFn: electionApi.saveElection,
@@ -72,59 +86,48 @@ export function ElectionSettingsPage() {
 
   const zoneHint = `Your local time (${localTimeZone()}); stored in UTC`;
   return (
-    <div className="mx-auto max-w-2xl">
-      <PageHeader title="Election Settings" description="What every page shows about the election, and how results and ballots behave." actions={<BackToAdminButton />} />
-      <Card>
-        {settings.isPending ? (
-          <StateMessage busy>Loading election settings...</StateMessage>
-        ) : settings.isError ? (
-          <StateMessage>Could not load the election settings.</StateMessage>
-        ) : (
-          <form noValidate onSubmit={submit} className="space-y-5 p-6">
-            <NeedsNetwork online={online} />
-            <TextField label="Election Title" autoComplete="off" {...field("title")} />
-            <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
-            <div className="grid gap-5 sm:grid-cols-2">
-              <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
-              <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
-            </div>
-            <SettingSelect
-              label="Results Visibility"
-              hint="Admins and observers always see live results."
-              value={resultsVisibility}
-              onChange={setVisibility}
-              options={[
-                ["live", "Live: everyone sees results as votes arrive"],
-                ["after-close", "After close: voters see results when voting closes"],
-              ]}
-            />
-            <SettingSelect
-              label="Ballot Order"
-              hint="Random gives each voter their own fixed order, so being listed first gains nothing."
-              value={ballotOrder}
-              onChange={setOrder}
-              options={[
-                ["fixed", "Fixed: the same order for everyone"],
-                ["random", "Random: each voter's own order"],
-              ]}
-            />
-            <SettingSelect
-              label="Unopposed Positions"
-              hint="A position with exactly one candidate. Yes or No: the candidate is elected only with more Yes than No. Fixed once votes are cast."
-              value={unopposed}
-              onChange={setUnopposed}
-              options={[
-                ["single", "Vote for the candidate (as usual)"],
-                ["yes-no", "Yes or No"],
-              ]}
-            />
-            <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
-              {save.isPending ? "Saving..." : "Save Settings"}
-            </Button>
-          </form>
-        )}
-      </Card>
-    </div>
+    <form noValidate onSubmit={submit} className="space-y-5 p-6">
+      <NeedsNetwork online={online} />
+      <TextField label="Election Title" autoComplete="off" {...field("title")} />
+      <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
+        <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
+      </div>
+      <SettingSelect
+        label="Results Visibility"
+        hint="Admins and observers always see live results."
+        value={resultsVisibility}
+        onChange={setVisibility}
+        options={[
+          ["live", "Live: everyone sees results as votes arrive"],
+          ["after-close", "After close: voters see results when voting closes"],
+        ]}
+      />
+      <SettingSelect
+        label="Ballot Order"
+        hint="Random gives each voter their own fixed order, so being listed first gains nothing."
+        value={ballotOrder}
+        onChange={setOrder}
+        options={[
+          ["fixed", "Fixed: the same order for everyone"],
+          ["random", "Random: each voter's own order"],
+        ]}
+      />
+      <SettingSelect
+        label="Unopposed Positions"
+        hint="A position with exactly one candidate. Yes or No: the candidate is elected only with more Yes than No. Fixed once votes are cast."
+        value={unopposed}
+        onChange={setUnopposed}
+        options={[
+          ["single", "Vote for the candidate (as usual)"],
+          ["yes-no", "Yes or No"],
+        ]}
+      />
+      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
+        {save.isPending ? "Saving..." : "Save Settings"}
+      </Button>
+    </form>
   );
 }
 

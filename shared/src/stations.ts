@@ -6,7 +6,7 @@
  * derives for the officer's station session, so only that session's device could have made it
  * (the GCM tag authenticates it) and only the server can read it. The plaintext names the
  * voter, the instant the device cast it and each position's choice; it is padded to a fixed
- * size so its length says nothing about the choices (docs/decisions/0014-stolen-station-device.md).
+ * size so its length says nothing about the choices (docs/decisions/0009-stolen-station-device.md).
  */
 import { z } from "zod";
 import { MAX_MATRIC_LENGTH, MAX_NAME_LENGTH } from "./constants.ts";

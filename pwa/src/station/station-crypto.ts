@@ -2,7 +2,7 @@
  * Sealing a station ballot on the device (WebCrypto AES-256-GCM). The key comes from the
  * server when the officer opens the station and is imported NON-EXTRACTABLE and kept in memory
  * only (station-session.ts), never in IndexedDB: the queue on disk holds ciphertext that only
- * the server can open (docs/decisions/0014-stolen-station-device.md).
+ * the server can open (docs/decisions/0009-stolen-station-device.md).
  */
 import { STATION_BALLOT_BLOCK, type SealedStationBallot, type StationBallot } from "@evoting/shared";
 

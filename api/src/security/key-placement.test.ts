@@ -11,14 +11,16 @@ afterEach(() => {
 
 describe("ballot key placement", () => {
   it("warns when the key file sits in the database's folder outside the temp folder", () => {
-    // A folder outside tmpdir (the project's own working folder stands in for /var/lib/...).
-    const dir = mkdtempSync(join(process.cwd(), ".key-placement-"));
+    // The database's folder stands in for /var/lib/...: the temp folder is named as another
+    // one, so the test holds wherever the checkout lives (CI may clone into /tmp).
+    const dir = mkdtempSync(join(tmpdir(), "key-placement-"));
     made.push(dir);
     mkdirSync(join(dir, "keys"));
     const db = join(dir, "evoting.db");
-    expect(keyPlacementWarning(join(dir, "ballot.key"), db)).toMatch(/lives beside the database/);
-    expect(keyPlacementWarning(join(dir, "keys", "ballot.key"), db)).toMatch(/outside the database's folder/);
-    expect(keyPlacementWarning(join(homedir(), "elsewhere", "ballot.key"), db)).toBeNull();
+    const otherTemp = join(tmpdir(), "not-this-folder");
+    expect(keyPlacementWarning(join(dir, "ballot.key"), db, otherTemp)).toMatch(/lives beside the database/);
+    expect(keyPlacementWarning(join(dir, "keys", "ballot.key"), db, otherTemp)).toMatch(/outside the database's folder/);
+    expect(keyPlacementWarning(join(homedir(), "elsewhere", "ballot.key"), db, otherTemp)).toBeNull();
   });
 
   it("stays quiet for BALLOT_KEY, a database in the temp folder, and non-file databases", () => {

@@ -24,11 +24,16 @@ const isInside = (path: string, folder: string) => {
 /**
  * The warning to print at start, or null. `keyFile` is null when the key comes from
  * BALLOT_KEY; a database in the temp folder (tests, benchmarks, a demo) is not warned about.
+ * `tempFolder` is the OS's unless a test names another.
  */
-export function keyPlacementWarning(keyFile: string | null, databaseFilePath: string | null): string | null {
+export function keyPlacementWarning(
+  keyFile: string | null,
+  databaseFilePath: string | null,
+  tempFolder: string = tmpdir(),
+): string | null {
   if (!keyFile || !databaseFilePath) return null;
   const dbFolder = real(dirname(databaseFilePath));
-  if (isInside(dbFolder, real(tmpdir()))) return null;
+  if (isInside(dbFolder, real(tempFolder))) return null;
   if (!isInside(real(dirname(keyFile)), dbFolder)) return null;
   return (
     `Warning: the ballot key ${keyFile} lives beside the database ${databaseFilePath}. ` +

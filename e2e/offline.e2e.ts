@@ -14,96 +14,40 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
-import { testPhoto } from "./support/png";
+import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
 import { expectToast } from "./support/steps";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 
 const OFFLINE_VOTER = { name: "Bisi Adeyemi", matric: "2021/5570909", dob: "20030707" };
-const HOUR = 3_600_000;
 
 let server: RunningServer;
 /** The voter's "Wi-Fi": their browser reaches the server only through it. */
 let wifi: NetworkSwitch;
-let base = "";
+let api: ReturnType<typeof serverApi>;
 let adminToken = "";
 let voter: Browser;
 let admin: Browser;
 const ids: Record<string, string> = {};
 
-async function call<T>(path: string, init: RequestInit & { token?: string } = {}): Promise<{ status: number; body: T }> {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
-  if (typeof init.body === "string") headers.set("content-type", "application/json");
-  const res = await fetch(`${base}/api${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json().catch(() => null)) as T };
-}
-
-async function login(matricNumber: string, secret: { password: string } | { dateOfBirth: number }): Promise<string> {
-  const { status, body } = await call<{ token: string }>("/auth/login", {
-    method: "POST",
-    body: JSON.stringify({ matricNumber, ...secret }),
-  });
-  expect(status).toBe(200);
-  return body.token;
-}
-
-async function createPosition(title: string): Promise<string> {
-  const { status, body } = await call<{ _id: string }>("/admin/positions", {
-    method: "POST",
-    token: adminToken,
-    body: JSON.stringify({
-      title,
-      startTime: new Date(Date.now() - HOUR).toISOString(),
-      endTime: new Date(Date.now() + 3 * HOUR).toISOString(),
-    }),
-  });
-  expect(status).toBe(201);
-  return body._id;
-}
-
-async function createCandidate(name: string, positionId: string, hue: [number, number, number]): Promise<string> {
-  const form = new FormData();
-  form.append("name", name);
-  form.append("positionId", positionId);
-  form.append("photo", new Blob([new Uint8Array(testPhoto(hue))], { type: "image/png" }), "photo.png");
-  const { status, body } = await call<{ _id: string }>("/admin/candidates", { method: "POST", token: adminToken, body: form });
-  expect(status).toBe(201);
-  return body._id;
-}
-
-async function waitForController(page: Page) {
-  const controlled = () =>
-    page.waitForFunction(() => navigator.serviceWorker?.controller?.state === "activated", undefined, { timeout: 30_000 });
-  try {
-    await controlled();
-  } catch {
-    // Under heavy load a first visit has been seen (about 1 run in 5 with the machine
-    // saturated) to leave the page uncontrolled; a voter's next visit is controlled, so the
-    // test takes that next visit rather than failing the offline checks that follow.
-    await page.reload();
-    await controlled();
-  }
-}
-
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 
 beforeAll(async () => {
   server = await startServer();
-  base = server.baseURL;
-  adminToken = await login(ADMIN.matric, { password: ADMIN.password });
-  const created = await call("/admin/users", {
+  api = serverApi(server.baseURL);
+  adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  const created = await api.call("/admin/users", {
     method: "POST",
     token: adminToken,
     body: JSON.stringify({ name: OFFLINE_VOTER.name, matricNumber: OFFLINE_VOTER.matric, dateOfBirth: Number(OFFLINE_VOTER.dob) }),
   });
   expect(created.status).toBe(201);
-  ids.president = await createPosition("President");
-  ids.secretary = await createPosition("Secretary");
-  ids.amaka = await createCandidate("Amaka Nwosu", ids.president, [79, 70, 229]);
-  ids.tunde = await createCandidate("Tunde Bakare", ids.president, [217, 119, 6]);
-  ids.kemi = await createCandidate("Kemi Ade", ids.secretary, [22, 163, 74]);
-  ids.obi = await createCandidate("Obi Nnamdi", ids.secretary, [190, 24, 93]);
-  wifi = await startNetworkSwitch(base);
+  ids.president = await api.createPosition(adminToken, "President");
+  ids.secretary = await api.createPosition(adminToken, "Secretary");
+  ids.amaka = await api.createCandidate(adminToken, "Amaka Nwosu", ids.president, [79, 70, 229]);
+  ids.tunde = await api.createCandidate(adminToken, "Tunde Bakare", ids.president, [217, 119, 6]);
+  ids.kemi = await api.createCandidate(adminToken, "Kemi Ade", ids.secretary, [22, 163, 74]);
+  ids.obi = await api.createCandidate(adminToken, "Obi Nnamdi", ids.secretary, [190, 24, 93]);
+  wifi = await startNetworkSwitch(server.baseURL);
   voter = await openBrowser(wifi.url);
 });
 
@@ -112,20 +56,6 @@ afterAll(async () => {
   await wifi?.close();
   await server?.stop();
 });
-
-/**
- * Cuts (or restores) the voter's network: Chromium's offline mode plus the relay the voter's
- * browser reaches the server through, so no request can slip past the emulation.
- */
-async function cutNetwork(context: import("playwright-core").BrowserContext, offline: boolean) {
-  if (offline) {
-    await context.setOffline(true);
-    wifi.cut();
-  } else {
-    wifi.restore();
-    await context.setOffline(false);
-  }
-}
 
 describe("offline-first", () => {
   test("the service worker takes control and the app is installable", async () => {
@@ -136,7 +66,7 @@ describe("offline-first", () => {
 
     const manifestHref = await page.locator("link[rel=manifest]").getAttribute("href");
     expect(manifestHref).toBeTruthy();
-    const manifestRes = await page.request.get(new URL(manifestHref!, base).href);
+    const manifestRes = await page.request.get(new URL(manifestHref!, server.baseURL).href);
     expect(manifestRes.status()).toBe(200);
     const manifest = (await manifestRes.json()) as {
       name: string;
@@ -157,7 +87,7 @@ describe("offline-first", () => {
     expect(maskable).toHaveLength(1);
     expect(maskable[0]!.src).not.toBe(any.find((i) => i.sizes === "512x512")!.src);
     for (const icon of manifest.icons) {
-      const res = await page.request.get(new URL(icon.src, base).href);
+      const res = await page.request.get(new URL(icon.src, server.baseURL).href);
       expect(res.status(), icon.src).toBe(200);
       expect(res.headers()["content-type"]).toContain("image/png");
     }
@@ -177,7 +107,7 @@ describe("offline-first", () => {
       .poll(() => page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length), { timeout: 20_000 })
       .toBe(4);
 
-    await cutNetwork(context, true);
+    await setDeviceOffline(context, wifi, true);
     await page.reload();
     await card(page, "President").getByRole("radio", { name: "Amaka Nwosu" }).waitFor();
     await card(page, "Secretary").getByRole("radio", { name: "Obi Nnamdi" }).waitFor();
@@ -213,7 +143,7 @@ describe("offline-first", () => {
     voter.page = page;
     await page.goto("/vote");
     await card(page, "President").getByRole("button", { name: "Queued" }).waitFor();
-    const totals = await call<{ totalVotesCast: number }>("/vote/results", { token: adminToken });
+    const totals = await api.call<{ totalVotesCast: number }>("/vote/results", { token: adminToken });
     expect(totals.body.totalVotesCast).toBe(0);
   });
 
@@ -225,8 +155,8 @@ describe("offline-first", () => {
     await secretary.getByRole("button", { name: "Cast Vote" }).click();
     await secretary.getByRole("button", { name: "Queued" }).waitFor();
     // ...while the same voter votes Obi on another device (straight to the server).
-    const otherDevice = await login(OFFLINE_VOTER.matric, { dateOfBirth: Number(OFFLINE_VOTER.dob) });
-    const elsewhere = await call("/vote", {
+    const otherDevice = await api.login(OFFLINE_VOTER.matric, { dateOfBirth: Number(OFFLINE_VOTER.dob) });
+    const elsewhere = await api.call("/vote", {
       method: "POST",
       token: otherDevice,
       headers: { "Idempotency-Key": crypto.randomUUID() },
@@ -234,7 +164,7 @@ describe("offline-first", () => {
     });
     expect(elsewhere.status).toBe(201);
 
-    await cutNetwork(context, false);
+    await setDeviceOffline(context, wifi, false);
     await expectToast(page, "Vote cast successfully!");
     await card(page, "President").getByRole("button", { name: "Vote Cast" }).waitFor();
     await card(page, "President").getByText("✓ Your vote has been recorded").waitFor();
@@ -250,11 +180,11 @@ describe("offline-first", () => {
     // The server holds exactly one ballot per position, whatever the replays. Ballots reach the
     // tallies a moment after the vote is answered (the mixer applies them apart, issue 9).
     const results = () =>
-      call<{ totalVotesCast: number; results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
+      api.call<{ totalVotesCast: number; results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
     const byPosition = async () => Object.fromEntries((await results()).body.results.map((r) => [r.positionId, r.totalVotes]));
     await expect.poll(byPosition, { timeout: 10_000 }).toEqual({ [ids.president]: 1, [ids.secretary]: 1 });
     expect((await results()).body.totalVotesCast).toBe(1);
-    const mine = await call<{ positionId: string; candidateId: string }[]>("/vote/my-votes", { token: otherDevice });
+    const mine = await api.call<{ positionId: string; candidateId: string }[]>("/vote/my-votes", { token: otherDevice });
     expect(Object.fromEntries(mine.body.map((v) => [v.positionId, v.candidateId]))).toEqual({
       [ids.president]: ids.amaka,
       [ids.secretary]: ids.obi,
@@ -262,13 +192,13 @@ describe("offline-first", () => {
   });
 
   test("screens that need the network say so and disable their buttons offline", async () => {
-    admin = await openBrowser(base);
+    admin = await openBrowser(server.baseURL);
     const { page, context } = admin;
     await signIn(page, ADMIN.matric, ADMIN.password, "password");
     await page.goto("/admin/users");
     await waitForController(page);
     await page.getByRole("button", { name: "Create User" }).waitFor();
-    await cutNetwork(context, true);
+    await setDeviceOffline(context, wifi, true);
     await page.getByText("This needs a connection. You are offline.").waitFor();
     await expect(page.getByRole("button", { name: "Create User" }).isDisabled()).resolves.toBe(true);
     await audit(page, "offline-admin-users");
@@ -282,7 +212,7 @@ describe("offline-first", () => {
     await expect(page.getByRole("button", { name: "Update Email" }).isDisabled()).resolves.toBe(true);
     await expect(page.getByRole("button", { name: "Update Password" }).isDisabled()).resolves.toBe(true);
 
-    await cutNetwork(context, false);
+    await setDeviceOffline(context, wifi, false);
     await expect.poll(() => page.getByRole("button", { name: "Update Email" }).isEnabled()).toBe(true);
   });
 });

@@ -63,9 +63,9 @@ describe("ImportVotersPage", () => {
     expect(xhr.headers.Authorization).toBe("Bearer token-123456789012345678901");
     expect((xhr.body!.get("file") as File).name).toBe("roll.csv");
     xhr.progress(0.5);
-    const bar = await screen.findByRole("progressbar", { name: "Upload progress" });
-    expect(bar).toHaveAttribute("aria-valuenow", "50");
-    expect(screen.getByText("Uploading file... 50%")).toBeInTheDocument();
+    // The bar may already be on screen at 0% from the click; wait for the progress event's render.
+    expect(await screen.findByText("Uploading file... 50%")).toBeInTheDocument();
+    expect(screen.getByRole("progressbar", { name: "Upload progress" })).toHaveAttribute("aria-valuenow", "50");
     xhr.progress(1);
     expect(await screen.findByRole("progressbar", { name: "Checking file..." })).toHaveAttribute("aria-busy", "true");
     xhr.respond(200, report({ created: 2, errors: [{ line: 3, column: "dateOfBirth", message: messages.dobFormat }] }));

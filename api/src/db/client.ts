@@ -19,7 +19,7 @@ import * as schema from "./schema.ts";
 import { authVersionTriggers } from "./auth-version.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { threadExecutor } from "./thread-executor.ts";
-import { BatchWriter, clientExecutor, notifyAll } from "./writer.ts";
+import { BatchWriter, clientExecutor, notifyAll, type WriteStatement } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -41,12 +41,12 @@ export interface Database {
    * (before its callers are answered) or the client; reads through the client pass too.
    * For in-process caches of what such writes change (sessions.ts).
    */
-  onWrite(listener: (statements: InStatement[]) => void): void;
+  onWrite(listener: (statements: WriteStatement[]) => void): void;
   close(): void;
 }
 
 /** Calls `listeners` after each execute/batch through the client (drizzle included) has run. */
-function observeClient(client: Client, listeners: ((statements: InStatement[]) => void)[]): void {
+function observeClient(client: Client, listeners: ((statements: WriteStatement[]) => void)[]): void {
   const execute = client.execute.bind(client) as (stmtOrSql: InStatement, args?: InArgs) => Promise<ResultSet>;
   const batch = client.batch.bind(client);
   client.execute = (async (stmtOrSql: InStatement, args?: InArgs) => {
@@ -93,9 +93,9 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   for (const trigger of authVersionTriggers) await client.execute(trigger);
-  const writeListeners: ((statements: InStatement[]) => void)[] = [];
+  const writeListeners: ((statements: WriteStatement[]) => void)[] = [];
   observeClient(client, writeListeners);
-  const onWrite = (writer: BatchWriter | null) => (listener: (statements: InStatement[]) => void) => {
+  const onWrite = (writer: BatchWriter | null) => (listener: (statements: WriteStatement[]) => void) => {
     writeListeners.push(listener);
     writer?.onCommit(listener);
   };

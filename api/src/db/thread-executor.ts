@@ -9,7 +9,7 @@
  * exits as soon as its last write is acknowledged.
  */
 import { Worker } from "node:worker_threads";
-import type { InStatement } from "@libsql/client";
+import { KeyRegistry, type KeyDefs, type WriteStatement } from "./deferred.ts";
 import type { WriteExecutor, WriteResult } from "./writer.ts";
 import type { FromWriter, ToWriter, WireError, WireStatement } from "./writer-thread.ts";
 
@@ -26,8 +26,10 @@ let nextDb = 1;
 let sqlIds = new Map<string, number>();
 /** Texts beyond this many (SQL built with values inside) are sent whole, not remembered. */
 const MAX_INTERNED = 2_000;
+/** Key sets the current thread holds, for the sealed and fingerprinted arguments it computes (deferred.ts). */
+const keySets = new KeyRegistry();
 
-function toWire(statements: InStatement[], defs: [number, string][]): WireStatement[] {
+function toWire(statements: WriteStatement[], defs: [number, string][], keyDefs: KeyDefs): WireStatement[] {
   const out = new Array<WireStatement>(statements.length);
   for (let i = 0; i < statements.length; i++) {
     const st = statements[i];
@@ -40,7 +42,7 @@ function toWire(statements: InStatement[], defs: [number, string][]): WireStatem
         defs.push([ref, sql]);
       } else ref = sql;
     }
-    out[i] = [ref, typeof st === "string" ? undefined : st.args];
+    out[i] = [ref, typeof st === "string" ? undefined : keySets.toWire(st.args, keyDefs)];
   }
   return out;
 }
@@ -78,7 +80,8 @@ function thread(): Worker {
   const lost = (error: unknown) => {
     if (worker === w) {
       worker = null;
-      sqlIds = new Map(); // a new thread knows no texts
+      sqlIds = new Map(); // a new thread knows no texts, and no keys
+      keySets.reset();
     }
     failAll(error);
   };
@@ -89,7 +92,7 @@ function thread(): Worker {
 }
 
 export interface ThreadExecutor extends WriteExecutor {
-  transaction(statements: InStatement[]): Promise<WriteResult[]>;
+  transaction(statements: WriteStatement[]): Promise<WriteResult[]>;
   checkpoint(): Promise<boolean>;
   /** Closes this database's connection in the thread (the thread stays for other databases). */
   close(): void;
@@ -108,7 +111,7 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
     w.postMessage(msg);
     return w;
   };
-  const request = (statements: InStatement[] | null) =>
+  const request = (statements: WriteStatement[] | null) =>
     new Promise<WriteResult[]>((resolve, reject) => {
       const id = nextTx++;
       waiting.set(id, { resolve, reject });
@@ -116,8 +119,9 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
         let msg: ToWriter = { op: "checkpoint", id, db };
         if (statements) {
           const defs: [number, string][] = [];
-          const wire = toWire(statements, defs);
-          msg = { op: "tx", id, db, defs, statements: wire };
+          const keys: KeyDefs = [];
+          const wire = toWire(statements, defs, keys);
+          msg = { op: "tx", id, db, defs, ...(keys.length > 0 ? { keys } : {}), statements: wire };
         }
         send(msg).ref();
       } catch (error) {

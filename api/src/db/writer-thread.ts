@@ -8,6 +8,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { InArgs } from "@libsql/client";
+import { ThreadKeys, type KeyDefs } from "./deferred.ts";
 import { DirectConnection } from "./direct.ts";
 
 /**
@@ -19,7 +20,8 @@ export type WireStatement = [sql: number | string, args: InArgs | undefined];
 
 export type ToWriter =
   | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
-  | { op: "tx"; id: number; db: number; defs: [number, string][]; statements: WireStatement[] }
+  /** `keys`: key sets first used by this transaction's sealed or fingerprinted arguments (deferred.ts). */
+  | { op: "tx"; id: number; db: number; defs: [number, string][]; keys?: KeyDefs; statements: WireStatement[] }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
   | { op: "checkpoint"; id: number; db: number }
   | { op: "close"; db: number };
@@ -39,6 +41,8 @@ if (!port) throw new Error("writer-thread.ts runs only as a worker thread");
 
 const connections = new Map<number, DirectConnection>();
 const sqlTexts = new Map<number, string>();
+/** Sealing and fingerprint keys, by the number the main thread gave them. */
+const keySets = new ThreadKeys();
 /** Why a database could not be opened: every transaction on it fails with this. */
 const openErrors = new Map<number, unknown>();
 
@@ -68,7 +72,10 @@ port.on("message", (msg: ToWriter) => {
       return;
     case "tx":
     case "checkpoint": {
-      if (msg.op === "tx") for (const [n, text] of msg.defs) sqlTexts.set(n, text);
+      if (msg.op === "tx") {
+        for (const [n, text] of msg.defs) sqlTexts.set(n, text);
+        keySets.define(msg.keys);
+      }
       const connection = connections.get(msg.db);
       let reply: FromWriter;
       try {
@@ -77,7 +84,10 @@ port.on("message", (msg: ToWriter) => {
           id: msg.id,
           results:
             msg.op === "tx"
-              ? connection.transaction(msg.statements.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args })))
+              ? connection.transaction(
+                  // Sealing and HMACs happen here, on this thread, just before the statements run.
+                  msg.statements.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args: keySets.resolve(args) })),
+                )
               : [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }],
         };
       } catch (error) {

@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { fingerprint, keysFromMaster } from "../security/keys.ts";
+import { sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { openDatabase, type Database } from "./client.ts";
+import { Fingerprinted, Sealed } from "./deferred.ts";
 
 const kinds = [
   ["the writer thread (file:)", "file"],
@@ -90,6 +94,29 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
     const row = await database.get("SELECT length(data) AS len, flag FROM t WHERE id = ?", [1]);
     expect(row).toMatchObject({ len: 2, flag: 1 });
     expect(await database.get("SELECT id FROM t WHERE id = ?", [99])).toBeUndefined();
+  });
+
+  it("computes sealed and fingerprinted placeholders exactly as sealPadded and fingerprint do, with each set of keys", async () => {
+    await open();
+    await database.client.execute("CREATE TABLE s (id TEXT PRIMARY KEY, sealed TEXT, fp TEXT)");
+    const one = keysFromMaster(randomBytes(32));
+    const two = keysFromMaster(randomBytes(32));
+    const row = (id: string, keys: typeof one) => ({
+      sql: "INSERT INTO s (id, sealed, fp) VALUES (?, ?, ?)",
+      args: [id, new Sealed(keys, { k: "candidate", id }, `ctx:${id}`, 256), new Fingerprinted(keys, `text:${id}`)],
+    });
+    // Two submissions with different keys in one commit, then one more with the first keys (already sent).
+    await Promise.all([database.writer.submit([row("a", one)]), database.writer.submit([row("b", two)])]);
+    await database.writer.submit([row("c", one)]);
+    for (const [id, keys] of [["a", one], ["b", two], ["c", one]] as const) {
+      const stored = await database.get("SELECT sealed, fp FROM s WHERE id = ?", [id]);
+      expect(unsealPadded(keys, String(stored?.sealed), `ctx:${id}`)).toEqual({ k: "candidate", id });
+      expect(String(stored?.sealed)).toHaveLength(sealPadded(keys, { k: "candidate", id }, `ctx:${id}`, 256).length);
+      expect(stored?.fp).toBe(fingerprint(keys, `text:${id}`));
+    }
+    // Under the other key set the sealed value does not open: each row used its own keys.
+    const a = await database.get("SELECT sealed FROM s WHERE id = 'a'");
+    expect(() => unsealPadded(two, String(a?.sealed), "ctx:a")).toThrow();
   });
 });
 

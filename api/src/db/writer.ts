@@ -12,24 +12,26 @@
  * thread (thread-executor.ts: prepared statements, the fsync off the event loop); elsewhere,
  * `client.batch(..., "write")`. Either way a caller is answered only after the commit.
  */
-import type { Client, InStatement } from "@libsql/client";
+import type { Client } from "@libsql/client";
+import { resolveHere, type WriteStatement } from "./deferred.ts";
 import type { WriteResult } from "./direct.ts";
 
-export type { WriteResult };
+export type { WriteResult, WriteStatement };
 
 /** Runs statements, in order, as one write transaction: all committed or none. */
 export interface WriteExecutor {
-  transaction(statements: InStatement[]): Promise<WriteResult[]> | WriteResult[];
+  /** Placeholders (deferred.ts) among the arguments are the executor's to compute. */
+  transaction(statements: WriteStatement[]): Promise<WriteResult[]> | WriteResult[];
   /** WAL checkpoint(TRUNCATE) on the write connection, between transactions; true when done. */
   checkpoint?(): Promise<boolean> | boolean;
 }
 
 export const clientExecutor = (client: Client): WriteExecutor => ({
-  transaction: (statements) => client.batch(statements, "write"),
+  transaction: (statements) => client.batch(resolveHere(statements), "write"),
 });
 
 /** Calls each listener; one that throws cannot fail a write that has already committed. */
-export function notifyAll(listeners: ((statements: InStatement[]) => void)[], statements: InStatement[]): void {
+export function notifyAll(listeners: ((statements: WriteStatement[]) => void)[], statements: WriteStatement[]): void {
   for (const listener of listeners) {
     try {
       listener(statements);
@@ -40,9 +42,9 @@ export function notifyAll(listeners: ((statements: InStatement[]) => void)[], st
 }
 
 interface Pending {
-  statements: InStatement[];
+  statements: WriteStatement[];
   /** Run once per batch however many submissions ask (deduplicated by SQL text), after the rest. */
-  once: InStatement[];
+  once: WriteStatement[];
   resolve: (results: WriteResult[]) => void;
   reject: (error: unknown) => void;
 }
@@ -60,7 +62,7 @@ export class BatchWriter {
   private readonly maxBatch: number;
   /** Commits and submissions so far, for benchmarks and health. */
   readonly stats = { batches: 0, submissions: 0 };
-  private readonly committed: ((statements: InStatement[]) => void)[] = [];
+  private readonly committed: ((statements: WriteStatement[]) => void)[] = [];
 
   constructor(
     private readonly executor: WriteExecutor,
@@ -74,7 +76,7 @@ export class BatchWriter {
    * `once`: statements every submission needs but one run per batch satisfies (the results
    * version bump): 50 votes in a batch then cost 50 x 5 statements + 1, not 50 x 6.
    */
-  submit(statements: InStatement[], once: InStatement[] = []): Promise<WriteResult[]> {
+  submit(statements: WriteStatement[], once: WriteStatement[] = []): Promise<WriteResult[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ statements, once, resolve, reject });
       if (this.queue.length >= this.maxBatch) this.schedule(0);
@@ -99,11 +101,11 @@ export class BatchWriter {
    * `listener` sees the statements of every commit before their callers are answered, so a
    * cache that depends on them (sessions.ts) is corrected before anyone acts on the write.
    */
-  onCommit(listener: (statements: InStatement[]) => void): void {
+  onCommit(listener: (statements: WriteStatement[]) => void): void {
     this.committed.push(listener);
   }
 
-  private async run(statements: InStatement[]): Promise<WriteResult[]> {
+  private async run(statements: WriteStatement[]): Promise<WriteResult[]> {
     const results = await this.executor.transaction(statements);
     notifyAll(this.committed, statements);
     return results;
@@ -115,7 +117,7 @@ export class BatchWriter {
     this.stats.batches++;
     this.stats.submissions += group.length;
     try {
-      const once = new Map<string, InStatement>();
+      const once = new Map<string, WriteStatement>();
       for (const p of group) for (const st of p.once) once.set(typeof st === "string" ? st : st.sql, st);
       const results = await this.run([...group.flatMap((p) => p.statements), ...once.values()]);
       let offset = 0;

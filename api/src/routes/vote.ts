@@ -24,7 +24,7 @@ import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
 import { findBallotChoice, listPositions, voterGroups } from "../services/catalog.ts";
 import { getElection, orderForVoter } from "../services/election.ts";
-import { castVote, choiceRefOf, findIdempotentAnswer, myVotes, requestFingerprint } from "../services/votes.ts";
+import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes.ts";
 
 interface BallotTicket {
   k: "ticket";
@@ -101,8 +101,7 @@ export function voteRoutes(deps: Deps) {
       // saves a read on every fresh vote (bench/).
       const storedAnswer = async () => {
         if (!key) return null;
-        const fp = requestFingerprint(keys, voterId, key, positionId, choiceRefOf(body));
-        const stored = await findIdempotentAnswer(database, keys, voterId, key, fp);
+        const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choiceRefOf(body));
         if (stored === "mismatch") fail(422, messages.idempotencyKeyReused);
         return stored;
       };

@@ -11,8 +11,6 @@ import { seal, unseal, type Keys } from "./keys.ts";
 
 /** Participation choice and pending ballot: kind, candidate id (<= 64), ballot id, hour. */
 export const CHOICE_RECORD_BYTES = 256;
-/** A stored idempotent answer: message and the vote with the candidate's name (<= 120 chars, UTF-8). */
-export const ANSWER_RECORD_BYTES = 2048;
 
 export function padded(json: string, size: number): string {
   const bytes = Buffer.byteLength(json, "utf8");

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
+import { sealPadded } from "../security/padded-seal.ts";
 import { MAX_REFUSED_ANSWERS } from "./idempotency.ts";
 
 const HOUR = 3_600_000;
@@ -84,4 +85,46 @@ describe("idempotency rows", () => {
     // The 8 oldest refusals were dropped: their keys are checked again (refused, not 422).
     for (const key of refusedKeys.slice(0, 8)) expect((await cast(voter.token, body, key)).status).toBe(409);
   });
+
+  it("store no answer: a 201 is rebuilt from the vote it counted, a 409 is 'already voted'", async () => {
+    const { position, candidates } = await longElection(["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    const voteKey = crypto.randomUUID();
+    const refusedKey = crypto.randomUUID();
+    const counted = await (await cast(voter.token, body, voteKey)).json();
+    expect(counted.receipt).toMatch(/^[0-9A-Z]{10}$/);
+    expect((await cast(voter.token, { ...body, candidateId: candidates[1]._id }, refusedKey)).status).toBe(409);
+    const rows = await t.database.client.execute("SELECT status, sealed_body FROM idempotency_keys ORDER BY status");
+    expect(rows.rows.map((r) => [Number(r.status), r.sealed_body])).toEqual([
+      [201, ""],
+      [409, ""],
+    ]);
+    // The replay is the first answer to the byte, receipt included.
+    const replay = await cast(voter.token, body, voteKey);
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe(JSON.stringify(counted));
+    const refused = await cast(voter.token, { ...body, candidateId: candidates[1]._id }, refusedKey);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(messages.alreadyVoted);
+  });
+
+  it("still replay a row written with a sealed answer (before answers were rebuilt)", async () => {
+    const { position, candidates } = await longElection(["Ada"]);
+    const voter = await t.createVoter(admin);
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    const key = crypto.randomUUID();
+    const first = await (await cast(voter.token, body, key)).json();
+    // Rewrite the row as the earlier code stored it: the whole answer, sealed and padded.
+    const voterId = String((await t.database.get("SELECT id FROM users WHERE matric_number = ?", [voter.matricNumber]))?.id);
+    const old = { status: 201, body: { ...first, message: "stored earlier" } };
+    await t.database.client.execute({
+      sql: "UPDATE idempotency_keys SET sealed_body = ? WHERE user_id = ? AND key = ?",
+      args: [sealPadded(t.deps.keys, old, `idem:${voterId}:${key}`, 2048), voterId, key],
+    });
+    const replay = await cast(voter.token, body, key);
+    expect(replay.status).toBe(201);
+    expect(await replay.json()).toEqual(old.body);
+  });
 });
+

@@ -27,8 +27,9 @@
 import { randomInt, randomUUID } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import type { Database } from "../db/client.ts";
+import { Sealed, type WriteStatement } from "../db/deferred.ts";
 import type { Keys } from "../security/keys.ts";
-import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
+import { CHOICE_RECORD_BYTES, unsealPadded } from "../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "./results.ts";
 import type { ChoiceKind } from "./votes.ts";
 
@@ -57,11 +58,12 @@ export interface PendingRecord {
 const pendingContext = (pendingId: string) => `pending:${pendingId}`;
 
 /** The statement a vote's commit carries: the sealed pending ballot, only if its participation was inserted. */
-export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord): InStatement {
+export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord): WriteStatement {
   const id = randomUUID();
   return {
     sql: "INSERT INTO pending_ballots (id, position_id, sealed) SELECT ?, ?, ? WHERE changes() = 1",
-    args: [id, positionId, sealPadded(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
+    // Sealed by the writer, on its thread (db/deferred.ts).
+    args: [id, positionId, new Sealed(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
   };
 }
 

@@ -14,15 +14,23 @@
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
  *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
  * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
- * - stored answers are sealed padded to one length; rows keep the hour, never the millisecond,
- *   expire after 24 h and are capped per voter (services/idempotency.ts).
+ * - an idempotency row stores no answer at all, only its status: a 409 is always 'already
+ *   voted', and a 201 is rebuilt from the request (which the fingerprint proves is the same)
+ *   and the participation the key's own write inserted (its ballot id gives the receipt). Rows
+ *   keep the hour, never the millisecond, expire after 24 h and are capped per voter
+ *   (services/idempotency.ts). Rows written before this kept a sealed, padded answer, which
+ *   is still read.
+ *
+ * Cost (issue 13): the sealing and the fingerprint are placeholders (db/deferred.ts) the
+ * writer computes on its own thread; the event loop only builds the statements.
  */
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
+import { Fingerprinted, Sealed } from "../db/deferred.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
-import { ANSWER_RECORD_BYTES, CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
+import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { capRefusedAnswers, purgeAllExpired, purgeVoterExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { receiptCode } from "./receipts.ts";
@@ -68,12 +76,25 @@ export type StoredAnswer = { status: number; body: unknown };
 const choiceContext = (voterId: string, positionId: string) => `choice:${voterId}:${positionId}`;
 const answerContext = (voterId: string, key: string) => `idem:${voterId}:${key}`;
 
-/** Bound to the voter and the key as well as the body: equal choices of two voters never match. */
+/** What the fingerprint covers: the voter and the key as well as the body, so equal choices of two voters never match. */
+const fingerprintInput = (voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
+  JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null]);
+
 export const requestFingerprint = (keys: Keys, voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
-  fingerprint(keys, JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null]));
+  fingerprint(keys, fingerprintInput(voterId, key, positionId, choice));
 
 export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord) =>
   sealPadded(keys, record, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+
+/** The 201 answer to a counted vote: built the same way when it is first sent and when a key replays it. */
+function successAnswer(keys: Keys, positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null, ballotId: string): VoteAnswer {
+  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  const receipt = receiptCode(keys, ballotId);
+  const vote = { ...toMyVote(positionId, kind, candidateId, candidateName), receipt };
+  return { status: 201, body: { message: messages.castVoteSuccess, vote, receipt } };
+}
+
+const conflictAnswer = (): VoteAnswer => ({ status: 409, body: { message: messages.alreadyVoted } });
 
 /** The voter's view of a choice. Candidate votes keep the spec's shape; others name their kind. */
 export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null): MyVote {
@@ -81,22 +102,41 @@ export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: stri
   return { positionId, candidateId: "", candidateName: "", choice: kind };
 }
 
-/** The stored answer for an Idempotency-Key: `mismatch` when the key was used for another body. */
+/**
+ * The answer an Idempotency-Key replays: `mismatch` when the key was used for another body,
+ * null when there is none (no row, or the vote it counted is gone with its position).
+ * `positionId` and `choice` are the replaying request's, equal to the first one's when the
+ * fingerprint matches.
+ */
 export async function findIdempotentAnswer(
   database: Database,
   keys: Keys,
   voterId: string,
   key: string,
-  fp: string,
+  positionId: string,
+  choice: ChoiceRef,
 ): Promise<StoredAnswer | "mismatch" | null> {
   const rs = await database.client.execute({
-    sql: "SELECT fingerprint, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ?",
+    sql: "SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ?",
     args: [voterId, key],
   });
   const row = rs.rows[0];
   if (!row) return null;
-  if (row.fingerprint !== fp) return "mismatch";
-  return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
+  if (row.fingerprint !== requestFingerprint(keys, voterId, key, positionId, choice)) return "mismatch";
+  // A row written before answers were rebuilt keeps its sealed answer.
+  if (row.sealed_body) return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
+  if (Number(row.status) !== 201) return conflictAnswer();
+  // A 201 row exists only where this key's own write inserted the participation (castVote),
+  // and (voter, position) holds one participation: it is this key's vote.
+  const held = (await heldVotes(database, keys, voterId, positionId))[0];
+  if (!held?.ballotId) return null;
+  const name = held.candidateId ? await candidateName(database, held.candidateId) : null;
+  return successAnswer(keys, positionId, held.kind, held.candidateId, name, held.ballotId);
+}
+
+async function candidateName(database: Database, candidateId: string): Promise<string> {
+  const row = await database.get("SELECT name FROM candidates WHERE id = ?", [candidateId]);
+  return row ? String(row.name) : "";
 }
 
 export interface CastVoteInput {
@@ -117,19 +157,19 @@ export async function castVote(
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
   const ballotId = randomUUID();
-  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
-  const receipt = receiptCode(keys, ballotId);
-  const vote = { ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt };
-  const success: VoteAnswer = { status: 201, body: { message: messages.castVoteSuccess, vote, receipt } };
-  const conflict: VoteAnswer = { status: 409, body: { message: messages.alreadyVoted } };
-  const sealedChoice = sealChoice(keys, voterId, positionId, { k: choice.kind, c: candidateId, b: ballotId });
+  const success = successAnswer(keys, positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null, ballotId);
   const nonce = randomUUID();
   const hour = hourOf(now);
 
   const participation = {
     sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id)
           ${key ? "SELECT ?, ?, ?, ? WHERE changes() = 1" : "VALUES (?, ?, ?, ?)"}`,
-    args: [voterId, positionId, sealedChoice, input.stationId ?? null],
+    args: [
+      voterId,
+      positionId,
+      new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES),
+      input.stationId ?? null,
+    ],
   };
   const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
 
@@ -137,21 +177,14 @@ export async function castVote(
     ? [
         purgeVoterExpired(voterId, now),
         {
-          sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, ?, ?)",
-          args: [
-            voterId,
-            key,
-            requestFingerprint(keys, voterId, key, positionId, choice),
-            nonce,
-            sealPadded(keys, success, answerContext(voterId, key), ANSWER_RECORD_BYTES),
-            hour,
-          ],
+          sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, '', ?)",
+          args: [voterId, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), nonce, hour],
         },
         participation,
         pending,
         {
-          sql: "UPDATE idempotency_keys SET status = 409, sealed_body = ? WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
-          args: [sealPadded(keys, conflict, answerContext(voterId, key), ANSWER_RECORD_BYTES), voterId, key, nonce],
+          sql: "UPDATE idempotency_keys SET status = 409 WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
+          args: [voterId, key, nonce],
         },
         capRefusedAnswers(voterId, nonce),
       ]
@@ -161,13 +194,13 @@ export async function castVote(
   const results = await database.writer.submit(statements, key ? [purgeAllExpired(now)] : []);
   if (key && results[1].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
-    const stored = await findIdempotentAnswer(database, keys, voterId, key, requestFingerprint(keys, voterId, key, positionId, choice));
-    return stored ?? conflict;
+    const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choice);
+    return stored ?? conflictAnswer();
   }
   const counted = results[key ? 3 : 1].rowsAffected === 1;
   const mixer = mixerOf(database);
   if (counted && mixer?.immediate) await mixer.mix();
-  return counted ? success : conflict;
+  return counted ? success : conflictAnswer();
 }
 
 /** A voter's held choice with its ballot id (receipts are derived from it). */
@@ -178,12 +211,13 @@ export interface HeldVote {
   ballotId: string | null;
 }
 
-/** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
-export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
-  const rs = await database.client.execute({
-    sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
-    args: [voterId],
-  });
+/** The voter's own choices (or the one for `positionId`), unsealed: only the running server (holding the key) can do this. */
+export async function heldVotes(database: Database, keys: Keys, voterId: string, positionId?: string): Promise<HeldVote[]> {
+  const rs = await database.client.execute(
+    positionId === undefined
+      ? { sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?", args: [voterId] }
+      : { sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ? AND position_id = ?", args: [voterId, positionId] },
+  );
   return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
 }
 

@@ -26,7 +26,7 @@ interface Profile {
 const PARTS: [RegExp, string][] = [
   [/^(transaction|execute|flush|submit|run|notifyAll)? .*db\/(direct|writer|writer-thread|thread-executor)\.ts/, "SQL write (group commit)"],
   [/findSession|http\/auth\.ts|services\/sessions\.ts/, "auth (session lookup)"],
-  [/findBallotChoice|catalog\.ts|eligib/, "ballot checks (position, candidate, eligibility reads)"],
+  [/findBallotChoice|catalog\.ts|ballot-rules\.ts|eligib/, "ballot checks (position, candidate, eligibility reads)"],
   [/services\/results\.ts/, "results"],
   [/http\/validate\.ts|zod/, "validation (zod)"],
   [/security\/(keys|padded-seal)\.ts|receipt/, "sealing and HMAC"],

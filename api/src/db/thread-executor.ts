@@ -29,7 +29,24 @@ const MAX_INTERNED = 2_000;
 /** Key sets the current thread holds, for the sealed and fingerprinted arguments it computes (deferred.ts). */
 const keySets = new KeyRegistry();
 
-function toWire(statements: WriteStatement[], defs: [number, string][], keyDefs: KeyDefs): WireStatement[] {
+/** True when JSON carries `value` exactly (what the thread's driver would get from a structured clone). */
+function jsonSafe(value: unknown): boolean {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case "object":
+      // null, or a placeholder in its wire form (plain strings, numbers and null inside).
+      return value === null || (!ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer) && !(value instanceof Date));
+    default:
+      return false; // undefined (the driver refuses it; JSON would turn it into null), bigint
+  }
+}
+
+function toWire(statements: WriteStatement[], defs: [number, string][], keyDefs: KeyDefs): { wire: WireStatement[]; json: boolean } {
+  let json = true;
   const out = new Array<WireStatement>(statements.length);
   for (let i = 0; i < statements.length; i++) {
     const st = statements[i];
@@ -42,9 +59,11 @@ function toWire(statements: WriteStatement[], defs: [number, string][], keyDefs:
         defs.push([ref, sql]);
       } else ref = sql;
     }
-    out[i] = [ref, typeof st === "string" ? undefined : keySets.toWire(st.args, keyDefs)];
+    const args = typeof st === "string" ? undefined : keySets.toWire(st.args, keyDefs);
+    if (json && args !== undefined) json = Array.isArray(args) ? args.every(jsonSafe) : Object.values(args).every(jsonSafe);
+    out[i] = [ref, args];
   }
-  return out;
+  return { wire: out, json };
 }
 
 export class WriterThreadError extends Error {
@@ -73,6 +92,7 @@ function thread(): Worker {
     waiting.delete(msg.id);
     if (waiting.size === 0) w.unref();
     if ("error" in msg) entry.reject(new WriterThreadError(msg.error));
+    else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })));
     else entry.resolve(msg.results);
   });
   // A thread that dies takes its connections with it: fail what waits, start afresh next time
@@ -120,8 +140,8 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
         if (statements) {
           const defs: [number, string][] = [];
           const keys: KeyDefs = [];
-          const wire = toWire(statements, defs, keys);
-          msg = { op: "tx", id, db, defs, ...(keys.length > 0 ? { keys } : {}), statements: wire };
+          const { wire, json } = toWire(statements, defs, keys);
+          msg = { op: "tx", id, db, defs, ...(keys.length > 0 ? { keys } : {}), ...(json ? { json: JSON.stringify(wire) } : { statements: wire }) };
         }
         send(msg).ref();
       } catch (error) {

@@ -94,6 +94,11 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
     const row = await database.get("SELECT length(data) AS len, flag FROM t WHERE id = ?", [1]);
     expect(row).toMatchObject({ len: 2, flag: 1 });
     expect(await database.get("SELECT id FROM t WHERE id = ?", [99])).toBeUndefined();
+    // Plain values cross the thread as JSON; one JSON cannot carry exactly is still refused, not stored as null.
+    await database.writer.submit([{ sql: "INSERT INTO t (flag, at) VALUES (?, ?)", args: [false, 2 ** 53 - 1] }]);
+    expect(await database.get("SELECT flag, at FROM t WHERE id = 2")).toMatchObject({ flag: 0, at: 2 ** 53 - 1 });
+    await expect(database.writer.submit([{ sql: "INSERT INTO t (flag) VALUES (?)", args: [undefined as never] }])).rejects.toThrow();
+    expect(await database.get("SELECT count(*) AS n FROM t")).toMatchObject({ n: 2 });
   });
 
   it("computes sealed and fingerprinted placeholders exactly as sealPadded and fingerprint do, with each set of keys", async () => {

@@ -22,7 +22,8 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
-import { findBallotChoice, listPositions, voterGroups } from "../services/catalog.ts";
+import { findBallotChoice } from "../services/ballot-rules.ts";
+import { listPositions, voterGroups } from "../services/catalog.ts";
 import { getElection, orderForVoter } from "../services/election.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes.ts";
 

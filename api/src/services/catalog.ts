@@ -88,33 +88,6 @@ export async function findCandidateWithPosition(db: Db, id: string) {
   return row ? toCandidate(row.c, row.p) : undefined;
 }
 
-/**
- * What casting a vote needs to know, in ONE query (the vote path runs it for every ballot):
- * the position's window and ballot rules (undefined: no such position) and the candidate's
- * name and position (undefined: no such candidate, in any position).
- */
-export async function findBallotChoice(database: Database, positionId: string, candidateId: string) {
-  const row = await database.get(
-    `SELECT p.start_time, p.end_time, p.eligible_groups, p.allow_abstain,
-            (SELECT count(*) FROM candidates x WHERE x.position_id = p.id) AS candidate_count,
-            c.name, c.position_id
-            FROM positions p LEFT JOIN candidates c ON c.id = ?
-           WHERE p.id = ?`,
-    [candidateId, positionId],
-  );
-  if (!row) return { position: undefined, candidate: undefined };
-  return {
-    position: {
-      startTime: Number(row.start_time),
-      endTime: Number(row.end_time),
-      eligibleGroups: parseGroups(String(row.eligible_groups)),
-      allowAbstain: Number(row.allow_abstain) === 1,
-      candidateCount: Number(row.candidate_count),
-    },
-    candidate: row.name === null ? undefined : { name: String(row.name), positionId: String(row.position_id) },
-  };
-}
-
 /** The voter's roll groups (users.groups), for positions limited to groups. */
 export async function voterGroups(database: Database, userId: string): Promise<string[]> {
   const row = await database.get("SELECT groups FROM users WHERE id = ?", [userId]);

@@ -10,7 +10,7 @@
  *   the writer or the client that updates or deletes sessions or users empties the cache
  *   (Database.onWrite); `revokeSessions` is the one helper for revoking;
  * - from any other process within a second: triggers move `meta.auth_version` on every such
- *   change (db/auth-version.ts) and the cache reads it at most once a second, as the
+ *   change (db/cache-versions.ts) and the cache reads it at most once a second, as the
  *   realtime hub polls its own counters.
  * A cached session also ends at its own expiry, checked against the caller's clock.
  */
@@ -20,7 +20,7 @@ import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
 import type { Database, Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
-import { AUTH_VERSION } from "../db/auth-version.ts";
+import { AUTH_VERSION, VersionWatch } from "../db/cache-versions.ts";
 import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
 
@@ -56,7 +56,6 @@ export interface Session {
 /** A write that may end a session or change a signed-in user (names quoted as drizzle writes them). */
 const ENDS_OR_CHANGES = /^\s*(?:UPDATE|DELETE\s+FROM|REPLACE\s+INTO|INSERT\s+OR\s+REPLACE\s+INTO)\s+["`]?(?:sessions|users)["`]?[\s(]/i;
 
-const CHECK_EVERY_MS = 1_000;
 /** Bounds memory (~1 KB each); far more than the voters one process serves in a session's lifetime. */
 const MAX_CACHED = 100_000;
 
@@ -65,11 +64,10 @@ class SessionCache {
   private readonly entries = new Map<string, Session>();
   /** Moves whenever the cache is emptied: a lookup that started before does not store. */
   private generation = 0;
-  private version: number | null = null;
-  private checkedAt = -Infinity;
-  private checking: Promise<void> | null = null;
+  private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
+    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.clear());
     database.onWrite((statements) => {
       for (const st of statements) {
         const sql = typeof st === "string" ? st : st.sql;
@@ -83,26 +81,8 @@ class SessionCache {
     this.generation++;
   }
 
-  /** Reads meta.auth_version at most once a second; empties the cache when it moved. */
-  private check(): Promise<void> | undefined {
-    if (performance.now() - this.checkedAt < CHECK_EVERY_MS) return undefined;
-    return (this.checking ??= (async () => {
-      try {
-        const row = await this.database.get(`SELECT value FROM meta WHERE key = '${AUTH_VERSION}'`);
-        const version = Number(row?.value ?? 0);
-        if (version !== this.version) {
-          if (this.version !== null) this.clear();
-          this.version = version;
-        }
-        this.checkedAt = performance.now();
-      } finally {
-        this.checking = null;
-      }
-    })());
-  }
-
   async find(token: string, now: number): Promise<Session | null> {
-    await this.check();
+    await this.watch.check();
     const hit = this.entries.get(token);
     if (hit) {
       if (hit.expiresAt > now) return hit;

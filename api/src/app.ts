@@ -1,11 +1,11 @@
 /** Composes the API from its dependencies. `server.ts` wires real ones; tests wire fresh ones. */
 import { Hono } from "hono";
 import { compress } from "hono/compress";
-import { secureHeaders } from "hono/secure-headers";
 import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
+import { fastSecureHeaders } from "./http/security-headers.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { realtimeRoutes } from "./realtime/routes.ts";
@@ -38,7 +38,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   app.use(
     "*",
-    secureHeaders({
+    fastSecureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],

@@ -120,6 +120,49 @@ describe("security headers", () => {
   });
 });
 
+describe("security headers under Node's HTTP server (set on the Node response, not by secureHeaders())", () => {
+  it("are the same headers app.request() gets, and an answer's own CSP still wins (photos)", async () => {
+    const { serve } = await import("@hono/node-server");
+    const { position } = await t.openElection(admin, [], "Secretary");
+    const form = new FormData();
+    form.set("name", "Lee");
+    form.set("positionId", position._id);
+    const { TINY_PNG } = await import("../test/harness.ts");
+    form.set("photo", new Blob([TINY_PNG], { type: "image/png" }), "lee.png");
+    const photo = (await (await t.request("/admin/candidates", { method: "POST", token: admin, body: form })).json()).photo as string;
+
+    const server = serve({ fetch: withStatic.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((ok) => server.once("listening", () => ok()));
+    const { port } = server.address() as { port: number };
+    const security = (h: Headers) =>
+      Object.fromEntries(
+        [...h.entries()].filter(([name]) => /^(content-security-policy|strict-transport-security|x-|referrer-policy|cross-origin|origin-agent)/.test(name)),
+      );
+    try {
+      const cases: [string, RequestInit][] = [
+        ["/api/health", {}],
+        ["/api/vote/results", { headers: { authorization: `Bearer ${voter}` } }],
+        ["/api/no/such/route", {}],
+        ["/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }],
+        ["/vote", {}],
+        ["/assets/app.js", {}],
+        [photo, {}],
+      ];
+      for (const [path, init] of cases) {
+        const overNode = await fetch(`http://127.0.0.1:${port}${path}`, init);
+        const inProcess = await withStatic.request(path, init);
+        expect(overNode.status, path).toBe(inProcess.status);
+        expectSecureHeaders(overNode, `node ${path} ${overNode.status}`);
+        expect(security(overNode.headers), path).toEqual(security(inProcess.headers));
+        if (path === photo) expect(overNode.headers.get("content-security-policy")).toContain("sandbox");
+        await overNode.arrayBuffer();
+      }
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+});
+
 describe("body limits", () => {
   const jsonRoutes: [string, string, () => string | undefined][] = [
     ["POST", "/auth/check-user", () => undefined],

@@ -121,7 +121,7 @@ describe("security headers", () => {
 });
 
 describe("security headers under Node's HTTP server (set on the Node response, not by secureHeaders())", () => {
-  it("are the same headers app.request() gets, and an answer's own CSP still wins (photos)", async () => {
+  it("are the same headers app.request() gets, and an answer's own CSP and Cache-Control still win (photos)", async () => {
     const { serve } = await import("@hono/node-server");
     const { position } = await t.openElection(admin, [], "Secretary");
     const form = new FormData();
@@ -154,6 +154,8 @@ describe("security headers under Node's HTTP server (set on the Node response, n
         expect(overNode.status, path).toBe(inProcess.status);
         expectSecureHeaders(overNode, `node ${path} ${overNode.status}`);
         expect(security(overNode.headers), path).toEqual(security(inProcess.headers));
+        // no-store by default, the route's own Cache-Control where it sets one (a photo: immutable).
+        expect(overNode.headers.get("cache-control"), path).toBe(inProcess.headers.get("cache-control"));
         if (path === photo) expect(overNode.headers.get("content-security-policy")).toContain("sandbox");
         await overNode.arrayBuffer();
       }

@@ -61,6 +61,8 @@ export function gzipLargeJson(threshold: number): MiddlewareHandler {
       return c.body(text, arg as ContentfulStatusCode, { "Content-Type": "application/json", ...headers });
     }) as unknown as typeof json;
     await next();
+    // Small JSON from c.json() above: nothing to read back from the answer.
+    if (jsonLength >= 0 && jsonLength < threshold) return;
     const headers = c.res.headers;
     const isJson = (headers.get("content-type") ?? "").startsWith("application/json");
     // JSON made elsewhere: measured by its Content-Length when it has one (cached text such

@@ -70,8 +70,9 @@ describe("Audit Log", () => {
     expect(await screen.findByTestId("chain-status")).toHaveTextContent(`Chain intact: 120 entries, head ${"f".repeat(64)}`);
 
     await userEvent.click(screen.getByRole("button", { name: "Next" }));
-    await screen.findByText("Page 2 of 3 · 120 entries");
-    expect(screen.getByText("Entry 70")).toBeInTheDocument();
+    // Page 1 stays on screen (keepPreviousData) under a "Page 2 of 3" label until page 2 arrives: wait for its rows.
+    expect(await screen.findByText("Entry 70")).toBeInTheDocument();
+    expect(screen.getByText("Page 2 of 3 · 120 entries")).toBeInTheDocument();
 
     await userEvent.selectOptions(screen.getByLabelText("Action"), "auth.login");
     await screen.findByText("Page 1 of 1 · 40 entries");

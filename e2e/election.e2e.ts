@@ -263,7 +263,9 @@ describe("a voter votes", () => {
 
     await page.getByRole("tab", { name: "Detailed" }).click();
     await page.waitForURL("**/results?tab=detailed");
-    await expect(page.getByTestId("tile-Turnout").textContent()).resolves.toBe(`${((1 / registered) * 100).toFixed(2)}%`);
+    // The URL changes before the tab's render (the router renders in a transition): wait for the
+    // detailed tile's 2 decimals rather than reading the overview's 1-decimal tile once.
+    await page.getByTestId("tile-Turnout").getByText(`${((1 / registered) * 100).toFixed(2)}%`, { exact: true }).waitFor();
     await page.getByText("100.0%").first().waitFor();
     await page.locator("[data-stream=live]").waitFor();
     await audit(page, "results-detailed");

@@ -2,6 +2,7 @@
 import "fake-indexeddb/auto";
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
+import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
 import { session } from "../lib/session";
 
@@ -22,6 +23,9 @@ if (!window.matchMedia) {
 
 afterEach(() => {
   cleanup();
+  // sonner's toast store is module-level: a toast still active when a test ends would be replayed
+  // into the next test's Toaster (two "Login successful!" when LoginPage's tests run shuffled).
+  toast.dismiss();
   session.clear();
   localStorage.clear();
   vi.useRealTimers();

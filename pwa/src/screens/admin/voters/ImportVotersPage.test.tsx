@@ -82,8 +82,10 @@ describe("ImportVotersPage", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Import 3 voters" }));
     const apply = FakeXhr.last!;
     expect(apply.url).toBe("/api/admin/voters/import?dryRun=0");
+    expect(screen.getByRole("button", { name: "Importing..." })).toBeDisabled();
     apply.progress(1);
-    expect(await screen.findByRole("button", { name: "Importing..." })).toBeDisabled();
+    // Every byte sent: the bar turns into the server's step.
+    expect(await screen.findByRole("progressbar", { name: "Importing voters..." })).toHaveAttribute("aria-busy", "true");
     apply.respond(200, report({ dryRun: false }));
     expect(await screen.findByText(messages.rollImportSuccess)).toBeInTheDocument();
     expect(screen.getByText("Imported 3 rows: 3 new, 0 updated, 0 unchanged.")).toBeInTheDocument();

@@ -80,3 +80,17 @@ it("skips a pending ballot it cannot unseal and applies the rest", async () => {
   expect(await state()).toMatchObject({ ballots: 3, pending: 1, tally: 3, bad: 0 });
   expect(await t.deps.mixer.mix()).toBe(0);
 });
+
+it("splits a pass into commits of about equal size, never a remainder of one ballot", async () => {
+  await votes(9);
+  const mixer = new Mixer(t.database, t.deps.keys, () => {}, { intervalMs: 3_600_000, maxBatch: 4 });
+  const sizes: number[] = [];
+  t.database.onWrite((statements) => {
+    const ballots = statements.filter((st) => typeof st !== "string" && /^\s*INSERT INTO ballots/.test(st.sql)).length;
+    if (ballots > 0) sizes.push(ballots);
+  });
+  expect(await mixer.mix()).toBe(9);
+  // 9 ballots at most 4 per commit: 3 + 3 + 3, not 4 + 4 + 1.
+  expect(sizes).toEqual([3, 3, 3]);
+  expect(await state()).toMatchObject({ ballots: 9, pending: 0, tally: 9, bad: 0 });
+});

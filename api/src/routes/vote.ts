@@ -79,9 +79,9 @@ export function voteRoutes(deps: Deps) {
     .get("/results", async (c) => {
       // Issue 11: with 'after-close' visibility voters see no tallies until the window ends.
       if (resultsHiddenFrom(await deps.results.election(), canViewAdmin(c.var.user.role), clock.now())) fail(403, messages.resultsHidden);
-      // From memory, serialised once per snapshot (issue 13: no database read per request).
-      const text = await deps.results.json();
-      return c.body(text, 200, { "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(text)) });
+      // From memory, serialised and encoded once per snapshot (issue 13: no database read per request).
+      const bytes = await deps.results.bytes();
+      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json", "Content-Length": String(bytes.byteLength) });
     })
     // Bound to this session: a logout ends it (realtime/stream-auth.ts).
     .get("/chat-token", (c) => c.json(issueStreamToken(deps, "chat", c.var.user.id, c.var.tokenHash, CHAT_TOKEN_TTL_MS) satisfies TokenResponse))

@@ -30,7 +30,17 @@ const COSTLY_MS = 5;
 const MAX_STALE_MS = 3_000;
 /** How long a snapshot known to match the counter is served without reading it again. */
 const VERIFY_EVERY_MS = 1_000;
-const serialised = new WeakMap<Results, string>();
+/** Each snapshot as JSON text and as its UTF-8 bytes, made once per snapshot rather than once per request. */
+const serialised = new WeakMap<Results, { text: string; bytes: Uint8Array }>();
+
+function serialise(results: Results): { text: string; bytes: Uint8Array } {
+  let kept = serialised.get(results);
+  if (!kept) {
+    const text = JSON.stringify(results);
+    serialised.set(results, (kept = { text, bytes: Buffer.from(text, "utf8") }));
+  }
+  return kept;
+}
 
 export class ResultsService {
   private cached: { version: number; results: Results } | null = null;
@@ -79,10 +89,16 @@ export class ResultsService {
 
   /** The snapshot as JSON text, serialised once per snapshot rather than once per request. */
   async json(): Promise<string> {
-    const results = await this.get();
-    let text = serialised.get(results);
-    if (text === undefined) serialised.set(results, (text = JSON.stringify(results)));
-    return text;
+    return serialise(await this.get()).text;
+  }
+
+  /**
+   * The snapshot as UTF-8 JSON bytes, for the results route: written to the socket as they
+   * are, where a string would be encoded again for every answer (issue 13: that encoding and
+   * the garbage it left were a quarter of a results request).
+   */
+  async bytes(): Promise<Uint8Array> {
+    return serialise(await this.get()).bytes;
   }
 
   async get(): Promise<Results> {

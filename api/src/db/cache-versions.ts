@@ -68,3 +68,18 @@ export class VersionWatch {
     })());
   }
 }
+
+/**
+ * Keeps an in-memory cache of `database` honest: `clear` runs when a write in this process
+ * matches `touches` (before the write is acknowledged) and when `key` moved in another process
+ * (checked through the returned watch, at most once a second).
+ */
+export function invalidateOn(database: Database, key: string, touches: (sql: string) => boolean, clear: () => void): VersionWatch {
+  database.onWrite((statements) => {
+    for (const st of statements) {
+      if (touches(typeof st === "string" ? st : st.sql)) return clear();
+    }
+  });
+  return new VersionWatch(database, key, clear);
+}
+

@@ -135,3 +135,16 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
     },
   };
 }
+
+/**
+ * One `T` per open database, made on first use (the in-memory caches of services/: sessions,
+ * ballot rules, receipt lists): a test's fresh database never sees another's.
+ */
+export function perDatabase<T>(create: (database: Database) => T): (database: Database) => T {
+  const made = new WeakMap<Database, T>();
+  return (database) => {
+    let value = made.get(database);
+    if (value === undefined) made.set(database, (value = create(database)));
+    return value;
+  };
+}

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PHOTO_BYTES } from "@evoting/shared";
 import { createApp } from "../app.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
+import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
 let admin: string;
@@ -63,6 +63,18 @@ function expectSecureHeaders(res: Response, label: string) {
   expect(h.get("referrer-policy"), label).toBeTruthy();
 }
 
+/** A candidate with a PNG photo uploaded under the given type and file name: the photo's URL. */
+async function candidatePhoto(positionTitle: string, type: string, fileName: string): Promise<string> {
+  const { position } = await t.openElection(admin, [], positionTitle);
+  const form = new FormData();
+  form.set("name", "Pat");
+  form.set("positionId", position._id);
+  form.set("photo", new Blob([TINY_PNG], { type }), fileName);
+  const created = await t.request("/admin/candidates", { method: "POST", token: admin, body: form });
+  expect(created.status).toBe(201);
+  return (await created.json()).photo as string;
+}
+
 describe("security headers", () => {
   it("are on API answers: success, errors, 404s", async () => {
     const cases: [string, RequestInit & { token?: string; json?: unknown }][] = [
@@ -103,15 +115,7 @@ describe("security headers", () => {
   });
 
   it("photos are served with nosniff, a sandboxing CSP and their sniffed type only", async () => {
-    const { position } = await t.openElection(admin, [], "Treasurer");
-    const form = new FormData();
-    form.set("name", "Pat");
-    form.set("positionId", position._id);
-    const { TINY_PNG } = await import("../test/harness.ts");
-    form.set("photo", new Blob([TINY_PNG], { type: "text/html" }), "evil.html");
-    const created = await t.request("/admin/candidates", { method: "POST", token: admin, body: form });
-    expect(created.status).toBe(201);
-    const photo = (await created.json()).photo as string;
+    const photo = await candidatePhoto("Treasurer", "text/html", "evil.html");
     const res = await t.app.request(photo);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
@@ -123,13 +127,7 @@ describe("security headers", () => {
 describe("security headers under Node's HTTP server (set on the Node response, not by secureHeaders())", () => {
   it("are the same headers app.request() gets, and an answer's own CSP and Cache-Control still win (photos)", async () => {
     const { serve } = await import("@hono/node-server");
-    const { position } = await t.openElection(admin, [], "Secretary");
-    const form = new FormData();
-    form.set("name", "Lee");
-    form.set("positionId", position._id);
-    const { TINY_PNG } = await import("../test/harness.ts");
-    form.set("photo", new Blob([TINY_PNG], { type: "image/png" }), "lee.png");
-    const photo = (await (await t.request("/admin/candidates", { method: "POST", token: admin, body: form })).json()).photo as string;
+    const photo = await candidatePhoto("Secretary", "image/png", "lee.png");
 
     const server = serve({ fetch: withStatic.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((ok) => server.once("listening", () => ok()));

@@ -10,8 +10,8 @@
  *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
-import type { Database } from "../db/client.ts";
-import { CATALOG_VERSION, VersionWatch } from "../db/cache-versions.ts";
+import { perDatabase, type Database } from "../db/client.ts";
+import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../db/cache-versions.ts";
 import { parseGroups } from "./catalog.ts";
 
 export interface PositionRules {
@@ -46,13 +46,7 @@ class BallotRulesCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = new VersionWatch(database, CATALOG_VERSION, () => this.clear());
-    database.onWrite((statements) => {
-      for (const st of statements) {
-        const sql = typeof st === "string" ? st : st.sql;
-        if (TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql)) return this.clear();
-      }
-    });
+    this.watch = invalidateOn(database, CATALOG_VERSION, (sql) => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql), () => this.clear());
   }
 
   clear(): void {
@@ -100,13 +94,7 @@ class BallotRulesCache {
   }
 }
 
-const caches = new WeakMap<Database, BallotRulesCache>();
-
-function cacheOf(database: Database): BallotRulesCache {
-  let cache = caches.get(database);
-  if (!cache) caches.set(database, (cache = new BallotRulesCache(database)));
-  return cache;
-}
+const cacheOf = perDatabase((database) => new BallotRulesCache(database));
 
 /**
  * What casting a vote needs to know: the position's window and ballot rules (undefined: no

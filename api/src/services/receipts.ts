@@ -8,7 +8,7 @@
  */
 import { createHmac } from "node:crypto";
 import { RECEIPT_LENGTH } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
+import { perDatabase, type Database } from "../db/client.ts";
 import type { Keys } from "../security/keys.ts";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -30,12 +30,11 @@ export function receiptCode(keys: Pick<Keys, "receipt">, ballotId: string): stri
  * stays the same: one count per request instead of an HMAC per ballot (10,000 codes took
  * 170-260 ms of event loop on the 2-core dev machine).
  */
-const published = new WeakMap<Database, Map<string, string[]>>();
+const publishedOf = perDatabase(() => new Map<string, string[]>());
 
 /** Every counted ballot's receipt for a position, sorted (so the order says nothing of time). */
 export async function positionReceipts(database: Database, keys: Pick<Keys, "receipt">, positionId: string): Promise<string[]> {
-  let cache = published.get(database);
-  if (!cache) published.set(database, (cache = new Map()));
+  const cache = publishedOf(database);
   const counted = await database.client.execute({ sql: "SELECT count(*) AS n FROM ballots WHERE position_id = ?", args: [positionId] });
   const kept = cache.get(positionId);
   if (kept && kept.length === Number(counted.rows[0]?.n ?? 0)) return kept;

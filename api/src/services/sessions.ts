@@ -18,9 +18,9 @@ import { createHash, randomBytes } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
-import type { Database, Db } from "../db/client.ts";
+import { perDatabase, type Database, type Db } from "../db/client.ts";
 import type { BatchWriter } from "../db/writer.ts";
-import { AUTH_VERSION, VersionWatch } from "../db/cache-versions.ts";
+import { AUTH_VERSION, invalidateOn, type VersionWatch } from "../db/cache-versions.ts";
 import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
 
@@ -67,13 +67,7 @@ class SessionCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.clear());
-    database.onWrite((statements) => {
-      for (const st of statements) {
-        const sql = typeof st === "string" ? st : st.sql;
-        if (sql !== DELETE_EXPIRED_SQL && ENDS_OR_CHANGES.test(sql)) return this.clear();
-      }
-    });
+    this.watch = invalidateOn(database, AUTH_VERSION, (sql) => sql !== DELETE_EXPIRED_SQL && ENDS_OR_CHANGES.test(sql), () => this.clear());
   }
 
   clear(): void {
@@ -122,13 +116,7 @@ class SessionCache {
   }
 }
 
-const caches = new WeakMap<Database, SessionCache>();
-
-function cacheOf(database: Database): SessionCache {
-  let cache = caches.get(database);
-  if (!cache) caches.set(database, (cache = new SessionCache(database)));
-  return cache;
-}
+const cacheOf = perDatabase((database) => new SessionCache(database));
 
 /** The live session of a bearer token (its user and the token's hash), or null. */
 export async function findSession(database: Database, token: string, now: number): Promise<Session | null> {

@@ -86,7 +86,17 @@ export async function startServer({ dbPath, port, env = {}, timeoutMs = 60_000, 
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  // A server that dies while a bench drives it fails the bench at once, with its output,
+  // instead of leaving the load generator to hammer a closed port.
+  let stopping = false;
+  child.once("exit", (code, sig) => {
+    if (stopping) return;
+    console.error(`server exited unexpectedly (${code ?? sig}):\n${output.join("\n")}`);
+    process.exit(1);
+  });
+
   const signal = async (sig: NodeJS.Signals) => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
     await exited;

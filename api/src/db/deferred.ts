@@ -1,13 +1,13 @@
 /**
  * Statement arguments the writer computes, not the caller (issue 13: sealing and HMACs were a
  * fifth of a vote's event-loop time). A vote's statements carry `Sealed` and `Fingerprinted`
- * placeholders; the executor turns them into the sealed text and the HMAC right before the
+ * deferred arguments; the executor turns them into the sealed text and the HMAC right before the
  * statements run: in the writer thread for a database file (writer-thread.ts), so that CPU
  * is spent on the otherwise idle second core, or on the caller's thread for any other URL
  * (writer.ts, `clientExecutor`). Either way the value stored is exactly what
  * `sealPadded` / `fingerprint` return for the same input.
  *
- * Across the thread a placeholder travels as a plain object naming its keys by number
+ * Across the thread a deferred argument travels as a plain object naming its keys by number
  * (`WireDeferred`): a statement argument is otherwise never an object, so nothing else can
  * be mistaken for one. Keys cross once per set (`KeyDefs`), never with each statement.
  */
@@ -35,13 +35,13 @@ export class Fingerprinted {
 
 export type Deferred = Sealed | Fingerprinted;
 
-/** The two keys a placeholder may need. */
+/** The two keys a deferred argument may need. */
 export type DeferredKeys = Pick<Keys, "seal" | "fingerprint">;
 
-/** A statement whose arguments may hold placeholders (what BatchWriter.submit takes). */
+/** A statement whose arguments may hold deferred arguments (what BatchWriter.submit takes). */
 export type WriteStatement = InStatement | { sql: string; args: (InValue | Deferred)[] };
 
-/** A placeholder as it crosses to the writer thread: `s` sealed, `f` fingerprint; `k` its keys' number. */
+/** A deferred argument as it crosses to the writer thread: `s` sealed, `f` fingerprint; `k` its keys' number. */
 export type WireDeferred = { s: [k: number, value: unknown, context: string, size: number] } | { f: [k: number, text: string] };
 
 /** Key sets the thread has not seen yet: number, seal key, fingerprint key. */
@@ -53,7 +53,7 @@ function compute(d: Deferred): string {
   return d instanceof Sealed ? sealPadded(d.keys as Keys, d.value, d.context, d.size) : fingerprint(d.keys as Keys, d.text);
 }
 
-/** Placeholders replaced by their values, here (the caller's thread). Statements without any are returned as they are. */
+/** Deferred arguments replaced by their values, here (the caller's thread). Statements without any are returned as they are. */
 export function resolveHere(statements: WriteStatement[]): InStatement[] {
   return statements.map((st) => {
     if (typeof st === "string" || !Array.isArray(st.args) || !st.args.some(isDeferred)) return st as InStatement;
@@ -70,7 +70,7 @@ export class KeyRegistry {
     this.ids = new WeakMap();
   }
 
-  /** Placeholders turned into their wire form; key sets the thread lacks are added to `defs`. */
+  /** Deferred arguments turned into their wire form; key sets the thread lacks are added to `defs`. */
   toWire(args: InArgs | (InValue | Deferred)[] | undefined, defs: KeyDefs): InArgs | undefined {
     if (!Array.isArray(args) || !args.some(isDeferred)) return args as InArgs | undefined;
     return args.map((a) => {
@@ -86,7 +86,7 @@ export class KeyRegistry {
   }
 }
 
-/** The writer thread's side: key sets by number, and wire placeholders replaced by their values. */
+/** The writer thread's side: key sets by number, and deferred arguments in wire form replaced by their values. */
 export class ThreadKeys {
   private readonly sets = new Map<number, Keys>();
 

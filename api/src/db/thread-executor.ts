@@ -38,7 +38,7 @@ function jsonSafe(value: unknown): boolean {
     case "number":
       return Number.isFinite(value) && !Object.is(value, -0);
     case "object":
-      // null, or a placeholder in its wire form (plain strings, numbers and null inside).
+      // null, or a deferred argument in its wire form (plain strings, numbers and null inside).
       return value === null || (!ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer) && !(value instanceof Date));
     default:
       return false; // undefined (the driver refuses it; JSON would turn it into null), bigint

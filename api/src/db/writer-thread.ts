@@ -22,9 +22,9 @@ export type ToWriter =
   | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
   /**
    * `statements` as they are, or as one JSON text (`json`) when every argument is a string, a
-   * finite number, a boolean, null or a placeholder: one string crosses the thread far more
+   * finite number, a boolean, null or a deferred argument: one string crosses the thread far more
    * cheaply than the structured clone of many small arrays (it was ~5% of a vote's event
-   * loop). `keys`: key sets first used by this transaction's placeholders (deferred.ts).
+   * loop). `keys`: key sets first used by this transaction's deferred arguments (deferred.ts).
    */
   | { op: "tx"; id: number; db: number; defs: [number, string][]; keys?: KeyDefs; statements?: WireStatement[]; json?: string }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */

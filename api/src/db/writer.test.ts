@@ -101,7 +101,7 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
     expect(await database.get("SELECT count(*) AS n FROM t")).toMatchObject({ n: 2 });
   });
 
-  it("computes sealed and fingerprinted placeholders exactly as sealPadded and fingerprint do, with each set of keys", async () => {
+  it("computes sealed and fingerprinted deferred arguments exactly as sealPadded and fingerprint do, with each set of keys", async () => {
     await open();
     await database.client.execute("CREATE TABLE s (id TEXT PRIMARY KEY, sealed TEXT, fp TEXT)");
     const one = keysFromMaster(randomBytes(32));

@@ -20,7 +20,7 @@ export type { WriteResult, WriteStatement };
 
 /** Runs statements, in order, as one write transaction: all committed or none. */
 export interface WriteExecutor {
-  /** Placeholders (deferred.ts) among the arguments are the executor's to compute. */
+  /** Deferred arguments (deferred.ts) among the arguments are the executor's to compute. */
   transaction(statements: WriteStatement[]): Promise<WriteResult[]> | WriteResult[];
   /** WAL checkpoint(TRUNCATE) on the write connection, between transactions; true when done. */
   checkpoint?(): Promise<boolean> | boolean;

@@ -21,7 +21,7 @@
  *   (services/idempotency.ts). Rows written before this kept a sealed, padded answer, which
  *   is still read.
  *
- * Cost (issue 13): the sealing and the fingerprint are placeholders (db/deferred.ts) the
+ * Cost (issue 13): the sealing and the fingerprint are deferred arguments (db/deferred.ts) the
  * writer computes on its own thread; the event loop only builds the statements.
  */
 import { randomUUID } from "node:crypto";

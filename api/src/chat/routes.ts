@@ -11,7 +11,6 @@
  *                                            Last-Event-ID (header, or `lastEventId` query for
  *                                            a new EventSource made with a renewed token)
  */
-import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
 import {
@@ -35,6 +34,7 @@ import { sseFrame } from "../realtime/hub.ts";
 import { checkStreamToken } from "../realtime/stream-auth.ts";
 import { audit, userTarget } from "../services/audit-log.ts";
 import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
+import { nodeResponse } from "../http/node-response.ts";
 
 const positiveId = z.coerce.number({ error: "must be a positive whole number" }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -65,10 +65,9 @@ export function chatRoutes(deps: Deps) {
       if (!access.ok) fail(401, messages.sessionExpired);
       const header = Number(c.req.header("last-event-id"));
       const lastId = Number.isSafeInteger(header) && header >= 0 ? header : fromQuery;
-      const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       return hub.open(CHAT_CHANNEL, {
         signal: c.req.raw.signal,
-        outgoing,
+        outgoing: nodeResponse(c),
         userId: access.userId,
         session: access.session,
         initial: async () => {

@@ -14,11 +14,11 @@
  *   other types as compress() decides. The size is known where c.json() serialises, so
  *   nothing is read back from the answer to learn it.
  */
-import type { ServerResponse } from "node:http";
 import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
 export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response | Promise<Response>, skip: (c: Context) => boolean): MiddlewareHandler {
   const streamed = bodyLimit({ maxSize, onError });
@@ -36,8 +36,8 @@ export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response 
 export const noStoreByDefault: MiddlewareHandler = async (c, next) => {
   // Under @hono/node-server, on Node's response before the route: the answer's own
   // Cache-Control, if it sets one, wins when Node merges them (http/security-headers.ts).
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && typeof outgoing.setHeader === "function" && !outgoing.headersSent) {
+  const outgoing = nodeResponseBeforeHeaders(c);
+  if (outgoing) {
     outgoing.setHeader("Cache-Control", "no-store");
     return next();
   }

@@ -8,9 +8,9 @@
  * (a photo's stricter CSP). Anywhere else (app.request() in tests, another runtime),
  * secureHeaders() itself runs.
  */
-import type { ServerResponse } from "node:http";
 import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
@@ -27,8 +27,8 @@ export function fastSecureHeaders(options: SecureHeadersOptions & { overwrite: f
   let list: [string, string][] | null = null;
   void probed.then((l) => (list = l));
   return async (c, next) => {
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (!outgoing || typeof outgoing.setHeader !== "function" || outgoing.headersSent) return fallback(c, next);
+    const outgoing = nodeResponseBeforeHeaders(c);
+    if (!outgoing) return fallback(c, next);
     for (const [name, value] of list ?? (list = await probed)) outgoing.setHeader(name, value);
     await next();
   };

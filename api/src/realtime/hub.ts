@@ -23,6 +23,7 @@
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { NEW_VOTE_EVENT, REALTIME_CHANNEL, messages, type Results } from "@evoting/shared";
+import { isNodeResponse } from "../http/node-response.ts";
 
 const RESULTS_WITHHELD = messages.resultsHidden;
 
@@ -185,10 +186,6 @@ function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, max
       }
     },
   };
-}
-
-function isNodeResponse(value: unknown): value is ServerResponse {
-  return typeof value === "object" && value !== null && "writeHead" in value && "writableLength" in value;
 }
 
 /**

@@ -1,5 +1,4 @@
 /** /realtime: short-lived stream tokens (EventSource cannot send headers) and the SSE stream. */
-import type { ServerResponse } from "node:http";
 import { Hono } from "hono";
 import { z } from "zod";
 import { REALTIME_CHANNEL, canViewAdmin, messages, type Results, type TokenResponse } from "@evoting/shared";
@@ -9,6 +8,7 @@ import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { checkStreamToken, issueStreamToken } from "./stream-auth.ts";
 import { sseFrame, withheldFrame } from "./hub.ts";
+import { nodeResponse } from "../http/node-response.ts";
 
 export const STREAM_TOKEN_TTL_MS = 60_000;
 
@@ -41,7 +41,7 @@ export function realtimeRoutes(deps: Deps) {
       return hub.open(channel, {
         signal: c.req.raw.signal,
         // Under @hono/node-server the hub writes to the Node response directly (see hub.ts).
-        outgoing: (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing,
+        outgoing: nodeResponse(c),
         userId: payload.sub,
         session: access.session,
         voter,

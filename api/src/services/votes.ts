@@ -86,13 +86,11 @@ export const requestFingerprint = (keys: Keys, voterId: string, key: string, pos
 export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord) =>
   sealPadded(keys, record, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
 
-/** The 201 answer to a counted vote: built the same way when it is first sent and when a key replays it. */
-function successAnswer(keys: Keys, positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null, ballotId: string): VoteAnswer {
-  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
-  const receipt = receiptCode(keys, ballotId);
-  const vote = { ...toMyVote(positionId, kind, candidateId, candidateName), receipt };
-  return { status: 201, body: { message: messages.castVoteSuccess, vote, receipt } };
-}
+/** The 201 answer to a counted vote, built the same way when it is first sent and when a key replays it. */
+const successAnswer = (vote: MyVote & { receipt: string }): VoteAnswer => ({
+  status: 201,
+  body: { message: messages.castVoteSuccess, vote, receipt: vote.receipt },
+});
 
 const conflictAnswer = (): VoteAnswer => ({ status: 409, body: { message: messages.alreadyVoted } });
 
@@ -127,16 +125,10 @@ export async function findIdempotentAnswer(
   if (row.sealed_body) return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
   if (Number(row.status) !== 201) return conflictAnswer();
   // A 201 row exists only where this key's own write inserted the participation (castVote),
-  // and (voter, position) holds one participation: it is this key's vote.
-  const held = (await heldVotes(database, keys, voterId, positionId))[0];
-  if (!held?.ballotId) return null;
-  const name = held.candidateId ? await candidateName(database, held.candidateId) : null;
-  return successAnswer(keys, positionId, held.kind, held.candidateId, name, held.ballotId);
-}
-
-async function candidateName(database: Database, candidateId: string): Promise<string> {
-  const row = await database.get("SELECT name FROM candidates WHERE id = ?", [candidateId]);
-  return row ? String(row.name) : "";
+  // and (voter, position) holds one participation: it is this key's vote, read as my-votes reads it.
+  const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
+  if (!vote?.receipt) return null;
+  return successAnswer({ ...vote, receipt: vote.receipt });
 }
 
 export interface CastVoteInput {
@@ -157,7 +149,9 @@ export async function castVote(
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
   const ballotId = randomUUID();
-  const success = successAnswer(keys, positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null, ballotId);
+  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  const receipt = receiptCode(keys, ballotId);
+  const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
   const nonce = randomUUID();
   const hour = hourOf(now);
 
@@ -211,13 +205,12 @@ export interface HeldVote {
   ballotId: string | null;
 }
 
-/** The voter's own choices (or the one for `positionId`), unsealed: only the running server (holding the key) can do this. */
-export async function heldVotes(database: Database, keys: Keys, voterId: string, positionId?: string): Promise<HeldVote[]> {
-  const rs = await database.client.execute(
-    positionId === undefined
-      ? { sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?", args: [voterId] }
-      : { sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ? AND position_id = ?", args: [voterId, positionId] },
-  );
+/** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
+export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
+  const rs = await database.client.execute({
+    sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
+    args: [voterId],
+  });
   return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
 }
 

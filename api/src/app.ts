@@ -5,7 +5,7 @@ import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
-import { fastSecureHeaders } from "./http/security-headers.ts";
+import { fastSecureHeaders, type SecureHeadersOptions } from "./http/security-headers.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { realtimeRoutes } from "./realtime/routes.ts";
@@ -20,6 +20,32 @@ import { HashQueueFull } from "./security/passwords.ts";
 
 /** JSON bodies here are small; only candidate uploads are larger (their own limit). */
 const JSON_BODY_LIMIT = 64 * 1024;
+
+/** The security headers on every answer (Hono's secureHeaders() options). */
+export const SECURITY_HEADERS: SecureHeadersOptions & { overwrite: false } = {
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:"],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    frameAncestors: ["'none'"],
+    formAction: ["'self'"],
+    manifestSrc: ["'self'"],
+    workerSrc: ["'self'"],
+  },
+  // HSTS only means something over HTTPS; browsers ignore it on plain HTTP.
+  strictTransportSecurity: "max-age=31536000; includeSubDomains",
+  crossOriginEmbedderPolicy: false,
+  // Keep a stricter policy a route set itself (photos: `default-src 'none'; sandbox`).
+  overwrite: false,
+};
+
+/** API JSON answers smaller than this go out uncompressed (http/api-middleware.ts). */
+export const API_GZIP_THRESHOLD = 16 * 1024;
 
 export interface AppOptions {
   /** Folder of the built PWA to serve; omitted in API-only tests. */
@@ -36,30 +62,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     return onError(err, c);
   });
 
-  app.use(
-    "*",
-    fastSecureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        manifestSrc: ["'self'"],
-        workerSrc: ["'self'"],
-      },
-      // HSTS only means something over HTTPS; browsers ignore it on plain HTTP.
-      strictTransportSecurity: "max-age=31536000; includeSubDomains",
-      crossOriginEmbedderPolicy: false,
-      // Keep a stricter policy a route set itself (photos: `default-src 'none'; sandbox`).
-      overwrite: false,
-    }),
-  );
+  app.use("*", fastSecureHeaders(SECURITY_HEADERS));
 
   const api = new Hono<AppEnv>();
   api.use("*", noStoreByDefault);
@@ -91,7 +94,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   // bench/rush.ts) to save a few hundred bytes, so only larger ones (long candidate lists)
   // are compressed (http/api-middleware.ts). Static files keep the default threshold.
   const gzipStatic = compress();
-  const gzipApi = gzipLargeJson(16 * 1024);
+  const gzipApi = gzipLargeJson(API_GZIP_THRESHOLD);
   app.use("*", (c, next) => (c.req.path.startsWith("/api/") ? gzipApi(c, next) : gzipStatic(c, next)));
   app.route("/api", api);
   if (options.staticRoot) serveStatic(app, options.staticRoot);

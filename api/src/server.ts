@@ -1,10 +1,11 @@
 /** Wires real dependencies and listens. Everything else is built by createApp(). */
-import { serve } from "@hono/node-server";
 import { existsSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
+import { listen } from "./http/hot-routes.ts";
 import { systemClock } from "./clock.ts";
 import { buildDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
@@ -32,9 +33,8 @@ const staticRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../pwa/d
 if (!existsSync(staticRoot)) console.warn(`No built PWA at ${staticRoot}: run \`npm run build\`. Serving the API only.`);
 const app = createApp(deps, { staticRoot });
 
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-  console.log(`CSC E-Voting listening on http://${env.HOST}:${info.port}`);
-});
+const server = await listen(app, deps, { port: env.PORT, hostname: env.HOST });
+console.log(`CSC E-Voting listening on http://${env.HOST}:${(server.address() as AddressInfo).port}`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -8,7 +8,11 @@ import { findSession } from "../services/sessions.ts";
 import { fail } from "./errors.ts";
 
 export function bearerToken(c: Context): string | null {
-  const header = c.req.header("authorization");
+  return tokenOfAuthorization(c.req.header("authorization"));
+}
+
+/** The token of an `Authorization: Bearer …` header, or null. */
+export function tokenOfAuthorization(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match ? match[1] : null;
 }

@@ -12,10 +12,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
-type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
+export type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
 /** The headers secureHeaders(options) puts on an answer that set none of its own. */
-async function headersOf(options: SecureHeadersOptions): Promise<[string, string][]> {
+export async function headersOf(options: SecureHeadersOptions): Promise<[string, string][]> {
   const probe = new Hono().use(secureHeaders(options)).get("/", (c) => c.body(null, 204));
   const res = await probe.request("/");
   return [...res.headers.entries()];

@@ -9,7 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { ElectionSettings, Results } from "@evoting/shared";
-import { isYesNoBallot, resultsHiddenFrom, sortBreakdown } from "@evoting/shared";
+import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
 import type { Clock } from "../clock.ts";
 import { RESULTS_VERSION } from "../db/schema.ts";
@@ -99,6 +99,17 @@ export class ResultsService {
    */
   async bytes(): Promise<Uint8Array> {
     return serialise(await this.get()).bytes;
+  }
+
+  /**
+   * The results answer for a signed-in `role` at `now`: the snapshot's bytes, or null while
+   * they are withheld from it (issue 11: with 'after-close' voters see no tallies until the
+   * window ends). The one rule for both ways a results request is served (routes/vote.ts,
+   * http/hot-routes.ts).
+   */
+  async bytesFor(role: Role, now: number): Promise<Uint8Array | null> {
+    if (resultsHiddenFrom(await this.election(), canViewAdmin(role), now)) return null;
+    return this.bytes();
   }
 
   async get(): Promise<Results> {

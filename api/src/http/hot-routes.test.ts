@@ -1,0 +1,119 @@
+/**
+ * The results answer written before Hono (issue 13, http/hot-routes.ts): over a real port it
+ * must be the answer Hono gives in status, body and every header, and everything it does not
+ * serve itself must reach Hono and be answered as before.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { SPEC_ELECTION, type Results } from "@evoting/shared";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { nodeListener } from "./hot-routes.ts";
+
+let t: TestApp;
+let server: Server;
+let base: string;
+/** Requests that reached Hono through the Node listener. */
+const reachedHono: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const fetch: typeof t.app.fetch = (req, ...rest) => {
+    const url = new URL(req.url);
+    reachedHono.push(`${req.method} ${url.pathname}${url.search}`);
+    return t.app.fetch(req, ...rest);
+  };
+  server = createServer(await nodeListener(fetch, t.deps));
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+  await t.close();
+});
+
+/**
+ * Status, headers and body, over the port and in process. Left out: what Node's transport
+ * adds itself (Date, Connection, Keep-Alive, and Transfer-Encoding where the answer's length
+ * is not declared, as on Hono's error answers; Content-Length where only the adaptor counted
+ * the body).
+ */
+async function bothWays(path: string, init: RequestInit = {}) {
+  const shape = async (res: Response) => ({
+    status: res.status,
+    headers: Object.fromEntries([...res.headers].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name))),
+    body: init.method === "HEAD" ? "" : Buffer.from(await res.arrayBuffer()).toString("base64"),
+  });
+  reachedHono.length = 0;
+  const overNode = await shape(await fetch(`${base}${path}`, init));
+  const inProcess = await shape(await t.app.request(path, init));
+  if (!("content-length" in inProcess.headers)) delete overNode.headers["content-length"];
+  return { overNode, inProcess, viaHono: reachedHono.length > 0 };
+}
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+it("serves results itself, as Hono would, for every role that may see them; the rest goes to Hono unchanged", async () => {
+  const admin = await t.adminToken();
+  const { position, candidates } = await t.openElection(admin);
+  const voter = await t.createVoter(admin);
+  expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[1]._id } })).status).toBe(201);
+
+  for (const [who, token] of [["voter", voter.token], ["admin", admin]] as const) {
+    const { overNode, inProcess, viaHono } = await bothWays("/api/vote/results", bearer(token));
+    expect(overNode, who).toEqual(inProcess);
+    expect(overNode.status).toBe(200);
+    expect(viaHono, `${who}: answered before Hono`).toBe(false);
+    const results = JSON.parse(Buffer.from(overNode.body, "base64").toString()) as Results;
+    expect(results.results[0].breakdown.find((b) => b.candidateId === candidates[1]._id)?.votes).toBe(1);
+  }
+
+  const passedOn: [string, string, RequestInit][] = [
+    ["no token", "/api/vote/results", {}],
+    ["an unknown token", "/api/vote/results", bearer("not-a-session")],
+    ["not a bearer token", "/api/vote/results", { headers: { authorization: `Basic ${voter.token}` } }],
+    ["a query string", "/api/vote/results?x=1", bearer(voter.token)],
+    ["HEAD", "/api/vote/results", { method: "HEAD", ...bearer(voter.token) }],
+    ["another route", "/api/vote/my-votes", bearer(voter.token)],
+  ];
+  for (const [what, path, init] of passedOn) {
+    const { overNode, inProcess, viaHono } = await bothWays(path, init);
+    expect(viaHono, what).toBe(true);
+    expect(overNode, what).toEqual(inProcess);
+  }
+
+  // A logout ends the session for the hot path at once (the session cache is emptied by the write).
+  const other = await t.createVoter(admin, "20010101");
+  expect((await bothWays("/api/vote/results", bearer(other.token))).viaHono).toBe(false);
+  expect((await t.request("/auth/logout", { method: "POST", token: other.token })).status).toBe(204);
+  const afterLogout = await bothWays("/api/vote/results", bearer(other.token));
+  expect(afterLogout.overNode.status).toBe(401);
+  expect(afterLogout.viaHono).toBe(true);
+});
+
+it("leaves withheld results (403) and answers large enough to gzip to Hono", async () => {
+  const admin = await t.adminToken();
+  const voter = await t.createVoter(admin, "19990909");
+  const now = t.clock.now();
+  const settings = {
+    ...SPEC_ELECTION,
+    startTime: new Date(now - 3_600_000).toISOString(),
+    endTime: new Date(now + 3_600_000).toISOString(),
+    resultsVisibility: "after-close",
+  };
+  expect((await t.request("/admin/election", { method: "PUT", token: admin, json: settings })).status).toBe(200);
+  const hidden = await bothWays("/api/vote/results", bearer(voter.token));
+  expect(hidden.overNode.status).toBe(403);
+  expect(hidden.viaHono).toBe(true);
+  expect(hidden.overNode).toEqual(hidden.inProcess);
+  // Admins still see them, from the hot path.
+  expect((await bothWays("/api/vote/results", bearer(admin))).viaHono).toBe(false);
+
+  // 16 KB of results JSON or more is gzipped by Hono's middleware for a client that accepts it.
+  await t.openElection(admin, Array.from({ length: 120 }, (_, i) => `${String(i).padStart(3, "0")} ${"Long Candidate Name ".repeat(5)}`.slice(0, 120)), "Senate");
+  const large = await bothWays("/api/vote/results", { headers: { authorization: `Bearer ${admin}`, "accept-encoding": "gzip" } });
+  expect(large.viaHono).toBe(true);
+  expect(large.overNode.status).toBe(200);
+  expect(large.overNode.headers["content-encoding"]).toBe("gzip");
+});

@@ -19,7 +19,7 @@ import { receiptRoutes } from "./routes/receipts.ts";
 import { HashQueueFull } from "./security/passwords.ts";
 
 /** JSON bodies here are small; only candidate uploads are larger (their own limit). */
-const JSON_BODY_LIMIT = 64 * 1024;
+export const JSON_BODY_LIMIT = 64 * 1024;
 
 /** The security headers on every answer (Hono's secureHeaders() options). */
 export const SECURITY_HEADERS: SecureHeadersOptions & { overwrite: false } = {

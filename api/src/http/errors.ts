@@ -24,6 +24,11 @@ export function onError(err: Error, c: Context) {
     if (res.headers.get("content-type")?.includes("application/json")) return res;
     return c.json({ message: err.message || "Request failed" }, err.status);
   }
+  return c.json(unexpectedError(err), 500);
+}
+
+/** A failure no rule explains: logged, and answered 500 with no detail. */
+export function unexpectedError(err: unknown): { message: string } {
   console.error("Unhandled error", err);
-  return c.json({ message: messages.internalError }, 500);
+  return { message: messages.internalError };
 }

@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PHOTO_BYTES } from "@evoting/shared";
 import { createApp } from "../app.ts";
+import { listen } from "./hot-routes.ts";
 import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -126,11 +127,10 @@ describe("security headers", () => {
 
 describe("security headers under Node's HTTP server (set on the Node response, not by secureHeaders())", () => {
   it("are the same headers app.request() gets, and an answer's own CSP and Cache-Control still win (photos)", async () => {
-    const { serve } = await import("@hono/node-server");
     const photo = await candidatePhoto("Secretary", "image/png", "lee.png");
 
-    const server = serve({ fetch: withStatic.fetch, port: 0, hostname: "127.0.0.1" });
-    await new Promise<void>((ok) => server.once("listening", () => ok()));
+    // As server.ts serves it: results and votes answered before Hono (http/hot-routes.ts).
+    const server = await listen(withStatic, t.deps, { port: 0, hostname: "127.0.0.1" });
     const { port } = server.address() as { port: number };
     const security = (h: Headers) =>
       Object.fromEntries(
@@ -140,6 +140,7 @@ describe("security headers under Node's HTTP server (set on the Node response, n
       const cases: [string, RequestInit][] = [
         ["/api/health", {}],
         ["/api/vote/results", { headers: { authorization: `Bearer ${voter}` } }],
+        ["/api/vote", { method: "POST", headers: { authorization: `Bearer ${voter}`, "content-type": "application/json" }, body: '{"positionId":"none","candidateId":"none"}' }],
         ["/api/no/such/route", {}],
         ["/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }],
         ["/vote", {}],

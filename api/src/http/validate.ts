@@ -16,9 +16,11 @@ export function validate<T extends ZodType, Target extends keyof ValidationTarge
   });
 }
 
+/** A JSON media type (`application/json`, `application/…+json`), parameters allowed. */
+export const isJsonType = (type: string | undefined): boolean => /^application\/(.+\+)?json\b/i.test(type ?? "");
+
 export const requireJson = createMiddleware(async (c, next) => {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) fail(415, `${messages.unsupportedMediaType}: send application/json`);
+  if (!isJsonType(c.req.header("content-type"))) fail(415, `${messages.unsupportedMediaType}: send application/json`);
   try {
     // Parse here so malformed JSON gets the project's message; Hono caches the parsed body.
     await c.req.json();

@@ -12,9 +12,10 @@ import {
   messages,
   positionStatus,
   type BallotPosition,
+  type CastVoteInput,
   type TokenResponse,
 } from "@evoting/shared";
-import type { AppEnv, Deps } from "../deps.ts";
+import type { AppEnv, AuthUser, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
@@ -85,72 +86,81 @@ export function voteRoutes(deps: Deps) {
     // Bound to this session: a logout ends it (realtime/stream-auth.ts).
     .get("/chat-token", (c) => c.json(issueStreamToken(deps, "chat", c.var.user.id, c.var.tokenHash, CHAT_TOKEN_TTL_MS) satisfies TokenResponse))
     .post("/", voterOnly, ...jsonBody(castVoteSchema), async (c) => {
-      const body = c.req.valid("json");
-      const { positionId, candidateId, ballotTicket } = body;
-      const voterId = c.var.user.id;
-      const rawKey = c.req.header("idempotency-key");
-      let key: string | undefined;
-      if (rawKey !== undefined) {
-        const parsed = idempotencyKeySchema.safeParse(rawKey.trim());
-        if (!parsed.success) fail(400, messages.idempotencyKeyInvalid);
-        key = parsed.data.toLowerCase();
-      }
-      // A replay answers as the first request did, whatever has changed since (window, etc.).
-      // Only a request the checks below would refuse needs to look first: otherwise castVote
-      // claims the key in its own write and answers a replay from the stored row, which
-      // saves a read on every fresh vote (bench/).
-      const storedAnswer = async () => {
-        if (!key) return null;
-        const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choiceRefOf(body));
-        if (stored === "mismatch") fail(422, messages.idempotencyKeyReused);
-        return stored;
-      };
-
-      const { position, candidate } = await findBallotChoice(database, positionId, candidateId ?? "");
-      const now = clock.now();
-      const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
-      // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
-      // takes votes only from voters in them.
-      // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
-      const kindProblem =
-        position && body.choice ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed }) : null;
-      const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
-      const candidateOk = body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
-      if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {
-        const stored = await storedAnswer();
-        if (stored) return c.json(stored.body as object, stored.status as 201);
-      }
-      if (!position) fail(404, messages.positionNotFound);
-      if (kindProblem) fail(400, kindProblem);
-      if (!body.choice) {
-        if (!candidate) fail(404, messages.candidateNotFound);
-        if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
-      }
-      if (!eligible) fail(403, messages.notEligible);
-
-      if (status === "upcoming") fail(403, messages.votingNotStarted);
-      if (status === "ended") {
-        const ticket = ballotTicket ? verifyToken<BallotTicket>(keys, ballotTicket, "ticket", now) : null;
-        const inGrace =
-          ticket !== null && ticket.sub === voterId && ticket.pos === positionId && ticket.iat <= position.endTime;
-        if (!inGrace) fail(403, messages.votingEnded);
-      }
-
-      const answer = await castVote(database, keys, {
-        voterId,
-        positionId,
-        choice: body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },
-        idempotencyKey: key,
-        now,
-      });
-      if (answer === "mismatch") fail(422, messages.idempotencyKeyReused);
-      if (answer.status === 201) deps.hub.resultsChanged();
-      if (answer.status === 409) {
-        // Tell the voter what the server holds, so a device that queued a vote elsewhere can
-        // show the choice that counted without another request.
-        const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
-        return c.json({ ...(answer.body as object), ...(vote ? { vote } : {}) }, 409);
-      }
+      const answer = await castVoteRequest(deps, c.var.user, c.req.valid("json"), c.req.header("idempotency-key"));
       return c.json(answer.body as object, answer.status as 201);
     });
+}
+
+/**
+ * A vote request from a voter, after its body passed `castVoteSchema`: every rule the API
+ * enforces on a vote, then the vote itself. Refusals throw (http/errors.ts `fail`). Served by
+ * the route above, and under Node before Hono (http/hot-routes.ts).
+ */
+export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, rawKey: string | undefined): Promise<{ status: number; body: unknown }> {
+  const { database, keys, clock } = deps;
+  const { positionId, candidateId, ballotTicket } = body;
+  const voterId = user.id;
+  let key: string | undefined;
+  if (rawKey !== undefined) {
+    const parsed = idempotencyKeySchema.safeParse(rawKey.trim());
+    if (!parsed.success) fail(400, messages.idempotencyKeyInvalid);
+    key = parsed.data.toLowerCase();
+  }
+  // A replay answers as the first request did, whatever has changed since (window, etc.).
+  // Only a request the checks below would refuse needs to look first: otherwise castVote
+  // claims the key in its own write and answers a replay from the stored row, which
+  // saves a read on every fresh vote (bench/).
+  const storedAnswer = async () => {
+    if (!key) return null;
+    const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choiceRefOf(body));
+    if (stored === "mismatch") fail(422, messages.idempotencyKeyReused);
+    return stored;
+  };
+
+  const { position, candidate } = await findBallotChoice(database, positionId, candidateId ?? "");
+  const now = clock.now();
+  const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
+  // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
+  // takes votes only from voters in them.
+  // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
+  const kindProblem =
+    position && body.choice ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed }) : null;
+  const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
+  const candidateOk = body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
+  if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {
+    const stored = await storedAnswer();
+    if (stored) return stored;
+  }
+  if (!position) fail(404, messages.positionNotFound);
+  if (kindProblem) fail(400, kindProblem);
+  if (!body.choice) {
+    if (!candidate) fail(404, messages.candidateNotFound);
+    if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
+  }
+  if (!eligible) fail(403, messages.notEligible);
+
+  if (status === "upcoming") fail(403, messages.votingNotStarted);
+  if (status === "ended") {
+    const ticket = ballotTicket ? verifyToken<BallotTicket>(keys, ballotTicket, "ticket", now) : null;
+    const inGrace =
+      ticket !== null && ticket.sub === voterId && ticket.pos === positionId && ticket.iat <= position.endTime;
+    if (!inGrace) fail(403, messages.votingEnded);
+  }
+
+  const answer = await castVote(database, keys, {
+    voterId,
+    positionId,
+    choice: body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },
+    idempotencyKey: key,
+    now,
+  });
+  if (answer === "mismatch") fail(422, messages.idempotencyKeyReused);
+  if (answer.status === 201) deps.hub.resultsChanged();
+  if (answer.status === 409) {
+    // Tell the voter what the server holds, so a device that queued a vote elsewhere can
+    // show the choice that counted without another request.
+    const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
+    return { status: 409, body: { ...(answer.body as object), ...(vote ? { vote } : {}) } };
+  }
+  return answer;
 }

@@ -44,16 +44,21 @@ export async function benchCeiling(o: ThroughputOptions): Promise<CannonResult> 
   }
 }
 
-export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult) {
+/**
+ * `storedVoters`: that many voters have already cast all 5 ballots before the run (issue 13:
+ * the vote rate must stay flat with 500,000 ballots stored); the run's votes come from others.
+ */
+export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult, storedVoters = 0) {
   const scratch = tempDir("votes");
   try {
     // Enough distinct (voter, position) pairs that no request repeats within the run.
     const voters = 30_000;
     const t0 = performance.now();
-    const seeded = await seed(scratch.dbPath, { voters, sessions: true });
-    console.log(`votes    seeded ${fmt(voters)} voters with sessions in ${ms(performance.now() - t0)}`);
+    const seeded = await seed(scratch.dbPath, { voters: storedVoters + voters, sessions: true, ballotsForFirst: storedVoters });
+    const stored = storedVoters ? ` and ${fmt(storedVoters * seeded.positions.length)} ballots already stored` : "";
+    console.log(`votes    seeded ${fmt(voters)} voters with sessions${stored} in ${ms(performance.now() - t0)}`);
     const pairs: [string, string, string][] = [];
-    for (let i = 1; i <= voters; i++) {
+    for (let i = storedVoters + 1; i <= storedVoters + voters; i++) {
       for (const [p, pos] of seeded.positions.entries()) pairs.push([tokenOf(i), pos.id, pos.candidates[(i + p) % pos.candidates.length]]);
     }
     const warm = pairs.splice(0, 3_000);
@@ -68,7 +73,8 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult) {
       const r = await runCannon({ url, connections: o.connections, durationS: o.durationS, mode: "votes", votesFile: join(scratch.dir, "votes.json") }, scratch.dir);
       const cpu = watch.stop();
       const share = ceiling ? ` = ${((r.reqPerSec / ceiling.reqPerSec) * 100).toFixed(1)}% of the ceiling` : "";
-      console.log(`votes    cast-vote (synchronous=${o.synchronous}), ${o.connections} connections: ${line(r)}${share}`);
+      const label = storedVoters ? `, ${fmt(storedVoters * seeded.positions.length)} ballots stored` : "";
+      console.log(`votes    cast-vote (synchronous=${o.synchronous}${label}), ${o.connections} connections: ${line(r)}${share}`);
       const cpuPerVote = ((cpu.meanCpuPct / 100) * r.durationS * 1000) / Math.max(1, r.total);
       console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core = ${cpuPerVote.toFixed(2)} ms CPU per vote, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
       return r;

@@ -3,7 +3,7 @@
  * up this device's state (queued votes, the outbox's status) a moment later, so Dexie is never
  * on the critical path of a first paint.
  */
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { startTransition, useEffect, useState, useSyncExternalStore } from "react";
 import type { OfflineRuntime, ReadableStore } from "../offline";
 
 let loaded: OfflineRuntime | null = null;
@@ -15,7 +15,9 @@ export function useOfflineRuntime(enabled = true): OfflineRuntime | null {
     let live = true;
     void import("./offline").then(({ getOffline }) => {
       loaded = getOffline();
-      if (live) setRuntime(loaded);
+      // A transition: the screen's update with this device's state (every ballot card, say)
+      // renders in short slices instead of one long task.
+      if (live) startTransition(() => setRuntime(loaded));
     });
     return () => {
       live = false;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chatMessages, chatPostSchema, hasVisibleText } from "./chat.ts";
+import { chatMessages, hasVisibleText } from "./chat.ts";
+import { chatPostSchema } from "./chat-schemas.ts";
 
 describe("chat messages need visible text", () => {
   const invisibleOnly = [

@@ -1,8 +1,9 @@
 /**
  * The election chat: limits, the message shape and the user-facing sentences, shared so the
- * PWA's input and the API's validator enforce the same rules (issue 5).
+ * PWA's input and the API's validator enforce the same rules (issue 5). The validators
+ * themselves are in chat-schemas.ts: the PWA's chat needs only these texts and
+ * `hasVisibleText`, and a zod schema built here would load zod with the signed-in shell.
  */
-import { z } from "zod";
 import type { Role } from "./types.ts";
 
 /** Long enough for a question to the returning officer, short enough to keep the room readable. */
@@ -45,26 +46,6 @@ const INVISIBLE =
 
 /** True when the text has at least one character that shows. */
 export const hasVisibleText = (text: string): boolean => text.replace(INVISIBLE, "").length > 0;
-
-export const chatPostSchema = z.object({
-  text: z
-    .string({ error: chatMessages.textRequired })
-    .trim()
-    .min(1, { error: chatMessages.textRequired })
-    .max(CHAT_MAX_LENGTH, { error: chatMessages.textTooLong })
-    .refine(hasVisibleText, { error: chatMessages.invisibleOnly }),
-});
-export type ChatPost = z.infer<typeof chatPostSchema>;
-
-export const chatMuteSchema = z.object({
-  userId: z.string({ error: chatMessages.userRequired }).min(1, { error: chatMessages.userRequired }).max(64),
-  minutes: z
-    .number({ error: chatMessages.muteMinutes })
-    .int({ error: chatMessages.muteMinutes })
-    .min(1, { error: chatMessages.muteMinutes })
-    .max(CHAT_MAX_MUTE_MINUTES, { error: chatMessages.muteMinutes }),
-});
-export type ChatMute = z.infer<typeof chatMuteSchema>;
 
 /**
  * One chat message. `rev` orders every change in the room (a post, a removal) and is the

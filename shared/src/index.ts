@@ -7,6 +7,7 @@ export * from "./election-rules.ts";
 export * from "./election-schemas.ts";
 export * from "./results.ts";
 export * from "./chat.ts";
+export * from "./chat-schemas.ts";
 export * from "./roles.ts";
 export * from "./stations.ts";
 export * from "./ballot-order.ts";

@@ -8,8 +8,9 @@ import { CHAT_MAX_LENGTH, chatMessages, hasVisibleText } from "@evoting/shared";
 import { buttonClass } from "../components/ui/Button";
 import type { ChatRoom } from "./chat-room";
 import { useOnline } from "../lib/use-online";
+import { onFirstUse } from "../lib/format";
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const clock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }));
 
 /** True while `until` is in the future; flips back by itself when the mute runs out. */
 function useMuted(until: string | null): boolean {
@@ -35,7 +36,7 @@ export function ChatComposer({ room, mutedUntil }: { room: ChatRoom; mutedUntil:
   const note = !online
     ? chatMessages.offline
     : muted && mutedUntil
-      ? `You are muted by an administrator until ${clock.format(new Date(mutedUntil))}.`
+      ? `You are muted by an administrator until ${clock().format(new Date(mutedUntil))}.`
       : null;
   const trimmed = text.trim();
   // Only invisible or direction characters: the server refuses it, so say why before sending.

@@ -6,9 +6,10 @@ import { useId, useState } from "react";
 import { chatMessages, type ChatMessage } from "@evoting/shared";
 import { cx } from "../lib/cx";
 import type { ChatRoom } from "./chat-room";
+import { onFirstUse } from "../lib/format";
 
-const time = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const fullTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const time = onFirstUse(() => new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }));
+const fullTime = onFirstUse(() => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }));
 
 export const MUTE_CHOICES = [
   { minutes: 5, label: "5 minutes" },
@@ -43,8 +44,8 @@ export function ChatMessageItem({ message, own, isAdmin, room }: Props) {
       <div className="flex items-baseline gap-2 text-xs text-slate-600">
         <span className="font-semibold text-slate-800">{own ? "You" : message.name}</span>
         {message.role === "admin" && <span className="rounded bg-amber-100 px-1 font-semibold text-amber-900">Admin</span>}
-        <time dateTime={message.createdAt} title={fullTime.format(created)}>
-          {time.format(created)}
+        <time dateTime={message.createdAt} title={fullTime().format(created)}>
+          {time().format(created)}
         </time>
       </div>
       <p

@@ -7,13 +7,16 @@ import { toast } from "sonner";
 import type { QueryClient } from "@tanstack/react-query";
 import { session } from "./session";
 import { addMyVote, queryKeys } from "./queries";
+import { nextTask } from "./page-idle";
 
 export function connectOutcomes(client: QueryClient): void {
   let connected = false;
   const connect = () => {
     if (connected || !session.isAuthenticated() || typeof indexedDB === "undefined") return;
     connected = true;
-    void import("./offline").then(({ getOffline, describeOutcome }) => {
+    // The runtime starts in the task after the module's evaluation (two shorter tasks). An
+    // outcome that settles before this subscribes stays unseen and is replayed on subscribe.
+    void import("./offline").then(nextTask).then(({ getOffline, describeOutcome }) => {
       getOffline().subscribeOutcomes((outcome) => {
         const { tone, message } = describeOutcome(outcome);
         toast[tone](message);

@@ -21,6 +21,7 @@ import type { CacheData, CacheKey } from "../offline/db";
 import { api, type CastVoteRequest } from "./api-client";
 import { mutationKeys, queryKeys } from "./query-keys";
 import { session } from "./session";
+import { nextTask } from "./page-idle";
 
 export { mutationKeys, queryKeys } from "./query-keys";
 
@@ -28,7 +29,7 @@ export { mutationKeys, queryKeys } from "./query-keys";
 // so they run with `networkMode: "always"`: react-query must not pause them while offline.
 // The offline module (Dexie) is imported on first use, keeping it out of /login's first load.
 
-const loadOffline = () => import("./offline");
+const loadOffline = () => import("./offline").then(nextTask);
 const signedInId = () => session.user()?._id ?? null;
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 

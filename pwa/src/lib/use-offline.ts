@@ -3,8 +3,9 @@
  * up this device's state (queued votes, the outbox's status) a moment later, so Dexie is never
  * on the critical path of a first paint.
  */
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { startTransition, useEffect, useState, useSyncExternalStore } from "react";
 import type { OfflineRuntime, ReadableStore } from "../offline";
+import { nextTask } from "./page-idle";
 
 let loaded: OfflineRuntime | null = null;
 
@@ -13,9 +14,11 @@ export function useOfflineRuntime(enabled = true): OfflineRuntime | null {
   useEffect(() => {
     if (!enabled || runtime || typeof indexedDB === "undefined") return;
     let live = true;
-    void import("./offline").then(({ getOffline }) => {
+    void import("./offline").then(nextTask).then(({ getOffline }) => {
       loaded = getOffline();
-      if (live) setRuntime(loaded);
+      // A transition: the screen's update with this device's state (every ballot card, say)
+      // renders in short slices instead of one long task.
+      if (live) startTransition(() => setRuntime(loaded));
     });
     return () => {
       live = false;

@@ -1,3 +1,4 @@
+import { useDeferredValue } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
 import type { LocalVoteStates } from "../offline";
@@ -29,6 +30,13 @@ function useLocalVoteStates(): LocalVoteStates {
 export function VotePage() {
   const positions = useQuery(ballotPositionsQuery());
   const myVotes = useQuery(myVotesQuery());
+  // The ballot's first render is the page's largest piece of work. It starts once the ballot
+  // is known and this voter's votes are too (or their first try failed: the cards then lock
+  // when they come), as a deferred render: React builds it in short slices that let the
+  // browser in between (no long task) while 'Loading positions...' stays on screen. From then
+  // on it follows the queries at once.
+  const answered = positions.data !== undefined && (!myVotes.isPending || myVotes.failureCount > 0);
+  const ready = useDeferredValue(answered, false);
   const castingIds = useCastingPositionIds();
   const now = useNow(WINDOW_TICK_MS);
   const local = useLocalVoteStates();
@@ -43,7 +51,7 @@ export function VotePage() {
         title="Cast Your Vote"
         description="Select a candidate for each position. Your vote is final."
       />
-      {positions.isPending ? (
+      {positions.isPending || (!positions.isError && !(answered && ready)) ? (
         <Card>
           <StateMessage busy>Loading positions...</StateMessage>
         </Card>

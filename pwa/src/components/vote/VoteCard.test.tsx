@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
 import type { BallotPosition } from "@evoting/shared";
@@ -44,7 +44,7 @@ describe("VoteCard", () => {
     expect(screen.getByRole("radio", { name: "Tunde Bakare" })).toBeChecked();
     expect(cast).toBeEnabled();
     await userEvent.click(cast);
-    expect(onCast).toHaveBeenCalledWith({ candidateId: "c2", candidateName: "Tunde Bakare" });
+    await waitFor(() => expect(onCast).toHaveBeenCalledWith({ candidateId: "c2", candidateName: "Tunde Bakare" }));
   });
 
   test("casting: 'Casting Vote...', button and choices disabled", () => {

@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from "react";
-import { castVoteSchema, messages, positionStatus, type BallotPosition, type MyVote, type PositionStatus } from "@evoting/shared";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { messages, positionStatus, type BallotPosition, type MyVote, type PositionStatus } from "@evoting/shared";
 import { voteLabel, type PositionVoteStatus } from "../../lib/vote-status";
 import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
 import { offlineText } from "../../offline/notices";
@@ -11,6 +11,11 @@ import { Card } from "../ui/Card";
 import { PositionStatusBadge } from "../election/PositionStatusBadge";
 import { Icon } from "../ui/Icon";
 import { ReceiptCode } from "./ReceiptCode";
+
+// The cast check (and zod) loads when a choice is first picked, not with the ballot
+// (vote-schemas.ts); Cast Vote is disabled until then, so a submit finds it loaded or loading.
+const loadSchemas = () => import("./vote-schemas");
+const warmSchemas = () => void loadSchemas().catch(() => undefined);
 
 interface VoteCardProps {
   position: BallotPosition;
@@ -37,6 +42,7 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
   const headingId = useId();
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const checking = useRef(false);
 
   const window = positionStatus(now, Date.parse(position.startTime), Date.parse(position.endTime));
   const closedReason = windowClosedReason(window, position);
@@ -52,14 +58,33 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
       setError(messages.alreadyVoted);
       return;
     }
+    // One check at a time: a second press while the check loads does not cast twice.
+    if (checking.current) return;
+    checking.current = true;
     const cast = castOf(selected ?? "", position);
-    const parsed = castVoteSchema.safeParse({ positionId: position._id, ...(cast.choice ? { choice: cast.choice } : { candidateId: cast.candidateId }) });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? messages.selectCandidate);
-      return;
-    }
-    setError(null);
-    onCast(cast);
+    const request = { positionId: position._id, ...(cast.choice ? { choice: cast.choice } : { candidateId: cast.candidateId }) };
+    void loadSchemas()
+      .then(
+        ({ castVoteSchema }) => {
+          const parsed = castVoteSchema.safeParse(request);
+          if (!parsed.success) {
+            setError(parsed.error.issues[0]?.message ?? messages.selectCandidate);
+            return;
+          }
+          setError(null);
+          onCast(cast);
+        },
+        // The check's code could not load (offline before the service worker kept it): the
+        // vote still goes, as castOf always names exactly one candidate or choice and the
+        // server applies the same schema when it arrives.
+        () => {
+          setError(null);
+          onCast(cast);
+        },
+      )
+      .finally(() => {
+        checking.current = false;
+      });
   };
 
   return (
@@ -93,6 +118,7 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
               checked={checkedId}
               disabled={choiceDisabled}
               onChoose={(value) => {
+                if (!selecting) warmSchemas();
                 setSelected(value);
                 setError(null);
                 if (selecting) onCast(castOf(value, position));

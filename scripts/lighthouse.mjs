@@ -61,6 +61,8 @@ try {
       const result = await lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
       const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
       console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
+      // A run that could not load the page scores 0: say why (seen now and then on a busy machine).
+      if (result.lhr.runtimeError) console.log(`    runtime error: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
       // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer).
       if (process.env.LH_JSON_DIR) writeFileSync(join(process.env.LH_JSON_DIR, `${path.replace(/\W+/g, "_") || "root"}.json`), JSON.stringify(result.lhr));

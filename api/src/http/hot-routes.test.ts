@@ -6,8 +6,8 @@
 import { request as httpRequest, createServer, type Server } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SPEC_ELECTION, type Results } from "@evoting/shared";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SPEC_ELECTION, messages, type Results } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { nodeListener } from "./hot-routes.ts";
 
@@ -188,6 +188,24 @@ describe("POST /api/vote", () => {
       expect(both.viaHono, what).toBe(true);
       expect(both.overNode.status, what).toBeGreaterThanOrEqual(400);
       expect(both.overNode, what).toEqual(both.inProcess);
+    }
+
+    // A failure before the body is read (the session read, here) is left to Hono, which reads
+    // the body itself and answers as its error handler does (500), not a dropped connection.
+    const stranger = post("a-token-this-process-has-not-seen", ballot);
+    const get = t.database.get;
+    t.database.get = async () => {
+      throw new Error("disk gone (test)");
+    };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const failed = await bothWays("/api/vote", stranger, { node: true });
+      expect(failed.viaHono).toBe(true);
+      expect(failed.overNode.status).toBe(500);
+      expect(JSON.parse(Buffer.from(failed.overNode.body, "base64").toString())).toEqual({ message: messages.internalError });
+    } finally {
+      t.database.get = get;
+      errors.mockRestore();
     }
 
     // A body with no declared length (chunked) goes to Hono, which reads and counts it: the vote counts.

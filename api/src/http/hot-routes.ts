@@ -107,10 +107,10 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
         if (!answered) void hono(req, res);
       },
       (err: unknown) => {
-        // Before anything was written (a failed session read): Hono answers as it would have.
-        if (res.headersSent) res.destroy(err as Error);
-        else if (req.readableEnded || req.method === "GET") void hono(req, res);
-        else res.destroy(err as Error); // the body was cut off mid-read: nobody to answer
+        // Before the body was touched (a failed session read, say): Hono answers as it would
+        // have, reading the body itself. A body cut off mid-read leaves nobody to answer.
+        if (!res.headersSent && !req.readableDidRead) void hono(req, res);
+        else res.destroy(err as Error);
       },
     );
 

@@ -14,10 +14,21 @@ import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
 export type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
-/** The headers secureHeaders(options) puts on an answer that set none of its own. */
-export async function headersOf(options: SecureHeadersOptions): Promise<[string, string][]> {
-  const probe = new Hono().use(secureHeaders(options)).get("/", (c) => c.body(null, 204));
-  const res = await probe.request("/");
+const probed = new WeakMap<SecureHeadersOptions, Promise<[string, string][]>>();
+
+/**
+ * The headers secureHeaders(options) puts on an answer that set none of its own, worked out
+ * once per options object (the app's middleware and http/hot-routes.ts share one probe).
+ */
+export function headersOf(options: SecureHeadersOptions): Promise<[string, string][]> {
+  let list = probed.get(options);
+  if (!list) probed.set(options, (list = probe(options)));
+  return list;
+}
+
+async function probe(options: SecureHeadersOptions): Promise<[string, string][]> {
+  const app = new Hono().use(secureHeaders(options)).get("/", (c) => c.body(null, 204));
+  const res = await app.request("/");
   return [...res.headers.entries()];
 }
 

@@ -1,11 +1,11 @@
 /**
  * Statement arguments the writer computes, not the caller (issue 13: sealing and HMACs were a
  * fifth of a vote's event-loop time). A vote's statements carry `Sealed` and `Fingerprinted`
- * deferred arguments; the executor turns them into the sealed text and the HMAC right before the
- * statements run: in the writer thread for a database file (writer-thread.ts), so that CPU
- * is spent on the otherwise idle second core, or on the caller's thread for any other URL
- * (writer.ts, `clientExecutor`). Either way the value stored is exactly what
- * `sealPadded` / `fingerprint` return for the same input.
+ * deferred arguments, the ballot mixer's an `Unsealed` batch; the executor computes them right
+ * before the statements run: in the writer thread for a database file (writer-thread.ts), so
+ * that CPU is spent on the otherwise idle second core, or on the caller's thread for any other
+ * URL (writer.ts, `clientExecutor`). Either way the value is exactly what `sealPadded` /
+ * `fingerprint` / `unsealPadded` return for the same input.
  *
  * Across the thread a deferred argument travels as a plain object naming its keys by number
  * (`WireDeferred`): a statement argument is otherwise never an object, so nothing else can
@@ -13,7 +13,7 @@
  */
 import type { InArgs, InStatement, InValue } from "@libsql/client";
 import { fingerprint, type Keys } from "../security/keys.ts";
-import { sealPadded } from "../security/padded-seal.ts";
+import { sealPadded, unsealPadded } from "../security/padded-seal.ts";
 
 /** `sealPadded(keys, value, context, size)`, computed by the writer. */
 export class Sealed {
@@ -33,7 +33,22 @@ export class Fingerprinted {
   ) {}
 }
 
-export type Deferred = Sealed | Fingerprinted;
+/**
+ * Sealed records, unsealed by the writer (the ballot mixer's pending ballots): each entry is
+ * [id, sealed], sealed under the context `prefix + id`. Resolves to one JSON text, an array
+ * of [id, ...fields] for every entry that unseals, `fields` naming the record's properties
+ * in order; an entry that does not unseal (another key, damaged) is left out.
+ */
+export class Unsealed {
+  constructor(
+    readonly keys: DeferredKeys,
+    readonly prefix: string,
+    readonly fields: readonly string[],
+    readonly entries: readonly (readonly [id: string, sealed: string])[],
+  ) {}
+}
+
+export type Deferred = Sealed | Fingerprinted | Unsealed;
 
 /** The two keys a deferred argument may need. */
 export type DeferredKeys = Pick<Keys, "seal" | "fingerprint">;
@@ -41,16 +56,35 @@ export type DeferredKeys = Pick<Keys, "seal" | "fingerprint">;
 /** A statement whose arguments may hold deferred arguments (what BatchWriter.submit takes). */
 export type WriteStatement = InStatement | { sql: string; args: (InValue | Deferred)[] };
 
-/** A deferred argument as it crosses to the writer thread: `s` sealed, `f` fingerprint; `k` its keys' number. */
-export type WireDeferred = { s: [k: number, value: unknown, context: string, size: number] } | { f: [k: number, text: string] };
+/** A deferred argument as it crosses to the writer thread: `s` sealed, `f` fingerprint, `u` unsealed; `k` its keys' number. */
+export type WireDeferred =
+  | { s: [k: number, value: unknown, context: string, size: number] }
+  | { f: [k: number, text: string] }
+  | { u: [k: number, prefix: string, fields: readonly string[], entries: readonly (readonly [string, string])[]] };
 
 /** Key sets the thread has not seen yet: number, seal key, fingerprint key. */
 export type KeyDefs = [number, Buffer, Buffer][];
 
-const isDeferred = (value: unknown): value is Deferred => value instanceof Sealed || value instanceof Fingerprinted;
+const isDeferred = (value: unknown): value is Deferred => value instanceof Sealed || value instanceof Fingerprinted || value instanceof Unsealed;
+
+function unsealAll(keys: Keys, prefix: string, fields: readonly string[], entries: readonly (readonly [string, string])[]): string {
+  const out: unknown[][] = [];
+  for (const [id, sealed] of entries) {
+    let record: Record<string, unknown>;
+    try {
+      record = unsealPadded<Record<string, unknown>>(keys, sealed, prefix + id);
+    } catch {
+      continue; // left out: the caller finds it missing from what was applied
+    }
+    out.push([id, ...fields.map((f) => record[f] ?? null)]);
+  }
+  return JSON.stringify(out);
+}
 
 function compute(d: Deferred): string {
-  return d instanceof Sealed ? sealPadded(d.keys as Keys, d.value, d.context, d.size) : fingerprint(d.keys as Keys, d.text);
+  if (d instanceof Sealed) return sealPadded(d.keys as Keys, d.value, d.context, d.size);
+  if (d instanceof Fingerprinted) return fingerprint(d.keys as Keys, d.text);
+  return unsealAll(d.keys as Keys, d.prefix, d.fields, d.entries);
 }
 
 /** Deferred arguments replaced by their values, here (the caller's thread). Statements without any are returned as they are. */
@@ -81,7 +115,9 @@ export class KeyRegistry {
         this.ids.set(a.keys, id);
         defs.push([id, a.keys.seal, a.keys.fingerprint]);
       }
-      return (a instanceof Sealed ? { s: [id, a.value, a.context, a.size] } : { f: [id, a.text] }) as unknown as InValue;
+      const wire: WireDeferred =
+        a instanceof Sealed ? { s: [id, a.value, a.context, a.size] } : a instanceof Fingerprinted ? { f: [id, a.text] } : { u: [id, a.prefix, a.fields, a.entries] };
+      return wire as unknown as InValue;
     }) as InArgs;
   }
 }
@@ -105,9 +141,12 @@ export class ThreadKeys {
       if ("s" in wire) {
         const [k, value, context, size] = wire.s;
         out[i] = sealPadded(this.keys(k), value, context, size);
-      } else {
+      } else if ("f" in wire) {
         const [k, text] = wire.f;
         out[i] = fingerprint(this.keys(k), text);
+      } else {
+        const [k, prefix, fields, entries] = wire.u;
+        out[i] = unsealAll(this.keys(k), prefix, fields, entries);
       }
     }
     return out ?? args;

@@ -72,6 +72,8 @@ export class DirectConnection {
     this.db.exec(`PRAGMA synchronous = ${synchronous}`);
     this.db.exec("PRAGMA foreign_keys = ON");
     this.db.exec("PRAGMA secure_delete = ON");
+    // Temporary tables (the mixer's batch) in memory, never in a file beside the database.
+    this.db.exec("PRAGMA temp_store = MEMORY");
   }
 
   private prepared(sql: string): Prepared {

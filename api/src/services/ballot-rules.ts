@@ -35,8 +35,8 @@ interface Snapshot {
 /** A write to `positions` or `candidates` (names quoted as drizzle writes them), which may change what votes are checked against… */
 const TOUCHES_CATALOG =
   /^\s*(?:UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO)\s+["`]?(?:positions|candidates)["`]?[\s(]/i;
-/** …unless it only bumps a tally (the mixer, several times a second). */
-const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*1\b/i;
+/** …unless it only bumps a tally (the mixer, several times a second: by one, or by its batch's count `mix.*`). */
+const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\s)/i;
 
 class BallotRulesCache {
   private snapshot: Snapshot | null = null;

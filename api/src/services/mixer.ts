@@ -45,14 +45,17 @@ export interface MixerOptions {
    * Most pending ballots applied per commit (a larger backlog takes several passes). Votes'
    * commits go between the passes: applying a 400 ms backlog of ~900 ballots in one commit
    * held every vote behind it for 60-80 ms (cast-vote p99 105-112 ms); in commits of 250,
-   * p99 64-67 ms at the same throughput (bench/README.md). A pass shuffles everything it read
-   * and splits it into commits of equal size, so each commit applies a random set drawn from
-   * the interval's ballots, never a remainder of one: the secrecy argument is unchanged.
+   * p99 64-67 ms. Since commits are set-based (a handful of statements whatever their size),
+   * commits of 100 cost no throughput and bring p99 to 41-43 ms (55-67 ms at 250, run
+   * alternately; bench/README.md). A pass shuffles everything it read and splits it into
+   * commits of equal size, so each commit applies a random set drawn from the interval's
+   * ballots, never a remainder of one: a ballot's anonymity set is still every ballot the
+   * pass read, whatever the commit size.
    */
   maxBatch: number;
 }
 
-export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 250 };
+export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 100 };
 
 /** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
 export interface PendingRecord {
@@ -107,7 +110,7 @@ const APPLIED_AT = 4;
 
 /**
  * One commit's statements, set-based: each statement handles the whole batch, so a commit of
- * 250 ballots is 7 statements, not 750, and none of its sealing or building happens on the
+ * 100 ballots is 7 statements, not 300, and none of its sealing or building happens on the
  * event loop (issue 13: a pass held the event loop for ~20 ms every 400 ms, cast-vote p99).
  * Every statement reads the same rows (the batch joined with the pending ballots still there,
  * whose candidate exists) before the last deletes them, so a ballot is inserted, counted and

@@ -140,3 +140,21 @@ it("leaves a ballot pending while its candidate is gone, and applies the rest of
   expect(await t.deps.mixer.mix()).toBe(3);
   expect(await state()).toMatchObject({ ballots: 3, pending: 1, tally: 3, bad: 0 });
 });
+
+it("mixes the same way where the writer runs on the caller's thread (a database that is not a file)", async () => {
+  const memory = await openDatabase({ url: ":memory:" });
+  try {
+    await memory.client.execute("INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES ('p', 'Chair', 0, 1, 0)");
+    await memory.client.execute("INSERT INTO candidates (id, position_id, name, created_at) VALUES ('c', 'p', 'Ada', 0)");
+    for (const record of [{ k: "candidate", c: "c", b: "b1", h: 0 }, { k: "candidate", c: "c", b: "b2", h: 0 }] as const) {
+      const pending = pendingBallotStatement(t.deps.keys, "p", record);
+      await memory.writer.submit([{ ...pending, sql: pending.sql.replace(" WHERE changes() = 1", "") }]);
+    }
+    const mixer = new Mixer(memory, t.deps.keys, () => {}, { intervalMs: 3_600_000 });
+    expect(await mixer.mix()).toBe(2);
+    const rs = await memory.client.execute("SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending, (SELECT vote_count FROM candidates) AS tally");
+    expect({ ...rs.rows[0] }).toEqual({ ballots: 2, pending: 0, tally: 2 });
+  } finally {
+    memory.close();
+  }
+});

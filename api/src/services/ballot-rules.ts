@@ -36,7 +36,10 @@ interface Snapshot {
 const TOUCHES_CATALOG =
   /^\s*(?:UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO)\s+["`]?(?:positions|candidates)["`]?[\s(]/i;
 /** …unless it only bumps a tally (the mixer, several times a second: by one, or by its batch's count `mix.*`). */
-const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\s)/i;
+const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\b)/i;
+
+/** Whether a write may change what votes are checked against (exported for tests). */
+export const touchesCatalog = (sql: string): boolean => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql);
 
 class BallotRulesCache {
   private snapshot: Snapshot | null = null;
@@ -46,7 +49,7 @@ class BallotRulesCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = invalidateOn(database, CATALOG_VERSION, (sql) => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql), () => this.clear());
+    this.watch = invalidateOn(database, CATALOG_VERSION, touchesCatalog, () => this.clear());
   }
 
   clear(): void {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { Unsealed } from "../db/deferred.ts";
+import { touchesCatalog } from "./ballot-rules.ts";
 import { Mixer, pendingBallotStatement } from "./mixer.ts";
 
 let t: TestApp;
@@ -117,7 +118,13 @@ it("applies candidate, 'no' and abstain ballots of several positions in one pass
     const v = await t.createVoter(admin);
     expect((await t.request("/vote", { method: "POST", token: v.token, json: { positionId: position._id, ...choice } })).status).toBe(201);
   }
+  const written: string[] = [];
+  t.database.onWrite((statements) => written.push(...statements.map((st) => (typeof st === "string" ? st : st.sql))));
   expect(await t.deps.mixer.mix()).toBe(7);
+  // Tallies move several times a second: a pass must not empty the cache of ballot rules.
+  expect(written.some((sql) => /UPDATE positions SET no_count/.test(sql))).toBe(true);
+  expect(written.filter(touchesCatalog)).toEqual([]);
+  expect(touchesCatalog("UPDATE positions SET title = ? WHERE id = ?")).toBe(true);
   const rs = await t.database.client.execute(`SELECT p.title, p.no_count, p.abstain_count,
       (SELECT count(*) FROM ballots b WHERE b.position_id = p.id AND b.choice = 'no') AS no_ballots,
       (SELECT count(*) FROM ballots b WHERE b.position_id = p.id AND b.choice = 'abstain') AS abstain_ballots,

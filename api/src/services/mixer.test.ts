@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { Unsealed } from "../db/deferred.ts";
+import { Unsealed, type WriteStatement } from "../db/deferred.ts";
 import { touchesCatalog } from "./ballot-rules.ts";
 import { Mixer, pendingBallotStatement } from "./mixer.ts";
 
@@ -24,6 +24,13 @@ async function state() {
       (SELECT count(*) FROM participations) AS participations, (SELECT sum(vote_count) FROM candidates) AS tally,
       (SELECT count(*) FROM candidates c WHERE vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)) AS bad`);
   return Object.fromEntries(Object.entries(rs.rows[0]).map(([k, v]) => [k, Number(v)]));
+}
+
+/** A pending ballot written straight in (a test's own row: no participation precedes it). */
+function pendingRow(position: string, record: Parameters<typeof pendingBallotStatement>[2]): WriteStatement {
+  const st = pendingBallotStatement(t.deps.keys, position, record);
+  if (typeof st === "string") throw new Error("a pending ballot statement has arguments");
+  return { ...st, sql: st.sql.replace(" WHERE changes() = 1", "") };
 }
 
 async function votes(n: number) {
@@ -142,8 +149,7 @@ it("leaves a ballot pending while its candidate is gone, and applies the rest of
   const position = String((await t.database.client.execute("SELECT id FROM positions")).rows[0].id);
   // A pending ballot for a candidate that no longer exists (deleting one is refused while
   // ballots are pending, so it is written here directly, sealed as a vote's would be).
-  const orphan = pendingBallotStatement(t.deps.keys, position, { k: "candidate", c: "gone", b: "b-orphan", h: 0 });
-  await t.database.writer.submit([{ ...orphan, sql: orphan.sql.replace(" WHERE changes() = 1", "") }]);
+  await t.database.writer.submit([pendingRow(position, { k: "candidate", c: "gone", b: "b-orphan", h: 0 })]);
   expect(await t.deps.mixer.mix()).toBe(3);
   expect(await state()).toMatchObject({ ballots: 3, pending: 1, tally: 3, bad: 0 });
 });
@@ -153,10 +159,7 @@ it("mixes the same way where the writer runs on the caller's thread (a database 
   try {
     await memory.client.execute("INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES ('p', 'Chair', 0, 1, 0)");
     await memory.client.execute("INSERT INTO candidates (id, position_id, name, created_at) VALUES ('c', 'p', 'Ada', 0)");
-    for (const record of [{ k: "candidate", c: "c", b: "b1", h: 0 }, { k: "candidate", c: "c", b: "b2", h: 0 }] as const) {
-      const pending = pendingBallotStatement(t.deps.keys, "p", record);
-      await memory.writer.submit([{ ...pending, sql: pending.sql.replace(" WHERE changes() = 1", "") }]);
-    }
+    for (const b of ["b1", "b2"]) await memory.writer.submit([pendingRow("p", { k: "candidate", c: "c", b, h: 0 })]);
     const mixer = new Mixer(memory, t.deps.keys, () => {}, { intervalMs: 3_600_000 });
     expect(await mixer.mix()).toBe(2);
     const rs = await memory.client.execute("SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending, (SELECT vote_count FROM candidates) AS tally");

@@ -67,16 +67,21 @@ export type KeyDefs = [number, Buffer, Buffer][];
 
 const isDeferred = (value: unknown): value is Deferred => value instanceof Sealed || value instanceof Fingerprinted || value instanceof Unsealed;
 
+/** One entry of an `Unsealed` batch, or null when it does not unseal (another key, damaged). */
+export function unsealEntry<T extends object>(keys: Pick<Keys, "seal">, prefix: string, id: string, sealed: string): T | null {
+  try {
+    return unsealPadded<T>(keys as Keys, sealed, prefix + id);
+  } catch {
+    return null;
+  }
+}
+
 function unsealAll(keys: Keys, prefix: string, fields: readonly string[], entries: readonly (readonly [string, string])[]): string {
   const out: unknown[][] = [];
   for (const [id, sealed] of entries) {
-    let record: Record<string, unknown>;
-    try {
-      record = unsealPadded<Record<string, unknown>>(keys, sealed, prefix + id);
-    } catch {
-      continue; // left out: the caller finds it missing from what was applied
-    }
-    out.push([id, ...fields.map((f) => record[f] ?? null)]);
+    const record = unsealEntry<Record<string, unknown>>(keys, prefix, id, sealed);
+    // Left out when it does not unseal: the caller finds it missing from what was applied.
+    if (record) out.push([id, ...fields.map((f) => record[f] ?? null)]);
   }
   return JSON.stringify(out);
 }

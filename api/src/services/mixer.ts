@@ -27,9 +27,9 @@
  */
 import { randomInt, randomUUID } from "node:crypto";
 import type { Database } from "../db/client.ts";
-import { Sealed, Unsealed, type WriteStatement } from "../db/deferred.ts";
+import { Sealed, Unsealed, unsealEntry, type WriteStatement } from "../db/deferred.ts";
 import type { Keys } from "../security/keys.ts";
-import { CHOICE_RECORD_BYTES, unsealPadded } from "../security/padded-seal.ts";
+import { CHOICE_RECORD_BYTES } from "../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "./results.ts";
 import type { ChoiceKind } from "./votes.ts";
 
@@ -267,12 +267,9 @@ export class Mixer {
    */
   private findUnreadable(part: readonly (readonly [string, string])[]): void {
     for (const [id, sealed] of part) {
-      try {
-        unsealPadded<PendingRecord>(this.keys, sealed, pendingContext(id));
-      } catch {
-        this.unreadable.add(id);
-        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
-      }
+      if (unsealEntry<PendingRecord>(this.keys, PENDING_PREFIX, id, sealed)) continue;
+      this.unreadable.add(id);
+      console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
     }
   }
 

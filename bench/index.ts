@@ -2,9 +2,12 @@
  * `npm run bench` (issue 2's benchmark; not part of `npm test`).
  *   npm run bench                       every part
  *   npm run bench -- --only=votes,results --duration=10 --connections=50 --sync=FULL
+ *   npm run bench -- --loadgen=autocannon   the same load from autocannon (the default is
+ *                                           bench/lib/lean-worker.ts, which takes less CPU
+ *                                           from the server on a small machine)
  * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), results,
  * bundle, sse. Each starts its own server on a temp
- * database and drives it with autocannon from a separate process (loopback only).
+ * database and drives it from a separate process (loopback only).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -23,14 +26,17 @@ for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part 
 
 const sync = (args.get("sync") ?? "FULL").toUpperCase();
 if (sync !== "FULL" && sync !== "NORMAL") throw new Error("--sync must be FULL or NORMAL");
+const loadgen = args.get("loadgen") ?? "lean";
+if (loadgen !== "lean" && loadgen !== "autocannon") throw new Error("--loadgen must be lean or autocannon");
 const opts: ThroughputOptions = {
+  loadgen,
   connections: intArg(args, "connections", 50),
   durationS: Math.min(60, intArg(args, "duration", 10)),
   synchronous: sync,
   cpuProfDir: args.get("cpu-prof"),
 };
 
-console.log(`CSC E-Voting bench: ${[...only].join(", ")}; ${opts.connections} connections, ${opts.durationS} s per run, node ${process.version}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+console.log(`CSC E-Voting bench: ${[...only].join(", ")}; ${opts.connections} connections, ${opts.durationS} s per run, load generator ${opts.loadgen}, node ${process.version}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
 const verdicts: string[] = [];
 const check = (ok: boolean, text: string) => verdicts.push(`${ok ? "MET " : "MISSED"}  ${text}`);
 

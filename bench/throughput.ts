@@ -1,7 +1,8 @@
 /**
  * The throughput parts of `npm run bench` (issue 2): the Hono hello-world ceiling, cast-vote
  * req/s and p99 at 50 connections, and results p99 with 500,000 ballots loaded. Every load
- * is driven by autocannon in a separate process against the real server in its own process.
+ * is driven by a load generator (bench/lib/lean-worker.ts, or autocannon with
+ * `--loadgen=autocannon`) in a separate process against the real server in its own process.
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -18,12 +19,14 @@ export interface ThroughputOptions {
   synchronous: "FULL" | "NORMAL";
   /** Folder for a CPU profile of the server under the measured load (`--cpu-prof=DIR`). */
   cpuProfDir?: string;
+  /** The load generator (bench/lib/cannon.ts). */
+  loadgen: "lean" | "autocannon";
 }
 
 const profArgs = (o: ThroughputOptions) => (o.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${o.cpuProfDir}`] : []);
 
 const line = (r: CannonResult) =>
-  `${fmt(r.reqPerSec)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, max ${ms(r.max)}, ${fmt(r.total)} requests, non-2xx ${r.non2xx}, errors ${r.errors}`;
+  `${fmt(r.reqPerSec)} req/s, p50 ${ms(r.p50)}, p99 ${ms(r.p99)}, max ${ms(r.max)}, ${fmt(r.total)} requests, non-2xx ${r.non2xx}, errors ${r.errors}; load generator ${r.cpuPct.toFixed(0)}% of a core`;
 
 export async function benchCeiling(o: ThroughputOptions): Promise<CannonResult> {
   const scratch = tempDir("hello");
@@ -34,8 +37,8 @@ export async function benchCeiling(o: ThroughputOptions): Promise<CannonResult> 
       child.stdout!.on("data", (b: Buffer) => b.toString().includes("listening") && ok());
       child.once("exit", (code) => fail(new Error(`hello server exited ${code}`)));
     });
-    await runCannon({ url: `http://127.0.0.1:${port}/`, connections: o.connections, durationS: 2, mode: "plain" }, scratch.dir);
-    const r = await runCannon({ url: `http://127.0.0.1:${port}/`, connections: o.connections, durationS: o.durationS, mode: "plain" }, scratch.dir);
+    await runCannon({ url: `http://127.0.0.1:${port}/`, connections: o.connections, durationS: 2, mode: "plain", loadgen: o.loadgen }, scratch.dir);
+    const r = await runCannon({ url: `http://127.0.0.1:${port}/`, connections: o.connections, durationS: o.durationS, mode: "plain", loadgen: o.loadgen }, scratch.dir);
     console.log(`ceiling  Hono hello world, ${o.connections} connections: ${line(r)}`);
     return r;
   } finally {
@@ -68,9 +71,9 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult, s
     const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous }, nodeArgs: profArgs(o) });
     try {
       const url = `${server.url}/api/vote`;
-      await runCannon({ url, connections: o.connections, durationS: 2, mode: "votes", votesFile: join(scratch.dir, "warm.json") }, scratch.dir);
+      await runCannon({ url, connections: o.connections, durationS: 2, mode: "votes", loadgen: o.loadgen, votesFile: join(scratch.dir, "warm.json") }, scratch.dir);
       const watch = watchProc(server.pid);
-      const r = await runCannon({ url, connections: o.connections, durationS: o.durationS, mode: "votes", votesFile: join(scratch.dir, "votes.json") }, scratch.dir);
+      const r = await runCannon({ url, connections: o.connections, durationS: o.durationS, mode: "votes", loadgen: o.loadgen, votesFile: join(scratch.dir, "votes.json") }, scratch.dir);
       const cpu = watch.stop();
       const share = ceiling ? ` = ${((r.reqPerSec / ceiling.reqPerSec) * 100).toFixed(1)}% of the ceiling` : "";
       const label = storedVoters ? `, ${fmt(storedVoters * seeded.positions.length)} ballots stored` : "";
@@ -103,10 +106,10 @@ export async function benchResults(o: ThroughputOptions) {
       const cold = performance.now() - first;
       const total = body.results.reduce((n, p) => n + p.totalVotes, 0);
       console.log(`results  first (uncached) snapshot ${ms(cold)}: ${fmt(total)} ballots, ${fmt(body.totalVotesCast)} voters voted`);
-      await runCannon({ url, connections: o.connections, durationS: 2, mode: "plain", headers }, scratch.dir);
+      await runCannon({ url, connections: o.connections, durationS: 2, mode: "plain", headers, loadgen: o.loadgen }, scratch.dir);
       const out: CannonResult[] = [];
       for (const connections of [o.connections, 10]) {
-        const r = await runCannon({ url, connections, durationS: o.durationS, mode: "plain", headers }, scratch.dir);
+        const r = await runCannon({ url, connections, durationS: o.durationS, mode: "plain", headers, loadgen: o.loadgen }, scratch.dir);
         console.log(`results  GET /api/vote/results, ${connections} connections: ${line(r)}`);
         out.push(r);
       }

@@ -19,6 +19,8 @@ export interface CannonConfig {
   body?: string;
   /** votes mode: [token, positionId, candidateId] triples */
   votesFile?: string;
+  /** Which generator runs the load (bench/lib/cannon.ts); lean unless told. */
+  loadgen?: "lean" | "autocannon";
 }
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8")) as CannonConfig;
@@ -58,7 +60,10 @@ if (config.mode === "votes") {
   opts.body = config.body;
 }
 
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
 const result = await autocannon(opts);
+const cpu = process.cpuUsage(cpu0);
 const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]));
 process.stdout.write(
   JSON.stringify({
@@ -73,5 +78,6 @@ process.stdout.write(
     errors: result.errors,
     timeouts: result.timeouts,
     statuses,
+    cpuPct: ((cpu.user + cpu.system) / 1000 / (performance.now() - t0)) * 100,
   }) + "\n",
 );

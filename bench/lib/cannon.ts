@@ -1,4 +1,7 @@
-/** Launches cannon-worker.ts as a separate node process and returns its figures. */
+/**
+ * Launches the load generator as a separate node process and returns its figures:
+ * lean-worker.ts unless the config asks for autocannon (cannon-worker.ts).
+ */
 import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,12 +21,14 @@ export interface CannonResult {
   errors: number;
   timeouts: number;
   statuses: Record<string, number>;
+  /** CPU the load generator itself used while it ran, % of one core. */
+  cpuPct: number;
 }
 
 export async function runCannon(config: CannonConfig, scratchDir: string): Promise<CannonResult> {
   const file = join(scratchDir, `cannon-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(config));
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "bench/lib/cannon-worker.ts", file], {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", config.loadgen === "autocannon" ? "bench/lib/cannon-worker.ts" : "bench/lib/lean-worker.ts", file], {
     cwd: ROOT,
     timeout: (config.durationS + 120) * 1000,
     maxBuffer: 16 * 1024 * 1024,

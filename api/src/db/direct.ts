@@ -104,25 +104,96 @@ export class DirectConnection {
     return { rowsAffected: p.stmt.run(bound).changes, rows: [] };
   }
 
+  private run(sql: string): void {
+    this.prepared(sql).stmt.run([]);
+  }
+
+  /** Rolls back what is still open: some errors end the transaction on their own. */
+  private rollback(): void {
+    if (!this.db.inTransaction) return;
+    try {
+      this.db.exec("ROLLBACK");
+    } catch {
+      // nothing left to roll back
+    }
+  }
+
   /** All statements in one write transaction (BEGIN IMMEDIATE): all committed or none. */
   transaction(statements: InStatement[]): WriteResult[] {
-    this.prepared("BEGIN IMMEDIATE").stmt.run([]);
+    this.run("BEGIN IMMEDIATE");
     try {
       const results = new Array<WriteResult>(statements.length);
       for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
-      this.prepared("COMMIT").stmt.run([]);
+      this.run("COMMIT");
       return results;
     } catch (error) {
-      // Some errors end the transaction on their own; roll back only what is still open.
-      if (this.db.inTransaction) {
-        try {
-          this.db.exec("ROLLBACK");
-        } catch {
-          // nothing left to roll back
-        }
-      }
+      this.rollback();
       throw error;
     }
+  }
+
+  /**
+   * Several transactions in ONE commit (one fsync): each runs inside its own savepoint, so
+   * each is still all-or-nothing. One that fails is rolled back to its savepoint and answered
+   * with its error alone; the others commit together. `units` give their statements when
+   * called (computing deferred arguments can fail too, and fails only its own unit). When an
+   * error ends the whole transaction (the disk, say), or the COMMIT fails, every unit it held
+   * gets that error: none of them was committed.
+   */
+  transactions(units: (() => InStatement[])[]): ({ results: WriteResult[] } | { error: unknown })[] {
+    if (units.length === 1) {
+      try {
+        return [{ results: this.transaction(units[0]()) }];
+      } catch (error) {
+        return [{ error }];
+      }
+    }
+    const out = new Array<{ results: WriteResult[] } | { error: unknown }>(units.length);
+    /** The first unit of the transaction open now, or -1. */
+    let first = -1;
+    const failOpen = (upTo: number, error: unknown) => {
+      for (let u = first; u < upTo; u++) if (!("error" in out[u])) out[u] = { error };
+      first = -1;
+    };
+    for (let k = 0; k < units.length; k++) {
+      try {
+        if (first < 0) {
+          this.run("BEGIN IMMEDIATE");
+          first = k;
+        }
+      } catch (error) {
+        out[k] = { error };
+        continue;
+      }
+      try {
+        this.run("SAVEPOINT unit");
+        const statements = units[k]();
+        const results = new Array<WriteResult>(statements.length);
+        for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
+        this.run("RELEASE unit");
+        out[k] = { results };
+      } catch (error) {
+        out[k] = { error };
+        try {
+          if (this.db.inTransaction) {
+            this.run("ROLLBACK TO unit");
+            this.run("RELEASE unit");
+          }
+        } catch {
+          this.rollback();
+        }
+        if (!this.db.inTransaction) failOpen(k, error);
+      }
+    }
+    if (first >= 0) {
+      try {
+        this.run("COMMIT");
+      } catch (error) {
+        this.rollback();
+        failOpen(units.length, error);
+      }
+    }
+    return out;
   }
 
   /**

@@ -86,14 +86,16 @@ function thread(): Worker {
   if (worker) return worker;
   const w = new Worker(new URL("./writer-thread-boot.mjs", import.meta.url));
   w.unref();
-  w.on("message", (msg: FromWriter) => {
-    const entry = waiting.get(msg.id);
-    if (!entry) return;
-    waiting.delete(msg.id);
+  w.on("message", (replies: FromWriter[]) => {
+    for (const msg of replies) {
+      const entry = waiting.get(msg.id);
+      if (!entry) continue;
+      waiting.delete(msg.id);
+      if ("error" in msg) entry.reject(new WriterThreadError(msg.error));
+      else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })));
+      else entry.resolve(msg.results);
+    }
     if (waiting.size === 0) w.unref();
-    if ("error" in msg) entry.reject(new WriterThreadError(msg.error));
-    else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })));
-    else entry.resolve(msg.results);
   });
   // A thread that dies takes its connections with it: fail what waits, start afresh next time
   // (nothing unacknowledged was reported as committed).
@@ -112,6 +114,8 @@ function thread(): Worker {
 }
 
 export interface ThreadExecutor extends WriteExecutor {
+  /** The thread commits transactions that queue while it is busy together (writer-thread.ts). */
+  readonly groupsQueued: true;
   transaction(statements: WriteStatement[]): Promise<WriteResult[]>;
   checkpoint(): Promise<boolean>;
   /** Closes this database's connection in the thread (the thread stays for other databases). */
@@ -150,6 +154,7 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
       }
     });
   return {
+    groupsQueued: true,
     transaction: (statements) => request(statements),
     checkpoint: async () => (await request(null))[0].rowsAffected === 1,
     close() {

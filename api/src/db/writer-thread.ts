@@ -2,14 +2,15 @@
  * The writer thread (worker_threads): owns the write connection of every `file:` database the
  * process opened and runs each group commit (BEGIN IMMEDIATE … COMMIT, fsync included), so
  * the event loop that serves requests never waits on the disk. One thread per process, one
- * connection per database; messages are handled one at a time, in order.
+ * connection per database; messages are handled in order, and transactions that queued
+ * while the thread was busy share one commit.
  *
  * Started by thread-executor.ts through writer-thread-boot.mjs (which loads TypeScript).
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort } from "node:worker_threads";
 import type { InArgs } from "@libsql/client";
 import { ThreadKeys, type KeyDefs } from "./deferred.ts";
-import { DirectConnection } from "./direct.ts";
+import { DirectConnection, type WriteResult } from "./direct.ts";
 
 /**
  * A statement as it crosses the thread: its SQL by number once the thread has been told the
@@ -41,7 +42,8 @@ export interface WireError {
 
 /**
  * A transaction's answer. When no statement returned rows (the usual write), only the counts
- * cross, as one typed array (`counts`); otherwise the results as they are.
+ * cross, as one typed array (`counts`); otherwise the results as they are. The thread posts
+ * an array of them: every answer of one round of work.
  */
 export type FromWriter =
   | { id: number; results: Awaited<ReturnType<DirectConnection["transaction"]>> }
@@ -68,7 +70,36 @@ function toWire(error: unknown): WireError {
   };
 }
 
-port.on("message", (msg: ToWriter) => {
+/** A transaction message's statements, as the driver takes them (deferred arguments computed here). */
+function statementsOf(msg: Extract<ToWriter, { op: "tx" }>) {
+  const wire = msg.json !== undefined ? (JSON.parse(msg.json) as WireStatement[]) : (msg.statements ?? []);
+  // Sealing and HMACs happen here, on this thread, just before the statements run.
+  return wire.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args: keySets.resolve(args) }));
+}
+
+function answer(id: number, outcome: { results: WriteResult[] } | { error: unknown }): FromWriter {
+  if ("error" in outcome) return { id, error: toWire(outcome.error) };
+  const { results } = outcome;
+  return results.every((r) => r.rows.length === 0) ? { id, counts: Float64Array.from(results, (r) => r.rowsAffected) } : { id, results };
+}
+
+/** Consecutive transactions on one database: one commit for all (DirectConnection.transactions). */
+function runTransactions(group: Extract<ToWriter, { op: "tx" }>[], replies: FromWriter[]): void {
+  for (const msg of group) {
+    for (const [n, text] of msg.defs) sqlTexts.set(n, text);
+    keySets.define(msg.keys);
+  }
+  const connection = connections.get(group[0].db);
+  if (!connection) {
+    const error = openErrors.get(group[0].db) ?? new Error(`database ${group[0].db} is not open in the writer thread`);
+    for (const msg of group) replies.push(answer(msg.id, { error }));
+    return;
+  }
+  const outcomes = connection.transactions(group.map((msg) => () => statementsOf(msg)));
+  group.forEach((msg, i) => replies.push(answer(msg.id, outcomes[i])));
+}
+
+function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): void {
   switch (msg.op) {
     case "open":
       try {
@@ -82,31 +113,40 @@ port.on("message", (msg: ToWriter) => {
       connections.delete(msg.db);
       openErrors.delete(msg.db);
       return;
-    case "tx":
     case "checkpoint": {
-      if (msg.op === "tx") {
-        for (const [n, text] of msg.defs) sqlTexts.set(n, text);
-        keySets.define(msg.keys);
-      }
       const connection = connections.get(msg.db);
-      let reply: FromWriter;
       try {
         if (!connection) throw openErrors.get(msg.db) ?? new Error(`database ${msg.db} is not open in the writer thread`);
-        if (msg.op === "tx") {
-          const wire = msg.json !== undefined ? (JSON.parse(msg.json) as WireStatement[]) : (msg.statements ?? []);
-          const results = connection.transaction(
-            // Sealing and HMACs happen here, on this thread, just before the statements run.
-            wire.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args: keySets.resolve(args) })),
-          );
-          reply = results.every((r) => r.rows.length === 0)
-            ? { id: msg.id, counts: Float64Array.from(results, (r) => r.rowsAffected) }
-            : { id: msg.id, results };
-        } else reply = { id: msg.id, results: [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }] };
+        replies.push({ id: msg.id, results: [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }] });
       } catch (error) {
-        reply = { id: msg.id, error: toWire(error) };
+        replies.push({ id: msg.id, error: toWire(error) });
       }
-      // Posted only after COMMIT returned: the caller is acknowledged after the fsync.
-      port.postMessage(reply);
     }
   }
+}
+
+/**
+ * Group commit on this thread: everything already queued behind a message is taken at once,
+ * and consecutive transactions on one database share one commit. So the thread is never idle
+ * while work waits, and what queued during one commit goes in the next. Messages are still
+ * handled in the order they were sent; answers go back together, only after the COMMIT
+ * returned: a caller is acknowledged after the fsync.
+ */
+port.on("message", (head: ToWriter) => {
+  const queued: ToWriter[] = [head];
+  for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) queued.push(next.message as ToWriter);
+  const replies: FromWriter[] = [];
+  for (let i = 0; i < queued.length; ) {
+    const msg = queued[i];
+    if (msg.op !== "tx") {
+      runOther(msg, replies);
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < queued.length && queued[end].op === "tx" && queued[end].db === msg.db) end++;
+    runTransactions(queued.slice(i, end) as Extract<ToWriter, { op: "tx" }>[], replies);
+    i = end;
+  }
+  if (replies.length > 0) port.postMessage(replies);
 });

@@ -11,6 +11,9 @@ import { fingerprint, keysFromMaster } from "../security/keys.ts";
 import { sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { openDatabase, type Database } from "./client.ts";
 import { Fingerprinted, Sealed } from "./deferred.ts";
+import { DirectConnection } from "./direct.ts";
+import { threadExecutor } from "./thread-executor.ts";
+import { BatchWriter, clientExecutor, type WriteExecutor } from "./writer.ts";
 
 const kinds = [
   ["the writer thread (file:)", "file"],
@@ -56,7 +59,7 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
           { sql: "INSERT OR IGNORE INTO child (id, parent_id) VALUES (?, 'p')", args: [id] },
           { sql: "UPDATE counter SET n = n + 1 WHERE changes() = 1", args: [] },
         ],
-        ["UPDATE counter SET n = n + 1000"],
+        { last: ["UPDATE counter SET n = n + 1000"] },
       );
     // Five distinct ids and three repeats: a repeat inserts nothing and so counts nothing.
     const ids = ["a", "b", "c", "a", "d", "b", "e", "c"];
@@ -67,6 +70,19 @@ describe.each(kinds)("BatchWriter over %s", (_name, kind) => {
     expect(database.writer.stats.batches - before).toBe(1);
     // The `once` statement ran once for the whole batch.
     expect((await database.get("SELECT n FROM counter"))?.n).toBe(1005);
+  });
+
+  it("runs a batch's once.first statements once before every submission's own, and once.last once after", async () => {
+    await open();
+    const submit = () =>
+      database.writer.submit([{ sql: "UPDATE counter SET n = n + 1 RETURNING n", args: [] }], {
+        first: [{ sql: "UPDATE counter SET n = 100", args: [] }],
+        last: ["UPDATE counter SET n = n + 1000"],
+      });
+    const results = await Promise.all([submit(), submit(), submit()]);
+    // Each submission gets its own statement's result: 101, 102, 103 (the reset ran once, first).
+    expect(results.map((r) => r.map((x) => x.rows[0]?.n))).toEqual([[101], [102], [103]]);
+    expect((await database.get("SELECT n FROM counter"))?.n).toBe(1103);
   });
 
   it("retries each submission alone when the combined transaction fails, and keeps nothing of the bad one", async () => {
@@ -145,5 +161,95 @@ describe("the writer thread", () => {
       b.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("group commit of queued transactions", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const fresh = () => {
+    dir = mkdtempSync(join(tmpdir(), "evoting-group-"));
+    const c = new DirectConnection(join(dir, "g.db"), { synchronous: "NORMAL", busyTimeoutMs: 1000 });
+    c.transaction(["CREATE TABLE t (id TEXT PRIMARY KEY)"]);
+    return c;
+  };
+  const ids = (c: DirectConnection) => c.get("SELECT group_concat(id, ',') AS ids FROM (SELECT id FROM t ORDER BY id)")?.ids;
+  const insert = (id: string) => () => [{ sql: "INSERT INTO t (id) VALUES (?)", args: [id] }];
+
+  it("commits units together, each all-or-nothing: a failing unit is rolled back and answered alone", () => {
+    const c = fresh();
+    const out = c.transactions([
+      insert("a"),
+      () => [...insert("b")(), ...insert("a")()], // b, then a duplicate: the whole unit goes
+      () => {
+        throw new Error("its deferred argument could not be computed");
+      },
+      insert("c"),
+    ]);
+    expect(out.map((o) => ("error" in o ? "error" : o.results.map((r) => r.rowsAffected).join()))).toEqual(["1", "error", "error", "1"]);
+    expect((out[1] as { error: { code?: string } }).error.code).toMatch(/^SQLITE_CONSTRAINT/);
+    expect(ids(c)).toBe("a,c");
+    c.transaction([{ sql: "INSERT INTO t (id) VALUES ('d')", args: [] }]); // nothing left open
+    expect(ids(c)).toBe("a,c,d");
+    c.close();
+  });
+
+  it("fails every unit of a transaction that an error ended, and commits the units after it", () => {
+    const c = fresh();
+    // A unit that ends the whole transaction takes the units before it (never committed) with it.
+    const out = c.transactions([insert("a"), () => ["ROLLBACK"], insert("b")]);
+    expect(out.map((o) => "error" in o)).toEqual([true, true, false]);
+    expect(ids(c)).toBe("b");
+    c.close();
+  });
+
+  it("answers each of many transactions sent to the writer thread at once with its own outcome", async () => {
+    dir = mkdtempSync(join(tmpdir(), "evoting-group-"));
+    const database = await openDatabase({ url: `file:${join(dir, "g.db")}`, synchronous: "NORMAL" });
+    try {
+      await database.client.execute("CREATE TABLE t (id TEXT PRIMARY KEY)");
+      const executor = threadExecutor(join(dir, "g.db"), { synchronous: "NORMAL", busyTimeoutMs: 1000 });
+      // Sent in one tick: the thread finds them queued together.
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => executor.transaction([{ sql: "INSERT INTO t (id) VALUES (?)", args: [i % 10 === 9 ? "dup" : `r${i}`] }])),
+      );
+      // The first 'dup' commits; the later two fail alone.
+      expect(outcomes.filter((o) => o.status === "rejected")).toHaveLength(2);
+      expect((await database.get("SELECT count(*) AS n FROM t"))?.n).toBe(28);
+      executor.close();
+    } finally {
+      database.close();
+    }
+  });
+
+  it("hands the writer thread a batch while one is still committing, and a one-at-a-time executor only after", async () => {
+    for (const groupsQueued of [true, false]) {
+      const database = await openDatabase({ url: ":memory:", synchronous: "NORMAL" });
+      await database.client.execute("CREATE TABLE t (id TEXT PRIMARY KEY)");
+      const inner = clientExecutor(database.client);
+      let active = 0;
+      let most = 0;
+      const slow: WriteExecutor = {
+        groupsQueued,
+        async transaction(statements) {
+          most = Math.max(most, ++active);
+          await new Promise((r) => setTimeout(r, 30));
+          try {
+            return await inner.transaction(statements);
+          } finally {
+            active--;
+          }
+        },
+      };
+      const writer = new BatchWriter(slow);
+      const first = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('a')", args: [] }]);
+      await new Promise((r) => setTimeout(r, 10));
+      const second = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('b')", args: [] }]);
+      await Promise.all([first, second]);
+      expect(most).toBe(groupsQueued ? 2 : 1);
+      expect((await database.get("SELECT count(*) AS n FROM t"))?.n).toBe(2);
+      database.close();
+    }
+    dir = mkdtempSync(join(tmpdir(), "evoting-group-")); // for afterEach
   });
 });

@@ -2,7 +2,8 @@
  * Group commit. Requests that must write (votes, above all) hand their statements to the
  * writer, which runs everything queued within ~2 ms (or 200 submissions) as ONE
  * `batch(..., "write")`: one transaction and one fsync for many votes, each caller answered
- * only after the commit. Statements of one submission stay together and in order, so a
+ * only after the commit. The writer thread goes further: batches handed to it while it
+ * commits are committed together in its next commit (writer-thread.ts). Statements of one submission stay together and in order, so a
  * submission may chain on `changes()` of its own previous statement.
  *
  * If a combined batch fails (a foreign key broken by a concurrent delete, say), each
@@ -24,6 +25,12 @@ export interface WriteExecutor {
   transaction(statements: WriteStatement[]): Promise<WriteResult[]> | WriteResult[];
   /** WAL checkpoint(TRUNCATE) on the write connection, between transactions; true when done. */
   checkpoint?(): Promise<boolean> | boolean;
+  /**
+   * True when transactions handed over while one runs are queued and committed together
+   * (the writer thread): the BatchWriter then hands each batch over without waiting for the
+   * one before, so the executor never idles while votes wait on this side.
+   */
+  readonly groupsQueued?: boolean;
 }
 
 export const clientExecutor = (client: Client): WriteExecutor => ({
@@ -41,10 +48,19 @@ export function notifyAll(listeners: ((statements: WriteStatement[]) => void)[],
   }
 }
 
+/**
+ * Statements every submission of a kind needs but one run per batch satisfies (deduplicated
+ * by SQL text; the last submission's arguments win): `first` before every submission's own
+ * statements, `last` after them.
+ */
+export interface Once {
+  first?: WriteStatement[];
+  last?: WriteStatement[];
+}
+
 interface Pending {
   statements: WriteStatement[];
-  /** Run once per batch however many submissions ask (deduplicated by SQL text), after the rest. */
-  once: WriteStatement[];
+  once: Once;
   resolve: (results: WriteResult[]) => void;
   reject: (error: unknown) => void;
 }
@@ -57,7 +73,8 @@ export interface WriterOptions {
 export class BatchWriter {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Batches handed to the executor and not yet answered. */
+  private inFlight = 0;
   private readonly maxDelayMs: number;
   private readonly maxBatch: number;
   /** Commits and submissions so far, for benchmarks and health. */
@@ -73,28 +90,41 @@ export class BatchWriter {
   }
 
   /**
-   * `once`: statements every submission needs but one run per batch satisfies (the results
-   * version bump): 50 votes in a batch then cost 50 x 5 statements + 1, not 50 x 6.
+   * `once`: statements every submission needs but one run per batch satisfies (the expired
+   * idempotency keys' purge, the results version bump): 50 votes in a batch then cost 50 x 5
+   * statements + 1, not 50 x 6.
    */
-  submit(statements: WriteStatement[], once: WriteStatement[] = []): Promise<WriteResult[]> {
+  submit(statements: WriteStatement[], once: Once = {}): Promise<WriteResult[]> {
     return new Promise((resolve, reject) => {
       this.queue.push({ statements, once, resolve, reject });
-      if (this.queue.length >= this.maxBatch) this.schedule(0);
-      else this.schedule(this.maxDelayMs);
+      this.schedule();
     });
   }
 
-  private schedule(delay: number): void {
-    if (this.flushing) return; // the running flush picks the queue up when it ends
+  /**
+   * Hands the queue over within `maxDelayMs` (at once when it holds `maxBatch`). An executor
+   * that runs one transaction at a time gets the next batch only when the one before is
+   * answered: what queued meanwhile goes at once, since it has already waited one commit.
+   */
+  private schedule(): void {
+    if (this.queue.length === 0) return;
+    if (this.inFlight > 0 && !this.executor.groupsQueued) return; // the running flush picks the queue up when it ends
+    const delay = this.queue.length >= this.maxBatch ? 0 : this.maxDelayMs;
     if (this.timer && delay > 0) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = null;
-        if (this.queue.length > 0) this.schedule(this.queue.length >= this.maxBatch ? 0 : this.maxDelayMs);
-      });
+      this.startFlush();
     }, delay);
+  }
+
+  private startFlush(): void {
+    this.inFlight++;
+    void this.flush().finally(() => {
+      this.inFlight--;
+      if (!this.executor.groupsQueued && this.queue.length > 0) this.startFlush();
+    });
+    if (this.executor.groupsQueued) this.schedule(); // whatever is left past maxBatch
   }
 
   /**
@@ -117,10 +147,14 @@ export class BatchWriter {
     this.stats.batches++;
     this.stats.submissions += group.length;
     try {
-      const once = new Map<string, WriteStatement>();
-      for (const p of group) for (const st of p.once) once.set(typeof st === "string" ? st : st.sql, st);
-      const results = await this.run([...group.flatMap((p) => p.statements), ...once.values()]);
-      let offset = 0;
+      const first = new Map<string, WriteStatement>();
+      const last = new Map<string, WriteStatement>();
+      for (const p of group) {
+        for (const st of p.once.first ?? []) first.set(typeof st === "string" ? st : st.sql, st);
+        for (const st of p.once.last ?? []) last.set(typeof st === "string" ? st : st.sql, st);
+      }
+      const results = await this.run([...first.values(), ...group.flatMap((p) => p.statements), ...last.values()]);
+      let offset = first.size;
       for (const p of group) {
         p.resolve(results.slice(offset, offset + p.statements.length));
         offset += p.statements.length;
@@ -132,7 +166,9 @@ export class BatchWriter {
       }
       for (const p of group) {
         try {
-          p.resolve((await this.run([...p.statements, ...p.once])).slice(0, p.statements.length));
+          const before = p.once.first ?? [];
+          const results = await this.run([...before, ...p.statements, ...(p.once.last ?? [])]);
+          p.resolve(results.slice(before.length, before.length + p.statements.length));
         } catch (e) {
           p.reject(e);
         }
@@ -150,7 +186,7 @@ export class BatchWriter {
 
   /** Waits for everything queued so far to commit (shutdown, tests). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0 || this.flushing || this.timer) {
+    while (this.queue.length > 0 || this.inFlight > 0 || this.timer) {
       await new Promise((r) => setTimeout(r, this.maxDelayMs + 1));
     }
   }

@@ -48,7 +48,7 @@ export async function checkStreamToken(deps: Deps, token: string, kind: Kind): P
     const [claimed] = await deps.database.writer.submit(
       [{ sql: "INSERT INTO used_stream_tokens (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", args: [claims.jti, claims.exp] }],
       // Ids past their token's expiry can never be presented again: forget them.
-      [{ sql: "DELETE FROM used_stream_tokens WHERE expires_at <= ?", args: [now] }],
+      { last: [{ sql: "DELETE FROM used_stream_tokens WHERE expires_at <= ?", args: [now] }] },
     );
     if (claimed.rowsAffected !== 1) return { ok: false, reason: "used" };
   }

@@ -64,6 +64,21 @@ describe("idempotency rows", () => {
     expect((await late.json()).message).toBe(messages.alreadyVoted);
   });
 
+  it("count an expired key as new in the voter's own next commit, with no other vote between", async () => {
+    const { position, candidates } = await longElection(["Ada", "Grace"]);
+    const a = await t.createVoter(admin);
+    const key = crypto.randomUUID();
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    expect((await cast(a.token, body, key)).status).toBe(201);
+    t.clock.advance(26 * HOUR);
+    // The purge runs first in the commit, so the key is claimed anew and checked again:
+    // 'already voted', not a replay of the expired 201.
+    const late = await cast(a.token, body, key);
+    expect(late.status).toBe(409);
+    expect((await late.json()).message).toBe(messages.alreadyVoted);
+    expect(await rowsOf(a.matricNumber)).toBe(1); // the new (409) row only
+  });
+
   it(`keep at most ${MAX_REFUSED_ANSWERS} refused answers per voter, dropping the oldest, never the vote's`, async () => {
     const { position, candidates } = await longElection(["Ada", "Grace"]);
     const voter = await t.createVoter(admin);

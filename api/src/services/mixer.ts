@@ -252,7 +252,7 @@ export class Mixer {
     let applied = 0;
     for (let k = 0; k < commits; k++) {
       const part = batch.slice(Math.floor((k * batch.length) / commits), Math.floor(((k + 1) * batch.length) / commits));
-      const results = await this.database.writer.submit(applyStatements(this.keys, part), [bumpResultsVersionSql]);
+      const results = await this.database.writer.submit(applyStatements(this.keys, part), { last: [bumpResultsVersionSql] });
       applied += results[APPLIED_AT].rowsAffected;
       if (results[UNSEALED_AT].rowsAffected < part.length) this.findUnreadable(part);
     }

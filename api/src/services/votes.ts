@@ -31,7 +31,7 @@ import type { Database } from "../db/client.ts";
 import { Fingerprinted, Sealed } from "../db/deferred.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
-import { capRefusedAnswers, purgeAllExpired, purgeVoterExpired } from "./idempotency.ts";
+import { capRefusedAnswers, purgeAllExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { receiptCode } from "./receipts.ts";
 
@@ -169,7 +169,6 @@ export async function castVote(
 
   const statements = key
     ? [
-        purgeVoterExpired(voterId, now),
         {
           sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, '', ?)",
           args: [voterId, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), nonce, hour],
@@ -185,13 +184,14 @@ export async function castVote(
     : [participation, pending];
 
   // No results version bump here: results change when the mixer applies the ballot.
-  const results = await database.writer.submit(statements, key ? [purgeAllExpired(now)] : []);
-  if (key && results[1].rowsAffected === 0) {
+  // Expired keys, this voter's among them, are purged first in the commit, so an expired key counts as new.
+  const results = await database.writer.submit(statements, key ? { first: [purgeAllExpired(now)] } : {});
+  if (key && results[0].rowsAffected === 0) {
     // Another request with this key committed first: answer as it did.
     const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choice);
     return stored ?? conflictAnswer();
   }
-  const counted = results[key ? 3 : 1].rowsAffected === 1;
+  const counted = results[key ? 2 : 1].rowsAffected === 1;
   const mixer = mixerOf(database);
   if (counted && mixer?.immediate) await mixer.mix();
   return counted ? success : conflictAnswer();

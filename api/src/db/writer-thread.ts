@@ -129,24 +129,24 @@ function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): 
  * Group commit on this thread: everything already queued behind a message is taken at once,
  * and consecutive transactions on one database share one commit. So the thread is never idle
  * while work waits, and what queued during one commit goes in the next. Messages are still
- * handled in the order they were sent; answers go back together, only after the COMMIT
- * returned: a caller is acknowledged after the fsync.
+ * handled in the order they were sent. The answers of a commit go back together as soon as
+ * it returned (a caller is acknowledged after the fsync), not after the rest of the round.
  */
 port.on("message", (head: ToWriter) => {
   const queued: ToWriter[] = [head];
   for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) queued.push(next.message as ToWriter);
-  const replies: FromWriter[] = [];
   for (let i = 0; i < queued.length; ) {
     const msg = queued[i];
+    const replies: FromWriter[] = [];
     if (msg.op !== "tx") {
       runOther(msg, replies);
       i++;
-      continue;
+    } else {
+      let end = i + 1;
+      while (end < queued.length && queued[end].op === "tx" && queued[end].db === msg.db) end++;
+      runTransactions(queued.slice(i, end) as Extract<ToWriter, { op: "tx" }>[], replies);
+      i = end;
     }
-    let end = i + 1;
-    while (end < queued.length && queued[end].op === "tx" && queued[end].db === msg.db) end++;
-    runTransactions(queued.slice(i, end) as Extract<ToWriter, { op: "tx" }>[], replies);
-    i = end;
+    if (replies.length > 0) port.postMessage(replies);
   }
-  if (replies.length > 0) port.postMessage(replies);
 });

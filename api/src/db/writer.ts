@@ -3,8 +3,9 @@
  * writer, which runs everything queued within ~2 ms (or 200 submissions) as ONE
  * `batch(..., "write")`: one transaction and one fsync for many votes, each caller answered
  * only after the commit. The writer thread goes further: batches handed to it while it
- * commits are committed together in its next commit (writer-thread.ts). Statements of one submission stay together and in order, so a
- * submission may chain on `changes()` of its own previous statement.
+ * commits are committed together in its next commit (writer-thread.ts). Statements of one
+ * submission stay together and in order, so a submission may chain on `changes()` of its
+ * own previous statement.
  *
  * If a combined batch fails (a foreign key broken by a concurrent delete, say), each
  * submission is retried alone so one bad request cannot fail its neighbours.

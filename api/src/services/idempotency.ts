@@ -17,6 +17,11 @@
 import type { InStatement } from "@libsql/client";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * Enforced by the trigger `idempotency_keys_refused_cap` (api/drizzle/0008_refused_cap.sql,
+ * which holds the same number): it runs when a keyed vote's own row is rewritten to 409, so
+ * a counted vote pays nothing for it (issue 13: one statement fewer per keyed vote).
+ */
 export const MAX_REFUSED_ANSWERS = 32;
 const HOUR = 3_600_000;
 
@@ -27,19 +32,4 @@ export const expiredBefore = (now: number) => Math.floor(now / HOUR) * HOUR - ID
 export const purgeAllExpired = (now: number): InStatement => ({
   sql: "DELETE FROM idempotency_keys WHERE created_hour < ?",
   args: [expiredBefore(now)],
-});
-
-/**
- * Last in a keyed vote's submission, right after the rewrite of its own row to 409: drops
- * the voter's oldest refused answers past the cap, never the one just written. Only a
- * refused vote adds a refused answer, so it does nothing unless that rewrite changed a row
- * (`changes()`); the guard sits in the one-row subquery SQLite evaluates first, so a counted
- * vote pays no search of the voter's rows (5 µs instead of 15 µs: issue 13).
- */
-export const capRefusedAnswers = (voterId: string, nonce: string): InStatement => ({
-  sql: `DELETE FROM idempotency_keys WHERE user_id = (SELECT ?1 WHERE changes() = 1) AND key IN (
-          SELECT key FROM idempotency_keys WHERE user_id = ?1 AND status = 409 AND nonce <> ?2
-           ORDER BY created_hour, key
-           LIMIT max(0, (SELECT count(*) FROM idempotency_keys WHERE user_id = ?1 AND status = 409) - ?3))`,
-  args: [voterId, nonce, MAX_REFUSED_ANSWERS],
 });

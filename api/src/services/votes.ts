@@ -4,7 +4,8 @@
  *   2. record participation (voter, position): INSERT OR IGNORE on its primary key — the
  *      database, not this code, is what allows one vote per voter and position;
  *   3. add the sealed PENDING ballot only if 2 inserted;
- *   4. when the vote did not count, rewrite our own key row to the 409 answer.
+ *   4. when the vote did not count, rewrite our own key row to the 409 answer (a trigger then
+ *      keeps the voter's refused answers under their cap, services/idempotency.ts).
  * Each step is conditioned on `changes()` of the step before, so concurrent duplicates and
  * replays can never count twice, and a ballot never exists without its participation.
  * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
@@ -31,7 +32,7 @@ import type { Database } from "../db/client.ts";
 import { Fingerprinted, Sealed } from "../db/deferred.ts";
 import { fingerprint, type Keys } from "../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
-import { capRefusedAnswers, purgeAllExpired } from "./idempotency.ts";
+import { purgeAllExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { receiptCode } from "./receipts.ts";
 
@@ -176,10 +177,10 @@ export async function castVote(
         participation,
         pending,
         {
+          // A refused vote's own row becomes its 409; the refused-answer cap follows in a trigger (services/idempotency.ts).
           sql: "UPDATE idempotency_keys SET status = 409 WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
           args: [voterId, key, nonce],
         },
-        capRefusedAnswers(voterId, nonce),
       ]
     : [participation, pending];
 

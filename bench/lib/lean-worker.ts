@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import type { CannonConfig } from "./cannon-worker.ts";
+import { percentile } from "./stats.ts";
 
 const config = JSON.parse(readFileSync(process.argv[2], "utf8")) as CannonConfig;
 const url = new URL(config.url);
@@ -163,16 +164,15 @@ const cpu = process.cpuUsage(cpu0);
 const durationS = (lastAt - t0) / 1000;
 
 const sorted = latencies.subarray(0, total).sort();
-const pct = (p: number) => (total ? sorted[Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1))] : NaN);
 const non2xx = Object.entries(statuses).reduce((n, [s, c]) => (s.startsWith("2") ? n : n + c), 0);
 process.stdout.write(
   JSON.stringify({
     reqPerSec: total / durationS,
     total,
     durationS,
-    p50: pct(50),
-    p90: pct(90),
-    p99: pct(99),
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
     max: total ? sorted[total - 1] : NaN,
     non2xx,
     errors,

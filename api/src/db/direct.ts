@@ -104,6 +104,12 @@ export class DirectConnection {
     return { rowsAffected: p.stmt.run(bound).changes, rows: [] };
   }
 
+  private executeAll(statements: InStatement[]): WriteResult[] {
+    const results = new Array<WriteResult>(statements.length);
+    for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
+    return results;
+  }
+
   private run(sql: string): void {
     this.prepared(sql).stmt.run([]);
   }
@@ -122,8 +128,7 @@ export class DirectConnection {
   transaction(statements: InStatement[]): WriteResult[] {
     this.run("BEGIN IMMEDIATE");
     try {
-      const results = new Array<WriteResult>(statements.length);
-      for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
+      const results = this.executeAll(statements);
       this.run("COMMIT");
       return results;
     } catch (error) {
@@ -167,9 +172,7 @@ export class DirectConnection {
       }
       try {
         this.run("SAVEPOINT unit");
-        const statements = units[k]();
-        const results = new Array<WriteResult>(statements.length);
-        for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
+        const results = this.executeAll(units[k]());
         this.run("RELEASE unit");
         out[k] = { results };
       } catch (error) {

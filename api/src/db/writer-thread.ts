@@ -70,6 +70,9 @@ function toWire(error: unknown): WireError {
   };
 }
 
+/** Why a database has no connection here: its open failed, or it was never opened (or closed). */
+const whyNotOpen = (db: number): unknown => openErrors.get(db) ?? new Error(`database ${db} is not open in the writer thread`);
+
 /** A transaction message's statements, as the driver takes them (deferred arguments computed here). */
 function statementsOf(msg: Extract<ToWriter, { op: "tx" }>) {
   const wire = msg.json !== undefined ? (JSON.parse(msg.json) as WireStatement[]) : (msg.statements ?? []);
@@ -91,7 +94,7 @@ function runTransactions(group: Extract<ToWriter, { op: "tx" }>[], replies: From
   }
   const connection = connections.get(group[0].db);
   if (!connection) {
-    const error = openErrors.get(group[0].db) ?? new Error(`database ${group[0].db} is not open in the writer thread`);
+    const error = whyNotOpen(group[0].db);
     for (const msg of group) replies.push(answer(msg.id, { error }));
     return;
   }
@@ -116,7 +119,7 @@ function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): 
     case "checkpoint": {
       const connection = connections.get(msg.db);
       try {
-        if (!connection) throw openErrors.get(msg.db) ?? new Error(`database ${msg.db} is not open in the writer thread`);
+        if (!connection) throw whyNotOpen(msg.db);
         replies.push({ id: msg.id, results: [{ rowsAffected: connection.checkpoint() ? 1 : 0, rows: [] }] });
       } catch (error) {
         replies.push({ id: msg.id, error: toWire(error) });

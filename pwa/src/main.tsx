@@ -9,16 +9,28 @@ import { getAppShell } from "./lib/app-shell";
 import { connectOutcomes } from "./lib/offline-outcomes";
 import { watchSessionEnd } from "./lib/device-data";
 import { createAppRouter } from "./router";
+import { nextTask } from "./lib/page-idle";
 import "./styles.css";
 
 clearOnSessionChange(queryClient);
 // A session that ends without 'Logout' (401, another tab) leaves only its unsent votes here.
 watchSessionEnd();
 
-function start() {
+/**
+ * Start-up as a row of short tasks, the static splash from index.html on screen throughout:
+ * evaluating the modules above is one task; building the router the next; then the router
+ * resolves the route before React renders anything (its guards, loaders and lazy chunks), so
+ * the first render already holds the page and runs as a transition, in slices that let the
+ * browser in between. Rendering first and letting the router fill the page in afterwards would
+ * build the whole page in one blocking render: the router's updates to React cannot be sliced.
+ * The service worker and the vote outbox start after that, each in a task of its own.
+ */
+async function start() {
   const router = createAppRouter(queryClient);
-  // A transition lets React yield while it builds the first screen, so the page stays
-  // responsive (short tasks) while the static splash from index.html is showing.
+  await nextTask(undefined);
+  // A route that fails to load renders its error; one that redirects has navigated already.
+  await router.load().catch(() => undefined);
+  await nextTask(undefined);
   const root = createRoot(document.getElementById("root")!);
   startTransition(() => {
     root.render(
@@ -29,14 +41,12 @@ function start() {
       </StrictMode>,
     );
   });
-
-  // After the first render: the service worker (app shell offline, install, updates) and the
-  // vote outbox (replays what was queued, tells the voter how each queued vote ended).
+  // The service worker (app shell offline, install, updates), then the vote outbox (replays
+  // what was queued, tells the voter how each queued vote ended).
+  await nextTask(undefined);
   getAppShell();
+  await nextTask(undefined);
   connectOutcomes(queryClient);
 }
 
-// Evaluating the modules above (React, the router, the query client) is one task; building the
-// router and starting the first render is the next one: two shorter tasks on a slow phone
-// instead of one long one, with the splash on screen throughout.
-setTimeout(start, 0);
+setTimeout(() => void start(), 0);

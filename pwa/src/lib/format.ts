@@ -1,44 +1,51 @@
 /** Dates shown in the viewer's own time zone, with the zone named so nobody guesses. */
 
 /**
- * Made on first use, not when the module loads: a page's first Intl date format loads the
- * locale's calendar and zone names (~20 ms, ~80 ms on a slow phone), which should not join
- * the evaluation of every module that imports this one in one long task.
+ * Made on first use, not when the module loads: a page's first Intl format loads the locale's
+ * data (40-120 ms here, four times that on a slow phone), which should not join the evaluation
+ * of every module that imports this one in one long task.
  */
 export function onFirstUse<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
 }
 
-const dateTime = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat(undefined, {
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZoneName: "short",
-    }),
-);
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const twoDigits = (n: number) => String(n).padStart(2, "0");
 
-const shortDateTime = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat(undefined, {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-    }),
-);
+/*
+ * Dates and times are put together from the Date's own fields, not with Intl: a page's first
+ * Intl call builds the locale's calendar and zone data in one uninterruptible task (40-120 ms
+ * here, four times that on a slow phone), and the ballot shows times on its first render. The
+ * copy is English, so one fixed format serves everyone, and every device shows the same text.
+ */
 
-/** e.g. "Fri, 4 Jul 2025, 11:00 GMT+1". */
-export const formatDateTime = (iso: string | number | Date) => dateTime().format(new Date(iso));
+/** The zone's offset from UTC at that instant, as times name it: "GMT+1", "GMT-3:30", "GMT". */
+export function zoneOffsetName(at: string | number | Date = Date.now()): string {
+  const minutes = -new Date(at).getTimezoneOffset();
+  if (!minutes) return "GMT";
+  const abs = Math.abs(minutes);
+  return `GMT${minutes > 0 ? "+" : "-"}${Math.floor(abs / 60)}${abs % 60 ? `:${twoDigits(abs % 60)}` : ""}`;
+}
+
+/** "4 Jul 2025, 11:00" on the viewer's wall clock. */
+function wallClock(date: Date): string {
+  return `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}, ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
+}
+
+/** e.g. "Fri, 4 Jul 2025, 11:00 GMT+1"; "" for a value that is not a date. */
+export function formatDateTime(iso: string | number | Date): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "";
+  return `${WEEKDAYS[date.getDay()]}, ${wallClock(date)} ${zoneOffsetName(date)}`;
+}
 
 /** Table cells: compact, zone named once in the table caption instead. */
-export const formatShortDateTime = (iso: string | number | Date) => shortDateTime().format(new Date(iso));
+export function formatShortDateTime(iso: string | number | Date): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : wallClock(date);
+}
 
 /** The viewer's IANA time zone, e.g. "Africa/Lagos". */
 const timeZone = onFirstUse(() => Intl.DateTimeFormat().resolvedOptions().timeZone || "local time");

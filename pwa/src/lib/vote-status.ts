@@ -22,14 +22,25 @@ export interface VoteStatusInputs {
   local?: ReadonlyMap<string, PositionVoteStatus>;
 }
 
+const NOT_VOTED: PositionVoteStatus = { kind: "not-voted" };
+const CASTING: PositionVoteStatus = { kind: "casting" };
+const votedStatuses = new WeakMap<MyVote, PositionVoteStatus>();
+
+/**
+ * The same inputs give the same status object, so a card whose position did not change is
+ * skipped when the page re-renders for another (VotePage memoizes its cards).
+ */
 export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs): PositionVoteStatus {
   const vote = inputs.myVotes.find((v) => v.positionId === positionId);
   if (vote) {
     const local = inputs.local?.get(positionId);
-    return local?.kind === "voted" && local.note ? { kind: "voted", vote, note: local.note } : { kind: "voted", vote };
+    if (local?.kind === "voted" && local.note) return { kind: "voted", vote, note: local.note };
+    let voted = votedStatuses.get(vote);
+    if (!voted) votedStatuses.set(vote, (voted = { kind: "voted", vote }));
+    return voted;
   }
-  if (inputs.castingIds?.has(positionId)) return { kind: "casting" };
-  return inputs.local?.get(positionId) ?? { kind: "not-voted" };
+  if (inputs.castingIds?.has(positionId)) return CASTING;
+  return inputs.local?.get(positionId) ?? NOT_VOTED;
 }
 
 /** How a vote reads on its card: the candidate, or 'No' / 'Abstain' (issue 11). */

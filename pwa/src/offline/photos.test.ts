@@ -22,4 +22,20 @@ describe("prefetchPhotos", () => {
     expect(fetchImpl).not.toHaveBeenCalled();
     await expect(prefetchPhotos([{ candidates: [candidate("a", "/api/photos/1")] }], fetchImpl, true)).resolves.toBe(1);
   });
+
+  it("starts one request per task, so a long ballot never makes one long task", async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchImpl = vi.fn(async (_url: string) => undefined);
+      const done = prefetchPhotos([{ candidates: ["1", "2", "3"].map((n) => candidate(n, `/api/photos/${n}`)) }], fetchImpl, true);
+      expect(fetchImpl).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fetchImpl).toHaveBeenCalledTimes(2);
+      await vi.runAllTimersAsync();
+      await expect(done).resolves.toBe(3);
+      expect(fetchImpl).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -5,6 +5,7 @@
  * then shows faces offline even for cards the voter never scrolled to.
  */
 import type { Position } from "@evoting/shared";
+import { nextTask } from "../lib/page-idle";
 
 export async function prefetchPhotos(
   positions: readonly Pick<Position, "candidates">[],
@@ -14,6 +15,13 @@ export async function prefetchPhotos(
   // Without a controlling service worker nothing would keep the bytes: skip the traffic.
   if (!controlled) return 0;
   const urls = [...new Set(positions.flatMap((p) => p.candidates.map((c) => c.photo)).filter((u): u is string => Boolean(u)))];
-  await Promise.all(urls.map((url) => fetchImpl(url).catch(() => undefined)));
+  // One request starts per task: starting a fetch costs the page ~2 ms (more under a service
+  // worker), and a ballot's worth of them at once made one long task on a slow phone.
+  const fetches: Promise<unknown>[] = [];
+  for (const url of urls) {
+    fetches.push(fetchImpl(url).catch(() => undefined));
+    await nextTask(undefined);
+  }
+  await Promise.all(fetches);
   return urls.length;
 }

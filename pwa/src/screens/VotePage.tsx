@@ -1,4 +1,4 @@
-import { useDeferredValue } from "react";
+import { memo, useDeferredValue } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
 import type { LocalVoteStates } from "../offline";
@@ -7,7 +7,7 @@ import { useOfflineRuntime, useOptionalStore } from "../lib/use-offline";
 import { useSession } from "../lib/use-session";
 import { positionVoteStatus, type PositionVoteStatus } from "../lib/vote-status";
 import { notifyError, notifySuccess } from "../lib/notify";
-import { localTimeZone } from "../lib/format";
+import { zoneOffsetName } from "../lib/format";
 import { useNow } from "../lib/use-now";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";
@@ -64,7 +64,7 @@ export function VotePage() {
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-3">
           <div className="space-y-6 lg:col-span-2">
-            <p className="text-sm text-slate-600">Times are shown in your time zone ({localTimeZone()}).</p>
+            <p className="text-sm text-slate-600">Times are shown in your time zone ({zoneOffsetName()}).</p>
             {ballot.map((position) => (
               <PositionBallot key={position._id} position={position} status={statusOf(position._id)} now={now} />
             ))}
@@ -78,7 +78,8 @@ export function VotePage() {
   );
 }
 
-function PositionBallot({ position, status, now }: { position: BallotPosition; status: PositionVoteStatus; now: number }) {
+/** Memoized: the page re-renders whenever any query or this device's outbox moves; a card only when its own inputs do. */
+const PositionBallot = memo(function PositionBallot({ position, status, now }: { position: BallotPosition; status: PositionVoteStatus; now: number }) {
   const castVote = useCastVote();
   return (
     <VoteCard
@@ -99,4 +100,4 @@ function PositionBallot({ position, status, now }: { position: BallotPosition; s
       }
     />
   );
-}
+});

@@ -63,7 +63,7 @@ describe("VoteCard", () => {
 
   test("an upcoming position cannot be voted and says when it opens, zone named", () => {
     renderCard({ kind: "not-voted" }, {}, Date.parse("2026-03-10T08:00:00.000Z"));
-    expect(screen.getByText(/^Voting for this position has not started yet\. It opens on .+\(.+\)\.$/)).toBeInTheDocument();
+    expect(screen.getByText(/^Voting for this position has not started yet\. It opens on \w{3}, \d{1,2} \w{3} 2026, \d{2}:\d{2} GMT([+-]\d{1,2}(:\d{2})?)?\.$/)).toBeInTheDocument();
     expect(screen.getByText("upcoming")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Cast Vote" })).toBeDisabled();
     for (const radio of screen.getAllByRole("radio")) expect(radio).toBeDisabled();
@@ -71,7 +71,7 @@ describe("VoteCard", () => {
 
   test("an ended position says when it closed", () => {
     renderCard({ kind: "not-voted" }, {}, Date.parse("2026-03-10T15:00:01.000Z"));
-    expect(screen.getByText(/^Voting for this position has ended\. It closed on .+\(.+\)\.$/)).toBeInTheDocument();
+    expect(screen.getByText(/^Voting for this position has ended\. It closed on \w{3}, \d{1,2} \w{3} 2026, \d{2}:\d{2} GMT([+-]\d{1,2}(:\d{2})?)?\.$/)).toBeInTheDocument();
     expect(screen.getByText("ended")).toBeInTheDocument();
   });
 

@@ -4,7 +4,7 @@ import { voteLabel, type PositionVoteStatus } from "../../lib/vote-status";
 import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
 import { offlineText } from "../../offline/notices";
 import { Badge } from "../ui/Badge";
-import { formatDateTime, localTimeZone } from "../../lib/format";
+import { formatDateTime } from "../../lib/format";
 import { cx } from "../../lib/cx";
 import { Button } from "../ui/Button";
 import { Card } from "../ui/Card";
@@ -31,10 +31,10 @@ interface VoteCardProps {
   selecting?: { chosen: MyVote | null; onClear: () => void };
 }
 
-/** Why a position cannot take votes right now, in the voter's local time with the zone named. */
+/** Why a position cannot take votes right now, in the voter's local time (the time names its zone). */
 export function windowClosedReason(window: PositionStatus, position: Pick<BallotPosition, "startTime" | "endTime">) {
-  if (window === "upcoming") return `${messages.votingNotStarted}. It opens on ${formatDateTime(position.startTime)} (${localTimeZone()}).`;
-  if (window === "ended") return `${messages.votingEnded}. It closed on ${formatDateTime(position.endTime)} (${localTimeZone()}).`;
+  if (window === "upcoming") return `${messages.votingNotStarted}. It opens on ${formatDateTime(position.startTime)}.`;
+  if (window === "ended") return `${messages.votingEnded}. It closed on ${formatDateTime(position.endTime)}.`;
   return null;
 }
 

@@ -1,0 +1,45 @@
+import type { Plugin } from "vite";
+
+/**
+ * index.html as the first paint wants it:
+ * - the app's one stylesheet (cssCodeSplit is off) goes in as a <style> (the CSP allows inline
+ *   styles, not inline scripts), so the splash paints as soon as the page arrives, with no
+ *   second round trip for a render-blocking stylesheet on a slow network;
+ * - the app's modules, which the small first script (src/boot.ts) imports only after that
+ *   paint, are listed as modulepreloads, so they download from the start all the same; at low
+ *   priority, as the splash needs none of them.
+ * The page is gzipped and precached like any file.
+ */
+export function firstPaintPage(): Plugin {
+  return {
+    name: "evoting:first-paint-page",
+    apply: "build",
+    enforce: "post",
+    generateBundle(_options, bundle) {
+      const page = bundle["index.html"];
+      if (page?.type !== "asset") return;
+      let html = String(page.source);
+      for (const [fileName, asset] of Object.entries(bundle)) {
+        if (asset.type !== "asset" || !fileName.endsWith(".css")) continue;
+        const css = String(asset.source);
+        const link = `<link rel="stylesheet" crossorigin href="/${fileName}">`;
+        if (!html.includes(link) || css.includes("</style")) this.error(`cannot inline ${fileName} into index.html`);
+        html = html.replace(link, () => `<style>${css}</style>`);
+        delete bundle[fileName];
+      }
+      const chunks = Object.values(bundle).filter((c) => c.type === "chunk");
+      const app = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("/src/main.tsx")));
+      if (!app) this.error("no chunk for src/main.tsx");
+      const preload = new Set<string>();
+      const visit = (fileName: string) => {
+        const chunk = bundle[fileName];
+        if (preload.has(fileName) || chunk?.type !== "chunk" || html.includes(`/${fileName}"`)) return;
+        preload.add(fileName);
+        chunk.imports.forEach(visit);
+      };
+      visit(app.fileName);
+      const links = [...preload].map((f) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${f}">`).join("\n    ");
+      page.source = html.replace("</head>", () => `    ${links}\n  </head>`);
+    },
+  };
+}

@@ -58,7 +58,14 @@ try {
       const script = session
         ? `localStorage.setItem('authToken', ${JSON.stringify(session.token)}); localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`
         : null;
-      const result = await lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
+      const audit = async () => lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
+      let result = await audit();
+      // Now and then on a busy machine the trace misses the page's navigation (NO_NAVSTART,
+      // seen on every tree): that run measured nothing, so it runs once more and says so.
+      if (result.lhr.runtimeError) {
+        console.log(`${path.padEnd(8)} runtime error ${result.lhr.runtimeError.code}: running it again`);
+        result = await audit();
+      }
       const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
       console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
       // A run that could not load the page scores 0: say why (seen now and then on a busy machine).

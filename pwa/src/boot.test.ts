@@ -16,6 +16,13 @@ async function settle() {
   await vi.dynamicImportSettled();
 }
 
+/** How many times the app has started once `ms` more have passed. */
+async function startsAfter(ms: number): Promise<number> {
+  await vi.advanceTimersByTimeAsync(ms);
+  await settle();
+  return started.count;
+}
+
 describe("boot: the app runs after the first paint", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -38,24 +45,16 @@ describe("boot: the app runs after the first paint", () => {
     frame!(0);
     await settle();
     expect(started.count).toBe(0);
-    await vi.advanceTimersByTimeAsync(0);
-    await settle();
-    expect(started.count).toBe(1);
+    expect(await startsAfter(0)).toBe(1);
     // The fallback timer does not start it a second time.
-    await vi.advanceTimersByTimeAsync(200);
-    await settle();
-    expect(started.count).toBe(1);
+    expect(await startsAfter(200)).toBe(1);
   });
 
   test("in a tab that draws no frames (opened in the background), after 100 ms", async () => {
     vi.useFakeTimers();
     vi.stubGlobal("requestAnimationFrame", () => 1);
     await loadBoot();
-    await vi.advanceTimersByTimeAsync(99);
-    await settle();
-    expect(started.count).toBe(0);
-    await vi.advanceTimersByTimeAsync(1);
-    await settle();
-    expect(started.count).toBe(1);
+    expect(await startsAfter(99)).toBe(0);
+    expect(await startsAfter(1)).toBe(1);
   });
 });

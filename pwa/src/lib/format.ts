@@ -1,9 +1,8 @@
 /** Dates shown in the viewer's own time zone, with the zone named so nobody guesses. */
 
 /**
- * Made on first use, not when the module loads: a page's first Intl format loads the locale's
- * data (40-120 ms here, four times that on a slow phone), which should not join the evaluation
- * of every module that imports this one in one long task.
+ * Made on first use, not when the module loads: a page's first Intl object is costly (see
+ * below) and should not join the evaluation of every module that imports this one.
  */
 export function onFirstUse<T>(make: () => T): () => T {
   let made: T | undefined;

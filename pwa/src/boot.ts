@@ -16,3 +16,6 @@ const startApp = () => {
 requestAnimationFrame(() => setTimeout(startApp, 0));
 // A tab opened in the background draws no frames until it is shown; it starts anyway.
 setTimeout(startApp, 100);
+
+// An ES module (index.html loads it as one), which TypeScript only knows from an export.
+export {};

@@ -8,6 +8,9 @@ import { firstPaintPage } from "./build/first-paint-page";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+// No `root` here: the root vitest config extends this file from the repository root, and
+// `npm run build -w pwa` runs in pwa/, so Vite's default root (the cwd) is right for both.
+// Plugin paths are absolute for the same reason.
 export default defineConfig({
   plugins: [
     // Must run before react(): it generates the route tree and splits each route's

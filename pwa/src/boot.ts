@@ -3,8 +3,8 @@
  * runs the app (main.tsx). Without it, when the modules arrive quickly (a good network, or the
  * service worker's cache on every later visit) the browser evaluates ~350 KB of them before
  * its first paint and the voter looks at a blank page meanwhile. The modules still download
- * from the start: index.html lists them as modulepreloads (build/first-paint-page.ts), so nothing waits
- * on the network for this.
+ * from the start: index.html lists them as modulepreloads (build/first-paint-page.ts), so
+ * nothing waits on the network for this.
  */
 let started = false;
 const startApp = () => {

@@ -3,7 +3,7 @@
 // scores for the sign-in page and, signed in as a seeded voter, the vote page.
 // Lighthouse 12 has no PWA category: installability is asserted in the browser suite.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,7 +72,10 @@ try {
       if (result.lhr.runtimeError) console.log(`    runtime error: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
       // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer).
-      if (process.env.LH_JSON_DIR) writeFileSync(join(process.env.LH_JSON_DIR, `${path.replace(/\W+/g, "_") || "root"}.json`), JSON.stringify(result.lhr));
+      if (process.env.LH_JSON_DIR) {
+        mkdirSync(process.env.LH_JSON_DIR, { recursive: true });
+        writeFileSync(join(process.env.LH_JSON_DIR, `${path.replace(/\W+/g, "_") || "root"}.json`), JSON.stringify(result.lhr));
+      }
       const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
       console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);
       for (const a of failing.slice(0, 8)) {

@@ -97,6 +97,13 @@ export const participations = sqliteTable(
     sealedChoice: text("sealed_choice").notNull(),
     /** The polling station the vote was cast at (issue 14); null from the voter's own device. */
     stationId: text("station_id"),
+    /**
+     * The Idempotency-Key that counted this vote, as sent, and the HMAC of (voter, key, body)
+     * under the ballot key (services/votes.ts): a replay of the key is answered from this row.
+     * Null for a vote sent without a key, and for votes counted before migration 0009.
+     */
+    idemKey: text("idem_key"),
+    idemFingerprint: text("idem_fingerprint"),
   },
   (t) => [primaryKey({ columns: [t.voterId, t.positionId] }), index("participations_position_idx").on(t.positionId)],
 );
@@ -118,6 +125,10 @@ export const ballots = sqliteTable(
   (t) => [index("ballots_candidate_idx").on(t.positionId, t.candidateId)],
 );
 
+/**
+ * Refused answers (409) to keyed votes, and the answers of votes counted before migration 0009;
+ * a counted vote's key is on its participation.
+ */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
@@ -130,10 +141,10 @@ export const idempotencyKeys = sqliteTable(
      * the choice, and no two rows share a value however many voters chose alike.
      */
     fingerprint: text("fingerprint").notNull(),
-    /** Which request wrote this row; lets the same write batch tell its own row from another's. */
+    /** Which request wrote this row; the refused-answer cap never drops the row just written. */
     nonce: text("nonce").notNull(),
     status: integer("status").notNull(),
-    /** The answer to replay, sealed and padded to one length (it names the candidate). */
+    /** Empty; rows written before issue 13 hold the answer to replay, sealed and padded to one length. */
     sealedBody: text("sealed_body").notNull(),
     /** Start of the hour it was written: rows expire after 24 h (services/votes.ts). */
     createdHour: integer("created_hour").notNull(),

@@ -1,6 +1,7 @@
 /**
- * Idempotency-Key rows expire after 24 h and a voter's refused answers are capped (issue 9).
- * Before, every refused vote with a fresh key stored one row for ever.
+ * Idempotency-Key answers (issue 9, issue 13): a refused vote's expires after 24 h and a voter's
+ * refused answers are capped (before, every refused vote with a fresh key stored one row for
+ * ever); a counted vote's key is on its participation and replays as long as the vote is held.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
@@ -38,45 +39,73 @@ async function longElection(names: string[]) {
   return { position, candidates };
 }
 
-describe("idempotency rows", () => {
-  it("replay for at least 24 h, and are gone within 26 h once any keyed vote commits", async () => {
+describe("idempotency answers", () => {
+  it("of a refused vote replay for at least 24 h, and are gone within 26 h once any keyed vote commits", async () => {
     const { position, candidates } = await longElection(["Ada", "Grace"]);
     const a = await t.createVoter(admin);
     const b = await t.createVoter(admin);
-    const key = crypto.randomUUID();
     const body = { positionId: position._id, candidateId: candidates[0]._id };
-    const first = await cast(a.token, body, key);
-    expect(first.status).toBe(201);
-    const answer = await first.json();
+    const refusedBody = { ...body, candidateId: candidates[1]._id };
+    const key = crypto.randomUUID();
+    expect((await cast(a.token, body, crypto.randomUUID())).status).toBe(201);
+    expect((await cast(a.token, refusedBody, key)).status).toBe(409);
 
     t.clock.advance(24 * HOUR);
-    expect(await (await cast(a.token, body, key)).json()).toEqual(answer); // still replayed
-    expect(await cast(b.token, { positionId: position._id, candidateId: candidates[1]._id }, crypto.randomUUID())).toHaveProperty("status", 201);
+    expect((await cast(a.token, refusedBody, key)).status).toBe(409); // still replayed
+    expect((await cast(a.token, body, key)).status).toBe(422); // and still bound to its body
+    expect(await cast(b.token, refusedBody, crypto.randomUUID())).toHaveProperty("status", 201);
     expect(await rowsOf(a.matricNumber)).toBe(1); // 24 h is not past: kept
 
     t.clock.advance(2 * HOUR);
     const other = await t.createVoter(admin);
     expect((await cast(other.token, body, crypto.randomUUID())).status).toBe(201); // someone's keyed vote purges
     expect(await rowsOf(a.matricNumber)).toBe(0);
-    // The key is now new: the request is checked again, and the vote it made is what counts.
+    // The key is now new: another body is checked again (refused), not 422.
     const late = await cast(a.token, body, key);
     expect(late.status).toBe(409);
     expect((await late.json()).message).toBe(messages.alreadyVoted);
   });
 
-  it("count an expired key as new in the voter's own next commit, with no other vote between", async () => {
+  it("of a counted vote replay as long as the vote is held, from its participation", async () => {
     const { position, candidates } = await longElection(["Ada", "Grace"]);
     const a = await t.createVoter(admin);
     const key = crypto.randomUUID();
     const body = { positionId: position._id, candidateId: candidates[0]._id };
-    expect((await cast(a.token, body, key)).status).toBe(201);
+    const first = await cast(a.token, body, key);
+    expect(first.status).toBe(201);
+    const answer = await first.text();
+    expect(await rowsOf(a.matricNumber)).toBe(0); // no row besides the participation
+    const held = await t.database.client.execute({
+      sql: "SELECT p.idem_key, p.idem_fingerprint FROM participations p JOIN users u ON u.id = p.voter_id WHERE u.matric_number = ?",
+      args: [a.matricNumber],
+    });
+    expect(held.rows[0].idem_key).toBe(key);
+    expect(String(held.rows[0].idem_fingerprint)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    t.clock.advance(48 * HOUR);
+    expect((await cast((await t.createVoter(admin)).token, body, crypto.randomUUID())).status).toBe(201); // a purge ran
+    const replay = await cast(a.token, body, key);
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe(answer); // to the byte, receipt included
+    const other = await cast(a.token, { ...body, candidateId: candidates[1]._id }, key);
+    expect(other.status).toBe(422);
+    expect((await other.json()).message).toBe(messages.idempotencyKeyReused);
+  });
+
+  it("count an expired refused key as new in the voter's own next commit, with no other vote between", async () => {
+    const { position, candidates } = await longElection(["Ada", "Grace"]);
+    const a = await t.createVoter(admin);
+    const key = crypto.randomUUID();
+    const body = { positionId: position._id, candidateId: candidates[0]._id };
+    expect((await cast(a.token, body, crypto.randomUUID())).status).toBe(201);
+    expect((await cast(a.token, { ...body, candidateId: candidates[1]._id }, key)).status).toBe(409);
     t.clock.advance(26 * HOUR);
-    // The purge runs first in the commit, so the key is claimed anew and checked again:
-    // 'already voted', not a replay of the expired 201.
+    // The purge runs first in the commit, so the key is checked anew: another body is
+    // 'already voted', not 422.
     const late = await cast(a.token, body, key);
     expect(late.status).toBe(409);
     expect((await late.json()).message).toBe(messages.alreadyVoted);
-    expect(await rowsOf(a.matricNumber)).toBe(1); // the new (409) row only
+    expect(await rowsOf(a.matricNumber)).toBe(1); // the new refusal only
   });
 
   it(`keep at most ${MAX_REFUSED_ANSWERS} refused answers per voter, dropping the oldest, never the vote's`, async () => {
@@ -92,7 +121,7 @@ describe("idempotency rows", () => {
       expect((await cast(voter.token, { ...body, candidateId: candidates[1]._id }, key)).status).toBe(409);
       if (i === 7) t.clock.advance(HOUR); // the first 8 are an hour older than the rest
     }
-    expect(await rowsOf(voter.matricNumber)).toBe(1 + MAX_REFUSED_ANSWERS);
+    expect(await rowsOf(voter.matricNumber)).toBe(MAX_REFUSED_ANSWERS);
     // The vote's own answer still replays, and so does the latest refusal (422 for another body).
     expect(await (await cast(voter.token, body, voteKey)).json()).toEqual(counted);
     const latest = refusedKeys[refusedKeys.length - 1];
@@ -110,11 +139,8 @@ describe("idempotency rows", () => {
     const counted = await (await cast(voter.token, body, voteKey)).json();
     expect(counted.receipt).toMatch(/^[0-9A-Z]{10}$/);
     expect((await cast(voter.token, { ...body, candidateId: candidates[1]._id }, refusedKey)).status).toBe(409);
-    const rows = await t.database.client.execute("SELECT status, sealed_body FROM idempotency_keys ORDER BY status");
-    expect(rows.rows.map((r) => [Number(r.status), r.sealed_body])).toEqual([
-      [201, ""],
-      [409, ""],
-    ]);
+    const rows = await t.database.client.execute("SELECT key, status, sealed_body FROM idempotency_keys");
+    expect(rows.rows.map((r) => [r.key, Number(r.status), r.sealed_body])).toEqual([[refusedKey, 409, ""]]);
     // The replay is the first answer to the byte, receipt included.
     const replay = await cast(voter.token, body, voteKey);
     expect(replay.status).toBe(201);
@@ -124,15 +150,32 @@ describe("idempotency rows", () => {
     expect((await refused.json()).message).toBe(messages.alreadyVoted);
   });
 
-  it("still replay a row written with a sealed answer (before answers were rebuilt)", async () => {
+  it("still replay a counted vote's row written before migration 0009, rebuilt or with its sealed answer", async () => {
     const { position, candidates } = await longElection(["Ada"]);
     const voter = await t.createVoter(admin);
     const body = { positionId: position._id, candidateId: candidates[0]._id };
     const key = crypto.randomUUID();
-    const first = await (await cast(voter.token, body, key)).json();
-    // Rewrite the row as the earlier code stored it: the whole answer, sealed and padded.
+    const first = await (await cast(voter.token, body, key)).text();
+    // Store the key as the earlier code did: a 201 row in idempotency_keys, none on the participation.
     const voterId = String((await t.database.get("SELECT id FROM users WHERE matric_number = ?", [voter.matricNumber]))?.id);
-    const old = { status: 201, body: { ...first, message: "stored earlier" } };
+    await t.database.client.batch(
+      [
+        {
+          sql: `INSERT INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour)
+                SELECT voter_id, idem_key, idem_fingerprint, 'earlier', 201, '', ? FROM participations WHERE voter_id = ?`,
+          args: [Math.floor(t.clock.now() / HOUR) * HOUR, voterId],
+        },
+        { sql: "UPDATE participations SET idem_key = NULL, idem_fingerprint = NULL WHERE voter_id = ?", args: [voterId] },
+      ],
+      "write",
+    );
+    const rebuilt = await cast(voter.token, body, key);
+    expect(rebuilt.status).toBe(201);
+    expect(await rebuilt.text()).toBe(first);
+    expect((await cast(voter.token, { ...body, candidateId: "another" }, key)).status).not.toBe(201);
+
+    // Older still: the whole answer, sealed and padded.
+    const old = { status: 201, body: { ...JSON.parse(first), message: "stored earlier" } };
     await t.database.client.execute({
       sql: "UPDATE idempotency_keys SET sealed_body = ? WHERE user_id = ? AND key = ?",
       args: [sealPadded(t.deps.keys, old, `idem:${voterId}:${key}`, 2048), voterId, key],
@@ -142,4 +185,3 @@ describe("idempotency rows", () => {
     expect(await replay.json()).toEqual(old.body);
   });
 });
-

@@ -25,7 +25,7 @@
  * commit), so a SIGKILL at any point leaves it in the database and the next start applies it.
  * Shutdown (`stop`) applies everything still pending.
  */
-import { randomInt, randomUUID } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import type { Database } from "../db/client.ts";
 import { Sealed, Unsealed, unsealEntry, type WriteStatement } from "../db/deferred.ts";
 import type { Keys } from "../security/keys.ts";
@@ -68,9 +68,20 @@ export interface PendingRecord {
 const PENDING_PREFIX = "pending:";
 const pendingContext = (pendingId: string) => PENDING_PREFIX + pendingId;
 
+/**
+ * Pending ids follow arrival within a process: a random prefix per process, then a counter
+ * (issue 13, eighth pass). So a commit's pending rows go to the end of one B-tree page, not
+ * one random page each (3-14% more votes/s, alternating). The order says nothing about a
+ * choice: a pending row is sealed, names no voter, and is deleted (secure_delete) when the
+ * mixer applies it to a ballot with its own random id.
+ */
+const PENDING_ID_PREFIX = randomBytes(6).toString("hex");
+let pendingSequence = 0;
+const nextPendingId = () => PENDING_ID_PREFIX + (pendingSequence++).toString(36).padStart(11, "0");
+
 /** The statement a vote's commit carries: the sealed pending ballot, only if its participation was inserted. */
 export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord): WriteStatement {
-  const id = randomUUID();
+  const id = nextPendingId();
   return {
     sql: "INSERT INTO pending_ballots (id, position_id, sealed) SELECT ?, ?, ? WHERE changes() = 1",
     // Sealed by the writer, on its thread (db/deferred.ts).

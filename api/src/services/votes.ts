@@ -1,13 +1,13 @@
 /**
- * Casting a vote. One write, grouped with other votes by the BatchWriter, does all of:
- *   1. claim the Idempotency-Key (when given): INSERT OR IGNORE;
- *   2. record participation (voter, position): INSERT OR IGNORE on its primary key — the
- *      database, not this code, is what allows one vote per voter and position;
- *   3. add the sealed PENDING ballot only if 2 inserted;
- *   4. when the vote did not count, rewrite our own key row to the 409 answer (a trigger then
- *      keeps the voter's refused answers under their cap, services/idempotency.ts).
- * Each step is conditioned on `changes()` of the step before, so concurrent duplicates and
- * replays can never count twice, and a ballot never exists without its participation.
+ * Casting a vote. One write, grouped with other votes by the BatchWriter, does both of:
+ *   1. record participation (voter, position): INSERT OR IGNORE on its primary key — the
+ *      database, not this code, is what allows one vote per voter and position. A keyed vote
+ *      carries its Idempotency-Key and fingerprint on this row, and is inserted only while no
+ *      row holds that key (a participation or a refused answer);
+ *   2. add the sealed PENDING ballot only if 1 inserted (`changes()`).
+ * So concurrent duplicates and replays can never count twice, and a ballot never exists
+ * without its participation. A keyed vote that did not count then stores its refusal (409)
+ * under its key in a second write, unless the key already answers (services/idempotency.ts).
  * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
  * another commit, by the mixer (services/mixer.ts): no commit lines a voter up with a ballot.
  *
@@ -15,15 +15,15 @@
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
  *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
  * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
- * - an idempotency row stores no answer at all, only its status: a 409 is always 'already
- *   voted', and a 201 is rebuilt from the request (which the fingerprint proves is the same)
- *   and the participation the key's own write inserted (its ballot id gives the receipt). Rows
- *   keep the hour, never the millisecond, expire after 24 h and are capped per voter
- *   (services/idempotency.ts). Rows written before this kept a sealed, padded answer, which
- *   is still read.
+ * - no answer is stored: a 409 is always 'already voted', and a 201 is rebuilt from the
+ *   request (which the fingerprint proves is the same) and the participation holding the key
+ *   (its ballot id gives the receipt). Refused answers keep the hour, never the millisecond,
+ *   expire after 24 h and are capped per voter (services/idempotency.ts). Rows written before
+ *   this kept a sealed, padded answer, which is still read.
  *
  * Cost (issue 13): the sealing and the fingerprint are deferred arguments (db/deferred.ts) the
- * writer computes on its own thread; the event loop only builds the statements.
+ * writer computes on its own thread; the event loop only builds the statements. A counted
+ * keyed vote is two statements and one voter-keyed row, as an unkeyed one (eighth pass).
  */
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
@@ -101,6 +101,14 @@ export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: stri
   return { positionId, candidateId: "", candidateName: "", choice: kind };
 }
 
+/** Where a key's answer is: the participation it counted, else a refused (or pre-0009) row. */
+const KEY_ANSWER_SQL = `SELECT idem_fingerprint AS fingerprint, 201 AS status, '' AS sealed_body FROM participations WHERE voter_id = ? AND idem_key = ?
+  UNION ALL SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ? LIMIT 1`;
+
+/** No row holds the key yet: the condition a keyed vote is inserted under (castVote). */
+const KEY_UNUSED = `NOT EXISTS (SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?)
+  AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ?)`;
+
 /**
  * The answer an Idempotency-Key replays: `mismatch` when the key was used for another body,
  * null when there is none (no row, or the vote it counted is gone with its position).
@@ -115,18 +123,15 @@ export async function findIdempotentAnswer(
   positionId: string,
   choice: ChoiceRef,
 ): Promise<StoredAnswer | "mismatch" | null> {
-  const rs = await database.client.execute({
-    sql: "SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ?",
-    args: [voterId, key],
-  });
+  const rs = await database.client.execute({ sql: KEY_ANSWER_SQL, args: [voterId, key, voterId, key] });
   const row = rs.rows[0];
   if (!row) return null;
   if (row.fingerprint !== requestFingerprint(keys, voterId, key, positionId, choice)) return "mismatch";
   // A row written before answers were rebuilt keeps its sealed answer.
   if (row.sealed_body) return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
   if (Number(row.status) !== 201) return conflictAnswer();
-  // A 201 row exists only where this key's own write inserted the participation (castVote),
-  // and (voter, position) holds one participation: it is this key's vote, read as my-votes reads it.
+  // A 201 is the participation this key inserted (or, before migration 0009, a row written only
+  // where it did), and (voter, position) holds one participation: read it as my-votes reads it.
   const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
   if (!vote?.receipt) return null;
   return successAnswer({ ...vote, receipt: vote.receipt });
@@ -153,49 +158,44 @@ export async function castVote(
   // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
   const receipt = receiptCode(keys, ballotId);
   const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
-  const nonce = randomUUID();
   const hour = hourOf(now);
 
-  const participation = {
-    sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id)
-          ${key ? "SELECT ?, ?, ?, ? WHERE changes() = 1" : "VALUES (?, ?, ?, ?)"}`,
-    args: [
-      voterId,
-      positionId,
-      new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES),
-      input.stationId ?? null,
-    ],
-  };
+  const sealed = new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+  const participation = key
+    ? {
+        sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
+              SELECT ?, ?, ?, ?, ?, ? WHERE ${KEY_UNUSED}`,
+        args: [voterId, positionId, sealed, input.stationId ?? null, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), voterId, key, voterId, key],
+      }
+    : {
+        sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
+        args: [voterId, positionId, sealed, input.stationId ?? null],
+      };
   const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
 
-  const statements = key
-    ? [
-        {
-          sql: "INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour) VALUES (?, ?, ?, ?, 201, '', ?)",
-          args: [voterId, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), nonce, hour],
-        },
-        participation,
-        pending,
-        {
-          // A refused vote's own row becomes its 409; the refused-answer cap follows in a trigger (services/idempotency.ts).
-          sql: "UPDATE idempotency_keys SET status = 409 WHERE user_id = ? AND key = ? AND nonce = ? AND changes() = 0",
-          args: [voterId, key, nonce],
-        },
-      ]
-    : [participation, pending];
-
   // No results version bump here: results change when the mixer applies the ballot.
-  // Expired keys, this voter's among them, are purged first in the commit, so an expired key counts as new.
-  const results = await database.writer.submit(statements, key ? { first: [purgeAllExpired(now)] } : {});
-  if (key && results[0].rowsAffected === 0) {
-    // Another request with this key committed first: answer as it did.
-    const stored = await findIdempotentAnswer(database, keys, voterId, key, positionId, choice);
-    return stored ?? conflictAnswer();
+  // Expired refused answers are purged first in the commit, so an expired key counts as new.
+  const results = await database.writer.submit([participation, pending], key ? { first: [purgeAllExpired(now)] } : {});
+  if (results[1].rowsAffected === 1) {
+    const mixer = mixerOf(database);
+    if (mixer?.immediate) await mixer.mix();
+    return success;
   }
-  const counted = results[key ? 2 : 1].rowsAffected === 1;
-  const mixer = mixerOf(database);
-  if (counted && mixer?.immediate) await mixer.mix();
-  return counted ? success : conflictAnswer();
+  if (!key) return conflictAnswer();
+  // Not counted: the key's own refusal is stored unless a row already holds the key (a replay,
+  // or another request with this key committed first), in which case that row answers.
+  const [refusal] = await database.writer.submit(
+    [
+      {
+        sql: `INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour)
+              SELECT ?, ?, ?, ?, 409, '', ? WHERE NOT EXISTS (SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?)`,
+        args: [voterId, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), randomUUID(), hour, voterId, key],
+      },
+    ],
+    { first: [purgeAllExpired(now)] },
+  );
+  if (refusal.rowsAffected === 1) return conflictAnswer();
+  return (await findIdempotentAnswer(database, keys, voterId, key, positionId, choice)) ?? conflictAnswer();
 }
 
 /** A voter's held choice with its ballot id (receipts are derived from it). */

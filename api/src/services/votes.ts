@@ -105,9 +105,11 @@ export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: stri
 const KEY_ANSWER_SQL = `SELECT idem_fingerprint AS fingerprint, 201 AS status, '' AS sealed_body FROM participations WHERE voter_id = ? AND idem_key = ?
   UNION ALL SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ? LIMIT 1`;
 
-/** No row holds the key yet: the condition a keyed vote is inserted under (castVote). */
-const KEY_UNUSED = `NOT EXISTS (SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?)
-  AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ?)`;
+/** A participation counted with the key (args: voter, key). */
+const KEY_COUNTED = "SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?";
+
+/** No row holds the key yet: the condition a keyed vote is inserted under (castVote; args: voter, key, voter, key). */
+const KEY_UNUSED = `NOT EXISTS (${KEY_COUNTED}) AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ?)`;
 
 /**
  * The answer an Idempotency-Key replays: `mismatch` when the key was used for another body,
@@ -160,12 +162,13 @@ export async function castVote(
   const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
   const hour = hourOf(now);
 
+  const fingerprinted = key ? new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)) : null;
   const sealed = new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
   const participation = key
     ? {
         sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
               SELECT ?, ?, ?, ?, ?, ? WHERE ${KEY_UNUSED}`,
-        args: [voterId, positionId, sealed, input.stationId ?? null, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), voterId, key, voterId, key],
+        args: [voterId, positionId, sealed, input.stationId ?? null, key, fingerprinted, voterId, key, voterId, key],
       }
     : {
         sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
@@ -181,15 +184,15 @@ export async function castVote(
     if (mixer?.immediate) await mixer.mix();
     return success;
   }
-  if (!key) return conflictAnswer();
+  if (!key || !fingerprinted) return conflictAnswer();
   // Not counted: the key's own refusal is stored unless a row already holds the key (a replay,
   // or another request with this key committed first), in which case that row answers.
   const [refusal] = await database.writer.submit(
     [
       {
         sql: `INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour)
-              SELECT ?, ?, ?, ?, 409, '', ? WHERE NOT EXISTS (SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?)`,
-        args: [voterId, key, new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)), randomUUID(), hour, voterId, key],
+              SELECT ?, ?, ?, ?, 409, '', ? WHERE NOT EXISTS (${KEY_COUNTED})`,
+        args: [voterId, key, fingerprinted, randomUUID(), hour, voterId, key],
       },
     ],
     { first: [purgeAllExpired(now)] },

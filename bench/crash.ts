@@ -19,7 +19,7 @@ import { loadavg } from "node:os";
 import { loadKeys, unseal } from "../api/src/security/keys.ts";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { BALLOT_KEY, startServer } from "./lib/server.ts";
-import { seed, tempDir, tokenOf, voterIdOf } from "./lib/seed.ts";
+import { recount, seed, tempDir, tokenOf, voterIdOf } from "./lib/seed.ts";
 import { fmt, table } from "./lib/stats.ts";
 
 const args = parseArgs();
@@ -104,21 +104,9 @@ try {
         if (choice.c !== a.candidate) wrongChoice++;
       }
       const landed = inDoubt.filter((d) => stored.has(`${voterIdOf(d.voter)}|${d.position}`)).length;
-      const [perPos, tallies, check] = await client.batch(
-        [
-          `SELECT p.id, (SELECT count(*) FROM participations x WHERE x.position_id = p.id) AS parts,
-                  (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots,
-                  (SELECT count(*) FROM pending_ballots q WHERE q.position_id = p.id) AS pending FROM positions p`,
-          "SELECT count(*) AS bad FROM candidates c WHERE c.vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)",
-          "PRAGMA quick_check",
-        ],
-        "read",
-      );
-      const posMismatch = perPos.rows.filter((r) => Number(r.parts) !== Number(r.ballots) + Number(r.pending)).length;
-      const ballots = perPos.rows.reduce((n, r) => n + Number(r.ballots), 0);
-      const pending = perPos.rows.reduce((n, r) => n + Number(r.pending), 0);
-      const badTallies = Number(tallies.rows[0].bad);
-      const integrity = String(check.rows[0][0]);
+      const counted = await recount(client);
+      const posMismatch = counted.mismatchedPositions;
+      const { ballots, pending, badTallies, integrity } = counted;
       acked.push(...roundAcked);
       // Every earlier acknowledged vote must still be there too.
       const lostEarlier = acked.filter((a) => !stored.has(`${voterIdOf(a.voter)}|${a.position}`)).length - missing;
@@ -163,9 +151,8 @@ try {
     while ((await count("SELECT count(*) AS n FROM pending_ballots")) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await last.kill();
     const pendingLeft = await count("SELECT count(*) AS n FROM pending_ballots");
-    const unequal = await count(`SELECT count(*) AS n FROM positions p WHERE (SELECT count(*) FROM participations x WHERE x.position_id = p.id)
-                                   <> (SELECT count(*) FROM ballots b WHERE b.position_id = p.id)`);
-    const badTallies = await count("SELECT count(*) AS n FROM candidates c WHERE c.vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)");
+    // With nothing pending, every position's ballots equal its participations.
+    const { mismatchedPositions: unequal, badTallies } = await recount(client);
     const applied = pendingLeft === 0 && unequal === 0 && badTallies === 0;
     console.log(`after one more start: ${pendingAtStart} ballots pending at the last kill, ${pendingLeft} still pending, ${unequal} positions with ballots <> participations, ${badTallies} bad tallies: ${applied ? "applied exactly once" : "NOT APPLIED"}`);
     if (!applied) failures++;

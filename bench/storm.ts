@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { startServer } from "./lib/server.ts";
-import { seed, tempDir, tokenOf } from "./lib/seed.ts";
+import { recount, seed, tempDir, tokenOf } from "./lib/seed.ts";
 import { fmt } from "./lib/stats.ts";
 
 const args = parseArgs();
@@ -85,21 +85,14 @@ try {
   const seconds = (performance.now() - t0) / 1000;
 
   const client = createClient({ url: `file:${scratch.dbPath}` });
-  const [perVoter, ballots, tallies] = await client.batch(
-    [
-      "SELECT count(*) AS voters, sum(n = 1) AS once FROM (SELECT voter_id, count(*) AS n FROM participations GROUP BY voter_id)",
-      "SELECT count(*) AS n FROM ballots",
-      "SELECT sum(vote_count) AS total, sum(vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)) AS bad FROM candidates c",
-    ],
-    "read",
-  );
+  const perVoter = await client.execute("SELECT count(*) AS voters, sum(n = 1) AS once FROM (SELECT voter_id, count(*) AS n FROM participations GROUP BY voter_id)");
+  const counted = await recount(client);
   client.close();
   const votedOnce = Number(perVoter.rows[0].once);
-  const ballotCount = Number(ballots.rows[0].n);
-  const badTallies = Number(tallies.rows[0].bad);
+  const { ballots: ballotCount, badTallies } = counted;
   console.log(`${fmt(voters * 10)} requests in ${seconds.toFixed(1)} s; statuses ${JSON.stringify(statuses)}`);
   console.log(`winner per voter: keyed request ${winners.keyed}, a fresh-key request ${winners.fresh}, neither pattern ${winners.other}; inconsistent same-key answers ${inconsistentReplays}`);
-  console.log(`database: ${fmt(votedOnce)} voters with exactly one participation, ${fmt(ballotCount)} ballots, tallies total ${tallies.rows[0].total}, bad tallies ${badTallies}`);
+  console.log(`database: ${fmt(votedOnce)} voters with exactly one participation, ${fmt(ballotCount)} ballots, tallies total ${counted.tallied}, bad tallies ${badTallies}`);
   const ok = votedOnce === voters && ballotCount === voters && badTallies === 0 && fiveXx === 0 && inconsistentReplays === 0 && winners.other === 0;
   console.log(`Exactly one ballot per voter and position: ${ok ? "YES" : "NO"}`);
   if (!ok) process.exitCode = 1;

@@ -10,10 +10,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Client, Row } from "@libsql/client";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
 import { sealChoice } from "../../api/src/services/votes.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
+import { RECOUNT_BY_CANDIDATE_SQL, RECOUNT_BY_POSITION_SQL } from "../../api/src/services/audit.ts";
 import { BALLOT_KEY } from "./server.ts";
 
 export const VOTER_DOB = "20020515";
@@ -110,7 +112,9 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
                 FROM participations`,
         args: [candidatesPerPosition, Math.floor(now / HOUR) * HOUR],
       });
-      await c.execute("UPDATE candidates SET vote_count = (SELECT count(*) FROM ballots b WHERE b.candidate_id = candidates.id)");
+      await c.execute(`UPDATE candidates SET vote_count = b.n
+                         FROM (SELECT candidate_id, count(*) AS n FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b
+                        WHERE b.candidate_id = candidates.id`);
       await c.execute("UPDATE meta SET value = value + 1 WHERE key = 'results_version'");
     }
     await c.execute("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -120,27 +124,21 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
   }
 }
 
-/** Consistency of a database file: ballots vs participations per position, tallies vs recount. */
-export async function checkConsistency(database: Database) {
-  const c = database.client;
-  const [perPos, tallies, integrity] = await c.batch(
-    [
-      `SELECT p.id,
-              (SELECT count(*) FROM participations x WHERE x.position_id = p.id) AS participations,
-              (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots
-         FROM positions p`,
-      `SELECT count(*) AS bad FROM candidates c
-        WHERE c.vote_count <> (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id)`,
-      "PRAGMA quick_check",
-    ],
-    "read",
-  );
-  const mismatchedPositions = perPos.rows.filter((r) => Number(r.participations) !== Number(r.ballots)).length;
+/**
+ * Consistency of a database: per position, ballots + pending ballots vs participations; every
+ * tally vs a recount of the ballots; quick_check. The audit's own recounts (services/audit.ts).
+ */
+export async function recount(client: Client) {
+  const [perPos, tallies, integrity] = await client.batch([RECOUNT_BY_POSITION_SQL, RECOUNT_BY_CANDIDATE_SQL, "PRAGMA quick_check"], "read");
+  const sum = (rows: Row[], column: string) => rows.reduce((n, r) => n + Number(r[column]), 0);
   return {
-    participations: perPos.rows.reduce((n, r) => n + Number(r.participations), 0),
-    ballots: perPos.rows.reduce((n, r) => n + Number(r.ballots), 0),
-    mismatchedPositions,
-    badTallies: Number(tallies.rows[0].bad),
+    participations: sum(perPos.rows, "participations"),
+    ballots: sum(perPos.rows, "ballots"),
+    pending: sum(perPos.rows, "pending"),
+    mismatchedPositions: perPos.rows.filter((r) => Number(r.participations) !== Number(r.ballots) + Number(r.pending)).length,
+    tallied: sum(tallies.rows, "vote_count"),
+    badTallies: tallies.rows.filter((r) => Number(r.vote_count) !== Number(r.counted)).length,
     integrity: String(integrity.rows[0][0]),
   };
 }
+

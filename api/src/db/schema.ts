@@ -105,7 +105,9 @@ export const participations = sqliteTable(
     idemKey: text("idem_key"),
     idemFingerprint: text("idem_fingerprint"),
   },
-  (t) => [primaryKey({ columns: [t.voterId, t.positionId] }), index("participations_position_idx").on(t.positionId)],
+  // No index by position (migration 0010): voters vote in no order, so its entries went to a
+  // random page each. What asks by position reads pending ballots and tallies (candidate-form.ts).
+  (t) => [primaryKey({ columns: [t.voterId, t.positionId] })],
 );
 
 export const ballots = sqliteTable(
@@ -122,7 +124,8 @@ export const ballots = sqliteTable(
     /** Start of the hour the ballot was cast: coarse on purpose. */
     castHour: integer("cast_hour").notNull(),
   },
-  (t) => [index("ballots_candidate_idx").on(t.positionId, t.candidateId)],
+  // No index (migration 0010): keyed by the random id, its entries went to a random page each.
+  // Tallies answer by candidate; the audit recounts in one pass (services/audit.ts).
 );
 
 /**

@@ -5,7 +5,29 @@
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
 import type { Database } from "../db/client.ts";
-import { auditTallies } from "./results.ts";
+
+/**
+ * Per position: its stored 'no' and 'abstain' tallies, and a recount of its ballots (by kind),
+ * pending ballots and participations. One pass over each table (GROUP BY), since neither
+ * ballots nor participations has an index by position (migration 0010); the benches' checks
+ * use it too.
+ */
+export const RECOUNT_BY_POSITION_SQL = `
+  SELECT p.id AS position_id, p.no_count, p.abstain_count,
+         coalesce(b.ballots, 0) AS ballots, coalesce(b.no_counted, 0) AS no_counted, coalesce(b.abstain_counted, 0) AS abstain_counted,
+         coalesce(q.pending, 0) AS pending, coalesce(x.participations, 0) AS participations
+    FROM positions p
+    LEFT JOIN (SELECT position_id, count(*) AS ballots, sum(choice = 'no') AS no_counted, sum(choice = 'abstain') AS abstain_counted
+                 FROM ballots GROUP BY position_id) b ON b.position_id = p.id
+    LEFT JOIN (SELECT position_id, count(*) AS pending FROM pending_ballots GROUP BY position_id) q ON q.position_id = p.id
+    LEFT JOIN (SELECT position_id, count(*) AS participations FROM participations GROUP BY position_id) x ON x.position_id = p.id`;
+
+/** Every candidate's stored tally and a recount of their ballots, in one pass over the ballots. */
+export const RECOUNT_BY_CANDIDATE_SQL = `
+  SELECT c.id, c.vote_count, coalesce(b.counted, 0) AS counted
+    FROM candidates c
+    LEFT JOIN (SELECT candidate_id, count(*) AS counted FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b
+      ON b.candidate_id = c.id`;
 
 export interface AuditReport {
   ok: boolean;
@@ -21,28 +43,21 @@ export interface AuditReport {
 }
 
 export async function auditDatabase(database: Database): Promise<AuditReport> {
-  const [totals, perPosition, integrity, choiceTallies] = await database.client.batch(
+  const [totals, perPosition, integrity, perCandidate] = await database.client.batch(
     [
       `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
               (SELECT count(*) FROM participations) AS participations`,
-      `SELECT p.id AS position_id,
-              (SELECT count(*) FROM ballots b WHERE b.position_id = p.id) AS ballots,
-              (SELECT count(*) FROM pending_ballots q WHERE q.position_id = p.id) AS pending,
-              (SELECT count(*) FROM participations x WHERE x.position_id = p.id) AS participations
-         FROM positions p`,
+      RECOUNT_BY_POSITION_SQL,
       "PRAGMA quick_check",
-      `SELECT id, no_count, abstain_count,
-              (SELECT count(*) FROM ballots b WHERE b.position_id = p.id AND b.choice = 'no') AS no_counted,
-              (SELECT count(*) FROM ballots b WHERE b.position_id = p.id AND b.choice = 'abstain') AS abstain_counted
-         FROM positions p`,
+      RECOUNT_BY_CANDIDATE_SQL,
     ],
     "read",
   );
-  const choiceTallyMismatches = choiceTallies.rows.flatMap((r) =>
+  const choiceTallyMismatches = perPosition.rows.flatMap((r) =>
     (["no", "abstain"] as const).flatMap((choice) => {
       const stored = Number(r[`${choice}_count`]);
       const counted = Number(r[`${choice}_counted`]);
-      return stored === counted ? [] : [{ positionId: String(r.id), choice, stored, counted }];
+      return stored === counted ? [] : [{ positionId: String(r.position_id), choice, stored, counted }];
     }),
   );
   const positionMismatches = perPosition.rows
@@ -53,7 +68,9 @@ export async function auditDatabase(database: Database): Promise<AuditReport> {
       participations: Number(r.participations),
     }))
     .filter((r) => r.ballots + r.pending !== r.participations);
-  const tallyMismatches = await auditTallies(database);
+  const tallyMismatches = perCandidate.rows
+    .map((r) => ({ id: String(r.id), vote_count: Number(r.vote_count), counted: Number(r.counted) }))
+    .filter((r) => r.vote_count !== r.counted);
   const integrityResult = String(integrity.rows[0]?.[0] ?? "unknown");
   return {
     ok: positionMismatches.length === 0 && tallyMismatches.length === 0 && choiceTallyMismatches.length === 0 && integrityResult === "ok",

@@ -7,7 +7,6 @@
  * second has passed since the counter was last read, so a vote through another process
  * shows within a second as the live stream promises. Recomputes are single-flight.
  */
-import { sql } from "drizzle-orm";
 import type { ElectionSettings, Results } from "@evoting/shared";
 import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
@@ -203,10 +202,3 @@ export class ResultsService {
   }
 }
 
-/** Recount tallies from the ballots (audit): returns rows whose stored tally disagrees. */
-export async function auditTallies(database: Database) {
-  const rs = await database.db.all<{ id: string; vote_count: number; counted: number }>(sql`
-    SELECT c.id, c.vote_count, (SELECT count(*) FROM ballots b WHERE b.candidate_id = c.id) AS counted
-      FROM candidates c`);
-  return rs.filter((r) => Number(r.vote_count) !== Number(r.counted));
-}

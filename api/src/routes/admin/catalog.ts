@@ -177,10 +177,10 @@ export function catalogRoutes(deps: Deps) {
       await deps.mixer.mix();
       const [deleted] = await database.writer.submit([
         {
-          sql: `DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT EXISTS (SELECT 1 FROM ballots WHERE candidate_id = ?)
-                  AND NOT EXISTS (SELECT 1 FROM pending_ballots WHERE position_id = candidates.position_id)
-                  AND NOT ${positionHasVoteSql("candidates.position_id")}`,
-          args: [id, id],
+          // A ballot for the candidate is in their tally (the mixer's commit), so vote_count = 0
+          // says they hold none; positionHasVoteSql covers the position's pending ballots.
+          sql: `DELETE FROM candidates WHERE id = ? AND vote_count = 0 AND NOT ${positionHasVoteSql("candidates.position_id")}`,
+          args: [id],
         },
         { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },
         bumpResultsVersionSql,

@@ -100,6 +100,10 @@ describe("PATCH /admin/candidates/:id and the frozen ballot", () => {
 
     const join = await t.createCandidate(admin, other.position._id, "Margaret"); // the other ballot is still open to change
     expect(join.name).toBe("Margaret");
+    // Between two ballots without a vote a candidate still moves, whatever other ballots hold.
+    const third = await t.openElection(admin, ["Ken"], "Treasurer");
+    expect((await patchCandidate(join._id, { positionId: third.position._id })).status).toBe(200);
+    expect((await patchCandidate(join._id, { positionId: other.position._id })).status).toBe(200);
     const form = new FormData();
     form.set("name", "Late Entry");
     form.set("positionId", position._id);
@@ -117,6 +121,30 @@ describe("PATCH /admin/candidates/:id and the frozen ballot", () => {
     expect((await patchCandidate(candidates[1]._id, { name: "Grace Hopper" })).status).toBe(200);
     const results = (await (await t.request("/vote/results", { token: admin })).json()) as Results;
     expect(results.results.find((r) => r.positionId === position._id)?.breakdown.map((b) => b.name).sort()).toEqual(["Ada", "Grace Hopper"]);
+  });
+});
+
+describe("the frozen ballot with the mixer's batching (production)", () => {
+  it("a vote freezes its ballot while its ballot is pending and after the mixer applied it", async () => {
+    t.close();
+    t = await createTestApp({ config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
+    admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    const other = await t.openElection(admin, ["Linus"], "Secretary");
+    const voter = await t.createVoter(admin);
+    expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
+    expect((await t.database.client.execute("SELECT count(*) AS n FROM pending_ballots")).rows[0].n).toBe(1);
+    const frozen = async () => {
+      expect((await patchCandidate(other.candidates[0]._id, { positionId: position._id })).status).toBe(409);
+      expect((await patchCandidate(candidates[1]._id, { positionId: other.position._id })).status).toBe(409);
+      expect((await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin })).status).toBe(409);
+    };
+    await frozen();
+    await t.deps.mixer.mix();
+    expect((await t.database.client.execute("SELECT count(*) AS n FROM pending_ballots")).rows[0].n).toBe(0);
+    await frozen();
+    // The other ballot has no vote: its candidates may still be removed.
+    expect((await t.request(`/admin/candidates/${other.candidates[0]._id}`, { method: "DELETE", token: admin })).status).toBe(200);
   });
 });
 

@@ -84,7 +84,7 @@ export function editRoutes(deps: Deps) {
       const statements: InStatement[] = [
         {
           sql: `UPDATE candidates SET name = ?, manifesto = ?, position_id = ?, photo_id = coalesce(?, photo_id)
-                 WHERE id = ? ${moving ? `AND NOT ${positionHasVoteSql("position_id")} AND NOT ${positionHasVoteSql("?")}` : ""}`,
+                 WHERE id = ? ${moving ? `AND NOT ${positionHasVoteSql("candidates.position_id")} AND NOT ${positionHasVoteSql("?")}` : ""}`,
           args: [name, manifesto, positionId, photo?.id ?? null, id, ...(moving ? [positionId, positionId] : [])],
         },
         bumpResultsVersionSql,

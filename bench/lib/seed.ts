@@ -10,12 +10,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client, Row } from "@libsql/client";
+import type { Client } from "@libsql/client";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
 import { sealChoice } from "../../api/src/services/votes.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
-import { RECOUNT_BY_CANDIDATE_SQL, RECOUNT_BY_POSITION_SQL } from "../../api/src/services/audit.ts";
+import { auditDatabase } from "../../api/src/services/audit.ts";
 import { BALLOT_KEY } from "./server.ts";
 
 export const VOTER_DOB = "20020515";
@@ -124,21 +124,17 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
   }
 }
 
-/**
- * Consistency of a database: per position, ballots + pending ballots vs participations; every
- * tally vs a recount of the ballots; quick_check. The audit's own recounts (services/audit.ts).
- */
+/** The audit's consistency check (services/audit.ts) on a database file, as the benches report it. */
 export async function recount(client: Client) {
-  const [perPos, tallies, integrity] = await client.batch([RECOUNT_BY_POSITION_SQL, RECOUNT_BY_CANDIDATE_SQL, "PRAGMA quick_check"], "read");
-  const sum = (rows: Row[], column: string) => rows.reduce((n, r) => n + Number(r[column]), 0);
+  const report = await auditDatabase({ client });
+  const tallied = await client.execute("SELECT coalesce(sum(vote_count), 0) AS n FROM candidates");
   return {
-    participations: sum(perPos.rows, "participations"),
-    ballots: sum(perPos.rows, "ballots"),
-    pending: sum(perPos.rows, "pending"),
-    mismatchedPositions: perPos.rows.filter((r) => Number(r.participations) !== Number(r.ballots) + Number(r.pending)).length,
-    tallied: sum(tallies.rows, "vote_count"),
-    badTallies: tallies.rows.filter((r) => Number(r.vote_count) !== Number(r.counted)).length,
-    integrity: String(integrity.rows[0][0]),
+    participations: report.participations,
+    ballots: report.ballots,
+    pending: report.pending,
+    mismatchedPositions: report.positionMismatches.length,
+    tallied: Number(tallied.rows[0].n),
+    badTallies: report.tallyMismatches.length,
+    integrity: report.integrity,
   };
 }
-

@@ -9,10 +9,9 @@ import type { Database } from "../db/client.ts";
 /**
  * Per position: its stored 'no' and 'abstain' tallies, and a recount of its ballots (by kind),
  * pending ballots and participations. One pass over each table (GROUP BY), since neither
- * ballots nor participations has an index by position (migration 0010); the benches' checks
- * use it too.
+ * ballots nor participations has an index by position (migration 0010).
  */
-export const RECOUNT_BY_POSITION_SQL = `
+const RECOUNT_BY_POSITION_SQL = `
   SELECT p.id AS position_id, p.no_count, p.abstain_count,
          coalesce(b.ballots, 0) AS ballots, coalesce(b.no_counted, 0) AS no_counted, coalesce(b.abstain_counted, 0) AS abstain_counted,
          coalesce(q.pending, 0) AS pending, coalesce(x.participations, 0) AS participations
@@ -23,7 +22,7 @@ export const RECOUNT_BY_POSITION_SQL = `
     LEFT JOIN (SELECT position_id, count(*) AS participations FROM participations GROUP BY position_id) x ON x.position_id = p.id`;
 
 /** Every candidate's stored tally and a recount of their ballots, in one pass over the ballots. */
-export const RECOUNT_BY_CANDIDATE_SQL = `
+const RECOUNT_BY_CANDIDATE_SQL = `
   SELECT c.id, c.vote_count, coalesce(b.counted, 0) AS counted
     FROM candidates c
     LEFT JOIN (SELECT candidate_id, count(*) AS counted FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b
@@ -42,7 +41,8 @@ export interface AuditReport {
   integrity: string;
 }
 
-export async function auditDatabase(database: Database): Promise<AuditReport> {
+/** Reads only through the client, so a bench's plain libSQL client can be audited too. */
+export async function auditDatabase(database: Pick<Database, "client">): Promise<AuditReport> {
   const [totals, perPosition, integrity, perCandidate] = await database.client.batch(
     [
       `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,

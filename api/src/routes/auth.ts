@@ -18,8 +18,8 @@ import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, verifySecret } from "../security/passwords.ts";
-import { createSession, revokeOtherSessions, revokeSession } from "../services/sessions.ts";
-import { checkDateOfBirth, findUserByMatric, toProfile, type UserRow } from "../services/users.ts";
+import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/sessions.ts";
+import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/users.ts";
 import { auditSignIn } from "../services/audit-log.ts";
 
 /** The one place a date of birth is checked against an account (sign-in and first password). */
@@ -57,6 +57,7 @@ export function authRoutes(deps: Deps) {
       // Counted before anything is checked: a burst of parallel guesses gets the free tries' worth.
       const attempt = await takeTry(matricNumber, clientAddress(c, deps.config.trustProxy));
       try {
+        const mark = sessionCacheMark(deps.database);
         const user = await findUserByMatric(db, matricNumber);
         let ok = false;
         if (!user) {
@@ -73,7 +74,7 @@ export function authRoutes(deps: Deps) {
         if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
         await attempt.succeeded();
-        const session = await createSession(deps.database.writer, user.id, clock.now(), deps.config.sessionMs);
+        const session = await createSession(deps.database, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({
           token: session.token,
           role: user.role,

@@ -19,7 +19,6 @@ import type { InStatement } from "@libsql/client";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
 import { perDatabase, type Database, type Db } from "../db/client.ts";
-import type { BatchWriter } from "../db/writer.ts";
 import { AUTH_VERSION, invalidateOn, type VersionWatch } from "../db/cache-versions.ts";
 import { sessions } from "../db/schema.ts";
 import type { AuthUser } from "../deps.ts";
@@ -32,18 +31,25 @@ const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_a
 /**
  * Sign-ins go through the group-commit writer: in a rush, many sessions share one commit
  * (one fsync) instead of two synchronous commits each on the event loop (bench/rush.ts).
+ *
+ * `user` as read for this sign-in, and `mark` (sessionCacheMark) taken before it was read:
+ * the new session goes into this process's cache once committed, so the voter's first calls
+ * after signing in read no session from the database, unless anything that ends sessions or
+ * changes users was written since the mark (then the first call reads it, as any other).
  */
-export async function createSession(writer: BatchWriter, userId: string, now: number, lifetimeMs: number) {
+export async function createSession(database: Database, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
   const token = randomBytes(32).toString("base64url");
+  const tokenHash = hashToken(token);
   const expiresAt = now + lifetimeMs;
-  await writer.submit([
+  await database.writer.submit([
     {
       sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-      args: [hashToken(token), userId, now, expiresAt],
+      args: [tokenHash, user.id, now, expiresAt],
     },
     // Keeps the table small.
-    { sql: DELETE_EXPIRED_SQL, args: [userId, now] },
+    { sql: DELETE_EXPIRED_SQL, args: [user.id, now] },
   ]);
+  cacheOf(database).remember(token, { tokenHash, expiresAt, user: Object.freeze(user) }, mark);
   return { token, expiresAt };
 }
 
@@ -62,6 +68,8 @@ const MAX_CACHED = 100_000;
 class SessionCache {
   /** By bearer token: a hit costs no hash either. */
   private readonly entries = new Map<string, Session>();
+  /** Reads in flight, by bearer token: requests that miss together wait for the same one. */
+  private readonly loading = new Map<string, Promise<Session | null>>();
   /** Moves whenever the cache is emptied: a lookup that started before does not store. */
   private generation = 0;
   private readonly watch: VersionWatch;
@@ -70,8 +78,22 @@ class SessionCache {
     this.watch = invalidateOn(database, AUTH_VERSION, (sql) => sql !== DELETE_EXPIRED_SQL && ENDS_OR_CHANGES.test(sql), () => this.clear());
   }
 
+  /** Where the cache stands now: see `remember`. */
+  get mark(): number {
+    return this.generation;
+  }
+
+  /** Keeps a session made from rows read after `mark`, unless the cache was emptied since. */
+  remember(token: string, session: Session, mark: number): void {
+    if (mark !== this.generation) return;
+    if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(token, session);
+  }
+
   clear(): void {
     this.entries.clear();
+    // A request after this reads afresh: a read begun before the change may be stale.
+    this.loading.clear();
     this.generation++;
   }
 
@@ -83,6 +105,20 @@ class SessionCache {
       this.entries.delete(token);
       return null;
     }
+    // Requests that carry a token not yet seen, arriving together (a device delivering its
+    // queued votes at once, the vote page's first calls after sign-in), share one read.
+    const loading = this.loading.get(token);
+    if (loading) return loading.then((session) => (session && session.expiresAt > now ? session : null));
+    const lookup = this.load(token, now);
+    this.loading.set(token, lookup);
+    try {
+      return await lookup;
+    } finally {
+      if (this.loading.get(token) === lookup) this.loading.delete(token);
+    }
+  }
+
+  private async load(token: string, now: number): Promise<Session | null> {
     const generation = this.generation;
     const tokenHash = hashToken(token);
     // Raw SQL on purpose: the query builder cost more than the lookup itself (bench/). A
@@ -108,15 +144,15 @@ class SessionCache {
         hasPassword: Number(row.has_password) === 1,
       }),
     };
-    if (generation === this.generation) {
-      if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value as string);
-      this.entries.set(token, session);
-    }
+    this.remember(token, session, generation);
     return session;
   }
 }
 
 const cacheOf = perDatabase((database) => new SessionCache(database));
+
+/** Taken before reading the user a session is made for (createSession). */
+export const sessionCacheMark = (database: Database): number => cacheOf(database).mark;
 
 /** The live session of a bearer token (its user and the token's hash), or null. */
 export async function findSession(database: Database, token: string, now: number): Promise<Session | null> {

@@ -14,7 +14,7 @@ import type { WriteExecutor, WriteResult } from "./writer.ts";
 import type { FromWriter, ToWriter, WireError, WireStatement } from "./writer-thread.ts";
 
 interface Waiting {
-  resolve: (results: WriteResult[]) => void;
+  resolve: (results: WriteResult[] & string[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -92,8 +92,9 @@ function thread(): Worker {
       if (!entry) continue;
       waiting.delete(msg.id);
       if ("error" in msg) entry.reject(new WriterThreadError(msg.error));
-      else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })));
-      else entry.resolve(msg.results);
+      else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })) as never);
+      else if ("ballots" in msg) entry.resolve(msg.ballots as never);
+      else entry.resolve(msg.results as never);
     }
     if (waiting.size === 0) w.unref();
   });
@@ -111,6 +112,25 @@ function thread(): Worker {
   w.on("exit", (code) => lost(new Error(`the writer thread exited (${code})`)));
   worker = w;
   return w;
+}
+
+/**
+ * `n` fresh ballot ids with their receipt codes under `receiptKey`, made on the writer thread:
+ * [id, code, id, code, …] (services/receipts.ts `BallotIds`).
+ */
+export function ballotsFromThread(receiptKey: Buffer, n: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const id = nextTx++;
+    waiting.set(id, { resolve, reject });
+    try {
+      const w = thread();
+      w.postMessage({ op: "ballots", id, n, receiptKey } satisfies ToWriter);
+      w.ref();
+    } catch (error) {
+      waiting.delete(id);
+      reject(error);
+    }
+  });
 }
 
 export interface ThreadExecutor extends WriteExecutor {

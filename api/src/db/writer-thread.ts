@@ -11,6 +11,7 @@ import { parentPort, receiveMessageOnPort } from "node:worker_threads";
 import type { InArgs } from "@libsql/client";
 import { ThreadKeys, type KeyDefs } from "./deferred.ts";
 import { DirectConnection, type WriteResult } from "./direct.ts";
+import { freshBallots } from "../security/receipt-code.ts";
 
 /**
  * A statement as it crosses the thread: its SQL by number once the thread has been told the
@@ -30,6 +31,8 @@ export type ToWriter =
   | { op: "tx"; id: number; db: number; defs: [number, string][]; keys?: KeyDefs; statements?: WireStatement[]; json?: string }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
   | { op: "checkpoint"; id: number; db: number }
+  /** `n` fresh ballot ids with their receipt codes (services/receipts.ts `BallotIds`); no database. */
+  | { op: "ballots"; id: number; n: number; receiptKey: Uint8Array }
   | { op: "close"; db: number };
 
 /** An error as it crosses the thread: what callers read of a driver error. */
@@ -48,6 +51,7 @@ export interface WireError {
 export type FromWriter =
   | { id: number; results: Awaited<ReturnType<DirectConnection["transaction"]>> }
   | { id: number; counts: Float64Array }
+  | { id: number; ballots: string[] }
   | { id: number; error: WireError };
 
 const port = parentPort;
@@ -116,6 +120,9 @@ function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): 
       connections.delete(msg.db);
       openErrors.delete(msg.db);
       return;
+    case "ballots":
+      replies.push({ id: msg.id, ballots: freshBallots({ receipt: Buffer.from(msg.receiptKey) }, msg.n) });
+      return;
     case "checkpoint": {
       const connection = connections.get(msg.db);
       try {
@@ -127,6 +134,8 @@ function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): 
     }
   }
 }
+
+const isTxOn = (msg: ToWriter, db: number) => msg.op === "tx" && msg.db === db;
 
 /**
  * Group commit on this thread: everything already queued behind a message is taken at once,
@@ -146,7 +155,7 @@ port.on("message", (head: ToWriter) => {
       i++;
     } else {
       let end = i + 1;
-      while (end < queued.length && queued[end].op === "tx" && queued[end].db === msg.db) end++;
+      while (end < queued.length && isTxOn(queued[end], msg.db)) end++;
       runTransactions(queued.slice(i, end) as Extract<ToWriter, { op: "tx" }>[], replies);
       i = end;
     }

@@ -6,22 +6,64 @@
  * random id). After a position closes, the list of every counted ballot's code is public, so
  * each voter can find theirs and anyone can check the count equals the tally.
  */
-import { createHmac } from "node:crypto";
-import { RECEIPT_LENGTH } from "@evoting/shared";
+import { randomUUID } from "node:crypto";
 import { perDatabase, type Database } from "../db/client.ts";
+import { ballotsFromThread } from "../db/thread-executor.ts";
 import type { Keys } from "../security/keys.ts";
+import { receiptCode } from "../security/receipt-code.ts";
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export { receiptCode };
 
-export function receiptCode(keys: Pick<Keys, "receipt">, ballotId: string): string {
-  const digest = createHmac("sha256", keys.receipt).update(`receipt:${ballotId}`).digest();
-  // The digest's first 50 bits, 5 at a time: 30 from the first word, 20 from the second.
-  const high = digest.readUInt32BE(0);
-  const low = digest.readUInt32BE(4);
-  let code = "";
-  for (let i = 0; i < 6; i++) code += CROCKFORD[(high >>> (27 - 5 * i)) & 31];
-  for (let i = 0; i < RECEIPT_LENGTH - 6; i++) code += CROCKFORD[(low >>> (27 - 5 * i)) & 31];
-  return code;
+/** Ballot ids made per batch on the writer thread; a new batch is asked for below this many. */
+const BATCH = 128;
+
+/**
+ * Fresh ballot ids with their receipt codes, made ahead (issue 13, tenth pass). A counted
+ * vote needs a random ballot id and its code for the answer, and the HMAC was about a tenth
+ * of a vote's event-loop time. For a database file they are made in batches on the writer
+ * thread and handed out from memory. When none is ready (the first votes, a burst faster
+ * than the refill, the thread gone) the vote makes its own here, as every vote does on any
+ * other database. An id is random whichever thread makes it, and nothing of it is stored
+ * until a vote uses it.
+ */
+class BallotIds {
+  /** [id, code, id, code, …] */
+  private readonly ready: string[] = [];
+  private refilling = false;
+
+  constructor(private readonly keys: Pick<Keys, "receipt">) {}
+
+  take(): { ballotId: string; receipt: string } {
+    if (!this.refilling && this.ready.length < 2 * BATCH) this.refill();
+    const receipt = this.ready.pop();
+    const ballotId = this.ready.pop();
+    return ballotId !== undefined && receipt !== undefined ? { ballotId, receipt } : madeHere(this.keys);
+  }
+
+  private refill(): void {
+    this.refilling = true;
+    ballotsFromThread(this.keys.receipt, BATCH)
+      .then(
+        (more) => void this.ready.push(...more),
+        () => {}, // votes make their own meanwhile; the next take asks again
+      )
+      .finally(() => (this.refilling = false));
+  }
+}
+
+const madeHere = (keys: Pick<Keys, "receipt">) => {
+  const ballotId = randomUUID();
+  return { ballotId, receipt: receiptCode(keys, ballotId) };
+};
+
+const ballotIds = new WeakMap<Pick<Keys, "receipt">, BallotIds>();
+
+/** A fresh random ballot id and its receipt code, for a vote about to be cast. */
+export function newBallot(database: Database, keys: Pick<Keys, "receipt">): { ballotId: string; receipt: string } {
+  if (!database.filePath) return madeHere(keys);
+  let ids = ballotIds.get(keys);
+  if (!ids) ballotIds.set(keys, (ids = new BallotIds(keys)));
+  return ids.take();
 }
 
 /**

@@ -34,7 +34,7 @@ import { fingerprint, type Keys } from "../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
-import { receiptCode } from "./receipts.ts";
+import { newBallot, receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
@@ -156,9 +156,8 @@ export async function castVote(
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
-  const ballotId = randomUUID();
   // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
-  const receipt = receiptCode(keys, ballotId);
+  const { ballotId, receipt } = newBallot(database, keys);
   const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
   const hour = hourOf(now);
 

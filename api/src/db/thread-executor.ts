@@ -14,7 +14,8 @@ import type { WriteExecutor, WriteResult } from "./writer.ts";
 import type { FromWriter, ToWriter, WireError, WireStatement } from "./writer-thread.ts";
 
 interface Waiting {
-  resolve: (results: WriteResult[] & string[]) => void;
+  /** A transaction's results, or a `ballots` request's ids and codes. */
+  resolve: (value: WriteResult[] | string[]) => void;
   reject: (error: unknown) => void;
 }
 
@@ -92,9 +93,9 @@ function thread(): Worker {
       if (!entry) continue;
       waiting.delete(msg.id);
       if ("error" in msg) entry.reject(new WriterThreadError(msg.error));
-      else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })) as never);
-      else if ("ballots" in msg) entry.resolve(msg.ballots as never);
-      else entry.resolve(msg.results as never);
+      else if ("counts" in msg) entry.resolve(Array.from(msg.counts, (rowsAffected) => ({ rowsAffected, rows: [] })));
+      else if ("ballots" in msg) entry.resolve(msg.ballots);
+      else entry.resolve(msg.results);
     }
     if (waiting.size === 0) w.unref();
   });
@@ -121,7 +122,7 @@ function thread(): Worker {
 export function ballotsFromThread(receiptKey: Buffer, n: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const id = nextTx++;
-    waiting.set(id, { resolve, reject });
+    waiting.set(id, { resolve: resolve as Waiting["resolve"], reject });
     try {
       const w = thread();
       w.postMessage({ op: "ballots", id, n, receiptKey } satisfies ToWriter);
@@ -158,7 +159,7 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
   const request = (statements: WriteStatement[] | null) =>
     new Promise<WriteResult[]>((resolve, reject) => {
       const id = nextTx++;
-      waiting.set(id, { resolve, reject });
+      waiting.set(id, { resolve: resolve as Waiting["resolve"], reject });
       try {
         let msg: ToWriter = { op: "checkpoint", id, db };
         if (statements) {

@@ -78,11 +78,12 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult, s
       const share = ceiling ? ` = ${((r.reqPerSec / ceiling.reqPerSec) * 100).toFixed(1)}% of the ceiling` : "";
       const label = storedVoters ? `, ${fmt(storedVoters * seeded.positions.length)} ballots stored` : "";
       console.log(`votes    cast-vote (synchronous=${o.synchronous}${label}), ${o.connections} connections: ${line(r)}${share}`);
-      const cpuPerVote = ((cpu.meanCpuPct / 100) * r.durationS * 1000) / Math.max(1, r.total);
+      /** ms of CPU per vote at `pct` of a core over the run. */
+      const msPerVote = (pct: number) => ((pct / 100) * r.durationS * 1000) / Math.max(1, r.total);
+      console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core = ${msPerVote(cpu.meanCpuPct).toFixed(2)} ms CPU per vote, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
       // Per thread (issue 13, tenth pass): the event loop's share is what sets the rate.
-      const usPerVote = (pct: number) => Math.round(((pct / 100) * r.durationS * 1e6) / Math.max(1, r.total));
-      console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core = ${cpuPerVote.toFixed(2)} ms CPU per vote, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
-      console.log(`         per vote: event loop ${usPerVote(cpu.mainThreadCpuPct)} µs (${cpu.mainThreadCpuPct.toFixed(0)}% of a core), writer thread ${usPerVote(cpu.otherThreadCpuPct)} µs (${cpu.otherThreadCpuPct.toFixed(0)}%)`);
+      const us = (pct: number) => `${Math.round(msPerVote(pct) * 1000)} µs (${pct.toFixed(0)}% of a core)`;
+      console.log(`         per vote: event loop ${us(cpu.mainThreadCpuPct)}, writer thread ${us(cpu.otherThreadCpuPct)}`);
       return r;
     } finally {
       await server.stop();

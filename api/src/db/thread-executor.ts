@@ -116,23 +116,32 @@ function thread(): Worker {
 }
 
 /**
- * `n` fresh ballot ids with their receipt codes under `receiptKey`, made on the writer thread:
- * [id, code, id, code, …] (services/receipts.ts `BallotIds`).
+ * Sends the message `post(id)` makes to the thread (it returns the thread it posted to) and
+ * resolves with the answer under that id; the thread holds the process open meanwhile.
  */
-export function ballotsFromThread(receiptKey: Buffer, n: number): Promise<string[]> {
-  return new Promise((resolve, reject) => {
+function ask<T extends WriteResult[] | string[]>(post: (id: number) => Worker): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const id = nextTx++;
     waiting.set(id, { resolve: resolve as Waiting["resolve"], reject });
     try {
-      const w = thread();
-      w.postMessage({ op: "ballots", id, n, receiptKey } satisfies ToWriter);
-      w.ref();
+      post(id).ref();
     } catch (error) {
       waiting.delete(id);
       reject(error);
     }
   });
 }
+
+/**
+ * `n` fresh ballot ids with their receipt codes under `receiptKey`, made on the writer thread:
+ * [id, code, id, code, …] (services/receipts.ts `BallotIds`).
+ */
+export const ballotsFromThread = (receiptKey: Buffer, n: number): Promise<string[]> =>
+  ask((id) => {
+    const w = thread();
+    w.postMessage({ op: "ballots", id, n, receiptKey } satisfies ToWriter);
+    return w;
+  });
 
 export interface ThreadExecutor extends WriteExecutor {
   /** The thread commits transactions that queue while it is busy together (writer-thread.ts). */
@@ -157,22 +166,12 @@ export function threadExecutor(path: string, options: { synchronous: "FULL" | "N
     return w;
   };
   const request = (statements: WriteStatement[] | null) =>
-    new Promise<WriteResult[]>((resolve, reject) => {
-      const id = nextTx++;
-      waiting.set(id, { resolve: resolve as Waiting["resolve"], reject });
-      try {
-        let msg: ToWriter = { op: "checkpoint", id, db };
-        if (statements) {
-          const defs: [number, string][] = [];
-          const keys: KeyDefs = [];
-          const { wire, json } = toWire(statements, defs, keys);
-          msg = { op: "tx", id, db, defs, ...(keys.length > 0 ? { keys } : {}), ...(json ? { json: JSON.stringify(wire) } : { statements: wire }) };
-        }
-        send(msg).ref();
-      } catch (error) {
-        waiting.delete(id);
-        reject(error);
-      }
+    ask<WriteResult[]>((id) => {
+      if (!statements) return send({ op: "checkpoint", id, db });
+      const defs: [number, string][] = [];
+      const keys: KeyDefs = [];
+      const { wire, json } = toWire(statements, defs, keys);
+      return send({ op: "tx", id, db, defs, ...(keys.length > 0 ? { keys } : {}), ...(json ? { json: JSON.stringify(wire) } : { statements: wire }) });
     });
   return {
     groupsQueued: true,

@@ -8,7 +8,8 @@
  * Per round it checks: every acknowledged vote has its participation exactly once (primary
  * key) with the sealed choice the voter was told was recorded; ballots plus ballots still
  * pending for the mixer, per position, equal participations per position (no ballot without
- * participation or the reverse); every
+ * participation or the reverse; "applied, row left" counts pending rows whose ballot a pass
+ * cut off by the kill had applied already, which the next pass deletes); every
  * candidate's tally equals a recount; PRAGMA quick_check is ok. Requests cut off by the
  * kill are "in doubt": they may or may not have committed, and either is correct
  * ("landed" counts those that did).
@@ -106,7 +107,7 @@ try {
       const landed = inDoubt.filter((d) => stored.has(`${voterIdOf(d.voter)}|${d.position}`)).length;
       const counted = await recount(client);
       const posMismatch = counted.mismatchedPositions;
-      const { ballots, pending, badTallies, integrity } = counted;
+      const { ballots, pending, appliedPending, badTallies, integrity } = counted;
       acked.push(...roundAcked);
       // Every earlier acknowledged vote must still be there too.
       const lostEarlier = acked.filter((a) => !stored.has(`${voterIdOf(a.voter)}|${a.position}`)).length - missing;
@@ -123,6 +124,7 @@ try {
         "wrong choice": wrongChoice,
         ballots,
         pending,
+        "applied, row left": appliedPending,
         participations: stored.size,
         "pos. mismatch": posMismatch,
         "bad tallies": badTallies,

@@ -124,14 +124,19 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
   }
 }
 
-/** The audit's consistency check (services/audit.ts) on a database file, as the benches report it. */
+/**
+ * The audit's consistency check (services/audit.ts) on a database file, as the benches report
+ * it, with the bench server's keys (a kill between a mixer pass's commits and its last leaves
+ * applied ballots' pending rows behind, which only the key tells from pending ones).
+ */
 export async function recount(client: Client) {
-  const report = await auditDatabase({ client });
+  const report = await auditDatabase({ client }, keysFromMaster(Buffer.from(BALLOT_KEY, "hex")));
   const tallied = await client.execute("SELECT coalesce(sum(vote_count), 0) AS n FROM candidates");
   return {
     participations: report.participations,
     ballots: report.ballots,
     pending: report.pending,
+    appliedPending: report.appliedPending,
     mismatchedPositions: report.positionMismatches.length,
     tallied: Number(tallied.rows[0].n),
     badTallies: report.tallyMismatches.length,

@@ -8,9 +8,10 @@ import { pathToFileURL } from "node:url";
 import type { Database } from "../db/client.ts";
 import { verifyAuditChain } from "../services/audit-log.ts";
 import { auditDatabase } from "../services/audit.ts";
+import type { Keys } from "../security/keys.ts";
 
-export async function runAudit(database: Database, auditKey: Buffer | null) {
-  const [data, chain] = await Promise.all([auditDatabase(database), verifyAuditChain(database, auditKey)]);
+export async function runAudit(database: Database, keys: Pick<Keys, "audit" | "seal"> | null) {
+  const [data, chain] = await Promise.all([auditDatabase(database, keys), verifyAuditChain(database, keys?.audit ?? null)]);
   const lines = chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`);
   if (chain.anchor === "unchecked") lines.push("Audit log head not checked: the server key (BALLOT_KEY or ballot.key) was not found");
   return {
@@ -30,7 +31,7 @@ async function main() {
   const env = parseEnv();
   const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN });
   const keys = existingServerKeys(env, database.filePath);
-  const { lines, ...report } = await runAudit(database, keys?.audit ?? null);
+  const { lines, ...report } = await runAudit(database, keys);
   database.close();
   console.log(JSON.stringify(report, null, 2));
   for (const line of lines) console.error(line);

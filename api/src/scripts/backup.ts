@@ -33,7 +33,8 @@ export interface BackupResult {
   audit: AuditReport;
 }
 
-export async function backupDatabase(sourceUrl: string, outPath: string): Promise<BackupResult> {
+/** With the server's keys, the copy's audit tells a pass's applied pending rows from pending ones. */
+export async function backupDatabase(sourceUrl: string, outPath: string, keys?: Pick<Keys, "seal"> | null): Promise<BackupResult> {
   const source = databaseFilePath(sourceUrl);
   if (!source) throw new Error(`Backups need a local file: database; got ${sourceUrl}`);
   if (!existsSync(source)) throw new Error(`No database at ${source}`);
@@ -54,7 +55,7 @@ export async function backupDatabase(sourceUrl: string, outPath: string): Promis
 
   const copy = await openDatabase({ url: `file:${out}` });
   try {
-    const audit = await auditDatabase(copy);
+    const audit = await auditDatabase(copy, keys);
     // The copy is a plain file: no WAL to ship beside it.
     await copy.client.execute("PRAGMA journal_mode = DELETE");
     return { out, bytes: statSync(out).size, ms, audit };
@@ -95,8 +96,8 @@ async function main() {
   const { existingServerKeys } = await import("../security/server-keys.ts");
   const env = parseEnv();
   try {
-    const r = await backupDatabase(env.DATABASE_URL, outPath);
     const keys = existingServerKeys(env, databaseFilePath(env.DATABASE_URL));
+    const r = await backupDatabase(env.DATABASE_URL, outPath, keys);
     if (keys) await recordBackup(env.DATABASE_URL, keys, r, Date.now());
     else console.warn("Not recorded in the audit log: the server key (BALLOT_KEY or ballot.key) was not found.");
     console.log(`Backed up ${env.DATABASE_URL} to ${r.out} (${(r.bytes / 1024).toFixed(0)} KiB) in ${r.ms.toFixed(0)} ms.`);

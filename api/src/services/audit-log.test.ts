@@ -152,17 +152,17 @@ describe("tamper evidence", () => {
 
   it("names an edited entry, a removed one, a truncated end and a forged append", async () => {
     const entries = await fill(5);
-    expect((await runAudit(t.database, t.deps.keys.audit)).ok).toBe(true);
+    expect((await runAudit(t.database, t.deps.keys)).ok).toBe(true);
     await dropGuards(t.database);
 
     await t.database.client.execute("UPDATE audit_log SET summary = 'Nothing happened' WHERE seq = 2");
-    let report = await runAudit(t.database, t.deps.keys.audit);
+    let report = await runAudit(t.database, t.deps.keys);
     expect(report.ok).toBe(false);
     expect(report.lines).toEqual([`Audit log entry 2 (${entries[1].id}): was changed after it was written`]);
     await t.database.client.execute({ sql: "UPDATE audit_log SET summary = ? WHERE seq = 2", args: [entries[1].summary] });
 
     await t.database.client.execute("DELETE FROM audit_log WHERE seq = 3");
-    report = await runAudit(t.database, t.deps.keys.audit);
+    report = await runAudit(t.database, t.deps.keys);
     expect(report.lines).toEqual([
       `Audit log entry 4 (${entries[3].id}): entry 3 is missing`,
       `Audit log entry 4 (${entries[3].id}): does not follow the entry before it`,
@@ -177,7 +177,7 @@ describe("tamper evidence", () => {
     await dropGuards(t.database);
     await t.database.client.execute("DELETE FROM audit_log WHERE seq >= 3");
     expect((await verifyAuditChain(t.database, null)).problems).toEqual([]); // the chain alone: still valid
-    const report = await runAudit(t.database, t.deps.keys.audit);
+    const report = await runAudit(t.database, t.deps.keys);
     expect(report.ok).toBe(false);
     expect(report.lines).toEqual(["Audit log entry 4: entries 3-4 were removed from the end of the log"]);
   });
@@ -191,7 +191,7 @@ describe("tamper evidence", () => {
     const forged = await appendAudit(copy, { action: "test.entry", target: "", summary: "forged", actor: { id: null, name: "X", matricNumber: "-" }, address: "x", at: 0 });
     await copy.writer.drain();
     copy.close();
-    const report = await runAudit(t.database, t.deps.keys.audit);
+    const report = await runAudit(t.database, t.deps.keys);
     expect(report.lines).toEqual([`Audit log entry 3: the signed head of the log was altered`]);
     expect(forged.seq).toBe(3);
   });

@@ -5,6 +5,8 @@
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
 import type { Database } from "../db/client.ts";
+import type { Keys } from "../security/keys.ts";
+import { appliedPendingByPosition } from "./mixer.ts";
 
 /**
  * Per position: its stored 'no' and 'abstain' tallies, and a recount of its ballots (by kind),
@@ -33,6 +35,12 @@ export interface AuditReport {
   ballots: number;
   /** Ballots committed with their participation and not applied by the mixer yet. */
   pending: number;
+  /**
+   * Pending rows whose ballot is applied already: the mixer deletes a pass's pending rows in
+   * its last commit, so these are a pass still running, or one a crash cut off (the next pass
+   * deletes them). Told apart only with the server's key; without it they count as pending.
+   */
+  appliedPending: number;
   participations: number;
   positionMismatches: { positionId: string; ballots: number; pending: number; participations: number }[];
   tallyMismatches: { id: string; vote_count: number; counted: number }[];
@@ -41,8 +49,11 @@ export interface AuditReport {
   integrity: string;
 }
 
-/** Reads only through the client, so a bench's plain libSQL client can be audited too. */
-export async function auditDatabase(database: Pick<Database, "client">): Promise<AuditReport> {
+/**
+ * Reads only through the client, so a bench's plain libSQL client can be audited too. With
+ * the server's keys, pending rows whose ballot is applied already count as applied.
+ */
+export async function auditDatabase(database: Pick<Database, "client">, keys?: Pick<Keys, "seal"> | null): Promise<AuditReport> {
   const [totals, perPosition, integrity, perCandidate] = await database.client.batch(
     [
       `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
@@ -53,6 +64,8 @@ export async function auditDatabase(database: Pick<Database, "client">): Promise
     ],
     "read",
   );
+  const applied = keys && Number(totals.rows[0].pending) > 0 ? await appliedPendingByPosition(database.client, keys) : new Map<string, number>();
+  const appliedPending = [...applied.values()].reduce((sum, n) => sum + n, 0);
   const choiceTallyMismatches = perPosition.rows.flatMap((r) =>
     (["no", "abstain"] as const).flatMap((choice) => {
       const stored = Number(r[`${choice}_count`]);
@@ -64,7 +77,7 @@ export async function auditDatabase(database: Pick<Database, "client">): Promise
     .map((r) => ({
       positionId: String(r.position_id),
       ballots: Number(r.ballots),
-      pending: Number(r.pending),
+      pending: Number(r.pending) - (applied.get(String(r.position_id)) ?? 0),
       participations: Number(r.participations),
     }))
     .filter((r) => r.ballots + r.pending !== r.participations);
@@ -75,7 +88,8 @@ export async function auditDatabase(database: Pick<Database, "client">): Promise
   return {
     ok: positionMismatches.length === 0 && tallyMismatches.length === 0 && choiceTallyMismatches.length === 0 && integrityResult === "ok",
     ballots: Number(totals.rows[0].ballots),
-    pending: Number(totals.rows[0].pending),
+    pending: Number(totals.rows[0].pending) - appliedPending,
+    appliedPending,
     participations: Number(totals.rows[0].participations),
     positionMismatches,
     tallyMismatches,

@@ -3,10 +3,15 @@
  * two processes mix at the same time or the process stops before its pass; one that cannot be
  * unsealed stays pending without holding up the others.
  */
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { Unsealed, type WriteStatement } from "../db/deferred.ts";
+import { replayWal } from "../test/secrecy-probe.ts";
+import { auditDatabase } from "./audit.ts";
 import { touchesCatalog } from "./ballot-rules.ts";
 import { Mixer, pendingBallotStatement } from "./mixer.ts";
 
@@ -79,6 +84,57 @@ it("leaves ballots pending across a stop without a pass, and the next process ap
   } finally {
     next.close();
   }
+});
+
+it("deletes a pass's pending rows in its last commit, so no commit in the WAL ties its ballots to their votes", async () => {
+  await votes(12);
+  // The votes' commits into the database file: the WAL then holds the pass alone.
+  expect(await t.deps.mixer.checkpoint()).toBe(true);
+  const mixer = new Mixer(t.database, t.deps.keys, () => {}, { intervalMs: 3_600_000, maxBatch: 4 });
+  // The copy an attacker would take in the milliseconds before the pass's checkpoint.
+  vi.spyOn(mixer, "checkpoint").mockResolvedValue(false);
+  expect(await mixer.mix()).toBe(12);
+  const dir = mkdtempSync(join(tmpdir(), "evoting-mixer-wal-"));
+  try {
+    const db = join(dir, "live.db");
+    copyFileSync(t.database.filePath!, db);
+    if (existsSync(`${t.database.filePath}-wal`)) copyFileSync(`${t.database.filePath}-wal`, `${db}-wal`);
+    const deltas = await replayWal(db, `${db}-wal`);
+    // A pending row leads back to its vote's commit: a mix commit that removed pending rows
+    // would tie its ballots to those voters. Three commits of 4 ballots, then one removal of 12.
+    const mixing = deltas.filter((d) => d.ballots.length > 0);
+    expect(mixing.map((d) => [d.ballots.length, d.pendingRemoved.length])).toEqual([
+      [4, 0],
+      [4, 0],
+      [4, 0],
+    ]);
+    const removing = deltas.filter((d) => d.pendingRemoved.length > 0);
+    expect(removing.map((d) => [d.pendingRemoved.length, d.ballots.length, d.participations.length])).toEqual([[12, 0, 0]]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(await state()).toMatchObject({ ballots: 12, pending: 0, participations: 12, tally: 12, bad: 0 });
+});
+
+it("counts a ballot once when a pass is cut off before deleting its pending rows, and the next pass deletes them", async () => {
+  await votes(6);
+  // A crash between the pass's mix commits and its last commit: the ballots and tallies are
+  // in, the pending rows still there.
+  const submit = t.database.writer.submit.bind(t.database.writer);
+  const cut = vi.spyOn(t.database.writer, "submit").mockImplementation((statements, options) => {
+    const first = statements[0];
+    if (typeof first !== "string" && first.sql.startsWith("DELETE FROM pending_ballots")) return Promise.reject(new Error("killed"));
+    return submit(statements, options);
+  });
+  await expect(t.deps.mixer.mix()).rejects.toThrow("killed");
+  cut.mockRestore();
+  expect(await state()).toMatchObject({ ballots: 6, pending: 6, participations: 6, tally: 6, bad: 0 });
+  // With the key the audit tells applied rows from pending ones; without it, it cannot.
+  expect(await auditDatabase(t.database, t.deps.keys)).toMatchObject({ ok: true, ballots: 6, pending: 0, appliedPending: 6, participations: 6 });
+  expect(await auditDatabase(t.database)).toMatchObject({ ok: false, pending: 6, appliedPending: 0 });
+  expect(await t.deps.mixer.mix()).toBe(0);
+  expect(await state()).toMatchObject({ ballots: 6, pending: 0, participations: 6, tally: 6, bad: 0 });
+  expect(await auditDatabase(t.database)).toMatchObject({ ok: true, pending: 0, appliedPending: 0 });
 });
 
 it("skips a pending ballot it cannot unseal and applies the rest", async () => {

@@ -8,21 +8,24 @@
  *   1. reads every pending ballot and shuffles the lot (still sealed);
  *   2. in commits through the writer, set-based: the writer unseals the commit's ballots
  *      (on its thread for a database file), then one statement each inserts the ballots
- *      (their own random ids, not the pending rows'), bumps the tallies and deletes the
- *      pending rows, all reading the same pending rows, so a ballot is applied exactly once
- *      even when two processes mix at the same time or a mix is cut off by a crash;
- *   3. checkpoints the WAL with TRUNCATE, so the commits that lined a batch up with its
+ *      (their own random ids, not the pending rows') and bumps the tallies, skipping a
+ *      ballot whose id exists already, so a ballot is applied exactly once even when two
+ *      processes mix at the same time or a crash cuts a pass off;
+ *   3. deletes every pending row it applied in one last commit, so no single mix commit
+ *      names the pending rows (and through them the votes) its ballots came from;
+ *   4. checkpoints the WAL with TRUNCATE, so the commits that lined the pass up with its
  *      participations leave the WAL file within milliseconds (PRAGMA secure_delete, set on
  *      every connection, zeroes the deleted pending rows in the database file).
  *
  * Trade-off (README "Threat model"): a batch is every vote of the last interval. A copy of
- * the WAL taken in the few milliseconds between a mix and its checkpoint ties that batch's
+ * the WAL taken in the few milliseconds between a pass and its checkpoint ties that batch's
  * ballots to that interval's voters as a set, never one to one unless the batch held one
  * vote. A longer interval gives larger sets but later results; 400 ms keeps a vote in the
  * results within ~1 s (the hub sends at most one update a second) and the WAL short.
  *
  * Crash safety: the pending row commits with the participation (the 201 is sent after that
- * commit), so a SIGKILL at any point leaves it in the database and the next start applies it.
+ * commit), so a SIGKILL at any point leaves it in the database and the next start applies it,
+ * or, when its ballot went in before the kill, only deletes it.
  * Shutdown (`stop`) applies everything still pending.
  */
 import { randomBytes, randomInt } from "node:crypto";
@@ -50,7 +53,7 @@ export interface MixerOptions {
    * alternately; bench/README.md). A pass shuffles everything it read and splits it into
    * commits of equal size, so each commit applies a random set drawn from the interval's
    * ballots, never a remainder of one: a ballot's anonymity set is still every ballot the
-   * pass read, whatever the commit size.
+   * pass read, whatever the commit size: the pass deletes the pending rows together at its end.
    */
   maxBatch: number;
 }
@@ -107,7 +110,8 @@ const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
  * emptied before the commit ends: it never reaches the database file or the WAL.
  */
 const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
-  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL
+  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL,
+  position_id TEXT
 ) WITHOUT ROWID`;
 
 /**
@@ -115,22 +119,27 @@ const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
  * than break the foreign key. Deleting a candidate is refused while its position has pending
  * ballots, so this does not happen in practice.
  */
-const APPLICABLE = "(m.candidate_id IS NULL OR EXISTS (SELECT 1 FROM candidates c WHERE c.id = m.candidate_id))";
-/** Rows of the batch whose pending ballot is still there: not applied by another process meanwhile. */
-const STILL_PENDING = "temp.mix_batch m JOIN pending_ballots p ON p.id = m.pending_id";
+const APPLICABLE = "(candidate_id IS NULL OR EXISTS (SELECT 1 FROM candidates c WHERE c.id = mix_batch.candidate_id))";
 
-/** Where each statement's count is in a commit's results. */
+/** Where each statement's answer is in a commit's results. */
 const UNSEALED_AT = 1;
-const APPLIED_AT = 4;
+const DONE_AT = 4;
+const APPLIED_AT = 8;
 
 /**
  * One commit's statements, set-based: each statement handles the whole batch, so a commit of
- * 100 ballots is 7 statements, not 300, and none of its unsealing or building happens on the
+ * 100 ballots is 10 statements, not 300, and none of its unsealing or building happens on the
  * event loop (issue 13: a pass unsealed and built 3 statements per ballot there, ~6% of it).
- * Every statement reads the same rows (the batch joined with the pending ballots still there,
- * whose candidate exists) before the last deletes them, so a ballot is inserted, counted and
- * removed from pending together or not at all, also when two processes mix at once (a second
- * commit finds the pending rows gone) or a crash cuts a pass off (the commit never happened).
+ *
+ * A commit inserts ballots and raises tallies; it leaves the pending rows alone. The pass
+ * deletes every pending row it applied in one commit at its end (`Mixer.pass`), so a copy of
+ * the WAL never shows which pending rows (and through them, which votes' commits) one mix
+ * commit's ballots came from: only the whole pass's (issue 13, twelfth pass; before, each
+ * commit deleted its own 100, tying its ballots to those voters as a set). Exactly once
+ * holds without the delete: a ballot carries the random id its vote gave it, so a pending row
+ * whose ballot already exists was applied by an earlier commit (of a pass a crash cut off,
+ * or of another process) and is only marked done, never counted twice. A pending row already
+ * deleted was finished by another process; one whose candidate is gone stays pending.
  */
 function applyStatements(keys: Keys, part: readonly (readonly [string, string])[]): WriteStatement[] {
   return [
@@ -140,28 +149,54 @@ function applyStatements(keys: Keys, part: readonly (readonly [string, string])[
             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
       args: [new Unsealed(keys, PENDING_PREFIX, RECORD_FIELDS, part)],
     },
-    {
-      sql: `UPDATE candidates SET vote_count = vote_count + mix.n
-              FROM (SELECT m.candidate_id AS id, count(*) AS n FROM ${STILL_PENDING}
-                     WHERE m.kind = 'candidate' GROUP BY m.candidate_id) AS mix
-             WHERE candidates.id = mix.id`,
-      args: [],
-    },
-    {
-      sql: `UPDATE positions SET no_count = no_count + mix.no, abstain_count = abstain_count + mix.abstain
-              FROM (SELECT p.position_id AS id, sum(m.kind = 'no') AS no, sum(m.kind = 'abstain') AS abstain FROM ${STILL_PENDING}
-                     WHERE m.kind IN ('no', 'abstain') GROUP BY p.position_id) AS mix
-             WHERE positions.id = mix.id`,
-      args: [],
-    },
-    {
-      sql: `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
-            SELECT m.ballot_id, p.position_id, m.kind, m.candidate_id, m.cast_hour FROM ${STILL_PENDING} WHERE ${APPLICABLE}`,
-      args: [],
-    },
-    { sql: `DELETE FROM pending_ballots WHERE id IN (SELECT m.pending_id FROM temp.mix_batch m WHERE ${APPLICABLE})`, args: [] },
+    "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
+    `DELETE FROM temp.mix_batch WHERE position_id IS NULL OR NOT ${APPLICABLE}`,
+    // Done once this commit is: the pass deletes these pending rows at its end.
+    "SELECT pending_id FROM temp.mix_batch",
+    "DELETE FROM temp.mix_batch WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = mix_batch.ballot_id)",
+    `UPDATE candidates SET vote_count = vote_count + mix.n
+       FROM (SELECT candidate_id AS id, count(*) AS n FROM temp.mix_batch WHERE kind = 'candidate' GROUP BY candidate_id) AS mix
+      WHERE candidates.id = mix.id`,
+    `UPDATE positions SET no_count = no_count + mix.no, abstain_count = abstain_count + mix.abstain
+       FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain FROM temp.mix_batch
+              WHERE kind IN ('no', 'abstain') GROUP BY position_id) AS mix
+      WHERE positions.id = mix.id`,
+    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
+     SELECT ballot_id, position_id, kind, candidate_id, cast_hour FROM temp.mix_batch`,
     "DELETE FROM temp.mix_batch",
   ];
+}
+
+/** The pass's last commit: every pending row it applied (or found applied), in one delete. */
+const deleteDoneStatement = (ids: readonly string[]): WriteStatement => ({
+  sql: "DELETE FROM pending_ballots WHERE id IN (SELECT value FROM json_each(?))",
+  args: [JSON.stringify(ids)],
+});
+
+/**
+ * Pending rows whose ballot exists already, per position: applied by a pass that a crash cut
+ * off before its last commit (the next pass deletes them), or by one still running. The audit
+ * counts them as applied, not pending. Needs the key: nothing else ties a pending row to its
+ * ballot. Rows that do not unseal with it are left out (they count as pending).
+ */
+export async function appliedPendingByPosition(client: Database["client"], keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
+  const byPosition = new Map<string, number>();
+  const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
+  const positionOf = new Map<string, string>();
+  for (const row of pending.rows) {
+    const record = unsealEntry<PendingRecord>(keys, PENDING_PREFIX, String(row.id), String(row.sealed));
+    if (record) positionOf.set(record.b, String(row.position_id));
+  }
+  if (positionOf.size === 0) return byPosition;
+  const found = await client.execute({
+    sql: "SELECT value AS id FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = value)",
+    args: [JSON.stringify([...positionOf.keys()])],
+  });
+  for (const row of found.rows) {
+    const position = positionOf.get(String(row.id)) as string;
+    byPosition.set(position, (byPosition.get(position) ?? 0) + 1);
+  }
+  return byPosition;
 }
 
 export class Mixer {
@@ -261,12 +296,16 @@ export class Mixer {
     // commit of one ballot would tie it to its voter). Votes commit in between.
     const commits = Math.ceil(batch.length / this.options.maxBatch);
     let applied = 0;
+    const done: string[] = [];
     for (let k = 0; k < commits; k++) {
       const part = batch.slice(Math.floor((k * batch.length) / commits), Math.floor(((k + 1) * batch.length) / commits));
       const results = await this.database.writer.submit(applyStatements(this.keys, part), { last: [bumpResultsVersionSql] });
       applied += results[APPLIED_AT].rowsAffected;
+      for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
       if (results[UNSEALED_AT].rowsAffected < part.length) this.findUnreadable(part);
     }
+    // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
+    if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
     this.stats.applied += applied;
     return { read: batch.length, applied };
   }

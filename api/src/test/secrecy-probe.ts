@@ -133,6 +133,8 @@ export interface CommitDelta {
   participations: string[];
   /** candidate ids (or the choice kind) of ballots this commit added. */
   ballots: string[];
+  /** ids of pending ballots this commit removed (the mixer's; they lead back to the votes' commits). */
+  pendingRemoved: string[];
 }
 
 /** Byte offsets in a WAL file just after each commit frame (sqlite.org/fileformat2.html#walformat). */
@@ -149,13 +151,15 @@ export function walCommitOffsets(wal: Buffer): number[] {
   return out;
 }
 
-async function snapshot(dbFile: string): Promise<{ parts: Set<string>; ballots: Map<string, string> }> {
+async function snapshot(dbFile: string): Promise<{ parts: Set<string>; ballots: Map<string, string>; pending: Set<string> }> {
   const client = createClient({ url: `file:${dbFile}` });
   try {
     const parts = await client.execute("SELECT voter_id, position_id FROM participations");
     // SELECT *: a candidate ballot names its candidate, others their choice kind (any schema).
     const ballots = await client.execute("SELECT * FROM ballots");
+    const pending = await client.execute("SELECT id FROM pending_ballots");
     return {
+      pending: new Set(pending.rows.map((r) => String(r.id))),
       parts: new Set(parts.rows.map((r) => `${r.voter_id}|${r.position_id}`)),
       ballots: new Map(ballots.rows.map((r) => [String(r.id), String(r.candidate_id ?? r.choice)])),
     };
@@ -183,6 +187,7 @@ export async function replayWal(dbCopy: string, walCopy: string): Promise<Commit
         deltas.push({
           participations: [...state.parts].filter((p) => !before!.parts.has(p)),
           ballots: [...state.ballots].filter(([id]) => !before!.ballots.has(id)).map(([, c]) => c),
+          pendingRemoved: [...before.pending].filter((id) => !state.pending.has(id)),
         });
       }
       before = state;

@@ -131,7 +131,7 @@ const APPLIED_AT = 8;
 
 /**
  * One commit's statements, set-based: each statement handles the whole batch, so a commit of
- * 100 ballots is 10 statements, not 300, and none of its unsealing or building happens on the
+ * 50 ballots is 10 statements, not 150, and none of its unsealing or building happens on the
  * event loop (issue 13: a pass unsealed and built 3 statements per ballot there, ~6% of it).
  *
  * A commit inserts ballots and raises tallies; it leaves the pending rows alone. The pass

@@ -11,7 +11,9 @@ import { auditDatabase } from "../services/audit.ts";
 import type { Keys } from "../security/keys.ts";
 
 export async function runAudit(database: Database, keys: Pick<Keys, "audit" | "seal"> | null) {
-  const [data, chain] = await Promise.all([auditDatabase(database, keys), verifyAuditChain(database, keys?.audit ?? null)]);
+  // One after the other: the recount holds the client's one connection for its read transaction.
+  const data = await auditDatabase(database, keys);
+  const chain = await verifyAuditChain(database, keys?.audit ?? null);
   const lines = chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`);
   if (chain.anchor === "unchecked") lines.push("Audit log head not checked: the server key (BALLOT_KEY or ballot.key) was not found");
   return {

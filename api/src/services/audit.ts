@@ -4,6 +4,7 @@
  * tallied yet), equals the number of participation records, and every candidate's tally
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
+import type { Transaction } from "@libsql/client";
 import type { Database } from "../db/client.ts";
 import type { Keys } from "../security/keys.ts";
 import { appliedPendingByPosition } from "./mixer.ts";
@@ -49,22 +50,29 @@ export interface AuditReport {
   integrity: string;
 }
 
+async function readRecounts(tx: Transaction, keys: Pick<Keys, "seal"> | null) {
+  const recounts = await tx.batch([
+    `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
+            (SELECT count(*) FROM participations) AS participations`,
+    RECOUNT_BY_POSITION_SQL,
+    "PRAGMA quick_check",
+    RECOUNT_BY_CANDIDATE_SQL,
+  ]);
+  const applied = keys && Number(recounts[0].rows[0].pending) > 0 ? await appliedPendingByPosition(tx, keys) : new Map<string, number>();
+  return { recounts, applied };
+}
+
 /**
  * Reads only through the client, so a bench's plain libSQL client can be audited too. With
- * the server's keys, pending rows whose ballot is applied already count as applied.
+ * the server's keys, pending rows whose ballot is applied already count as applied. Every
+ * read is in one read transaction: a live database gives one consistent picture, whatever
+ * the mixer commits meanwhile. The transaction holds the client's connection (this project's
+ * clients have one), so nothing else may use the client until the audit returns.
  */
 export async function auditDatabase(database: Pick<Database, "client">, keys?: Pick<Keys, "seal"> | null): Promise<AuditReport> {
-  const [totals, perPosition, integrity, perCandidate] = await database.client.batch(
-    [
-      `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
-              (SELECT count(*) FROM participations) AS participations`,
-      RECOUNT_BY_POSITION_SQL,
-      "PRAGMA quick_check",
-      RECOUNT_BY_CANDIDATE_SQL,
-    ],
-    "read",
-  );
-  const applied = keys && Number(totals.rows[0].pending) > 0 ? await appliedPendingByPosition(database.client, keys) : new Map<string, number>();
+  const tx = await database.client.transaction("read");
+  const { recounts, applied } = await readRecounts(tx, keys ?? null).finally(() => tx.close());
+  const [totals, perPosition, integrity, perCandidate] = recounts;
   const appliedPending = [...applied.values()].reduce((sum, n) => sum + n, 0);
   const choiceTallyMismatches = perPosition.rows.flatMap((r) =>
     (["no", "abstain"] as const).flatMap((choice) => {

@@ -137,6 +137,32 @@ it("counts a ballot once when a pass is cut off before deleting its pending rows
   expect(await auditDatabase(t.database)).toMatchObject({ ok: true, pending: 0, appliedPending: 0 });
 });
 
+it("leaves the audit one consistent picture in the middle of a pass and while one commits beside it", async () => {
+  await votes(30);
+  const mixer = new Mixer(t.database, t.deps.keys, () => {}, { intervalMs: 3_600_000, maxBatch: 5 });
+  // After each mix commit of a pass: its ballots are in, its pending rows not yet deleted.
+  const submit = t.database.writer.submit.bind(t.database.writer);
+  const midPass: Awaited<ReturnType<typeof auditDatabase>>[] = [];
+  const spy = vi.spyOn(t.database.writer, "submit").mockImplementation(async (statements, options) => {
+    const results = await submit(statements, options);
+    if (statements.some((st) => typeof st !== "string" && Array.isArray(st.args) && st.args[0] instanceof Unsealed)) midPass.push(await auditDatabase(t.database, t.deps.keys));
+    return results;
+  });
+  expect(await mixer.mix()).toBe(30);
+  spy.mockRestore();
+  expect(midPass.map((r) => [r.ok, r.ballots, r.pending, r.appliedPending])).toEqual(
+    [5, 10, 15, 20, 25, 30].map((n) => [true, n, 30 - n, n]),
+  );
+
+  // Audits started every 2 ms while a pass commits on the writer: each reads one snapshot,
+  // so none sees a ballot without the pending row it came from, or the reverse.
+  await votes(30);
+  const audits = Array.from({ length: 15 }, (_, i) => new Promise((r) => setTimeout(r, 2 * i)).then(() => auditDatabase(t.database, t.deps.keys)));
+  const [applied, ...reports] = await Promise.all([mixer.mix(), ...audits]);
+  expect(applied).toBe(30);
+  expect(reports.filter((r) => !r.ok)).toEqual([]);
+});
+
 it("skips a pending ballot it cannot unseal and applies the rest", async () => {
   await votes(3);
   const position = String((await t.database.client.execute("SELECT id FROM positions")).rows[0].id);

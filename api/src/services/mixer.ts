@@ -182,7 +182,7 @@ const deleteDoneStatement = (ids: readonly string[]): WriteStatement => ({
  * counts them as applied, not pending. Needs the key: nothing else ties a pending row to its
  * ballot. Rows that do not unseal with it are left out (they count as pending).
  */
-export async function appliedPendingByPosition(client: Database["client"], keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
+export async function appliedPendingByPosition(client: Pick<Database["client"], "execute">, keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
   const byPosition = new Map<string, number>();
   const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
   const positionOf = new Map<string, string>();

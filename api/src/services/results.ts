@@ -54,6 +54,8 @@ export class ResultsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
+    private readonly costlyMs = COSTLY_MS,
   ) {}
 
   async version(): Promise<number> {
@@ -120,7 +122,7 @@ export class ResultsService {
       this.verified = { changes, at: readAt };
       return this.cached.results;
     }
-    if (this.cached && this.lastComputeMs > COSTLY_MS) {
+    if (this.cached && this.lastComputeMs > this.costlyMs) {
       const staleFor = performance.now() - this.computedAt;
       if (staleFor < Math.min(MAX_STALE_MS, this.lastComputeMs * 10)) return this.cached.results;
     }

@@ -4,7 +4,7 @@ import react from "@vitejs/plugin-react";
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { firstPaintPage } from "./build/first-paint-page";
+import { firstPaintPage, splashLogo } from "./build/first-paint-page";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -23,6 +23,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    splashLogo(),
     firstPaintPage(),
     // The service worker is irrelevant to component tests and slows them down.
     ...(process.env.VITEST
@@ -32,7 +33,6 @@ export default defineConfig({
             // Registration belongs to the offline module (pwa/src/offline), not to this file.
             injectRegister: false,
             registerType: "prompt",
-            includeAssets: ["logo.svg", "favicon.svg"],
             manifest: {
               name: "CSC E-Voting",
               short_name: "CSC E-Voting",
@@ -89,6 +89,8 @@ export default defineConfig({
           // importing the app statically would run it before the first paint.
           groups: [
             { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 1 },
+            // React (~200 KB) in a chunk of its own, which src/boot.ts runs a task before the app.
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
             { name: "app", test: /[\\/]src[\\/]main\.tsx$/ },
           ],
         },

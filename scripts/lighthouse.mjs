@@ -71,10 +71,13 @@ try {
       // A run that could not load the page scores 0: say why (seen now and then on a busy machine).
       if (result.lhr.runtimeError) console.log(`    runtime error: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
       const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
-      // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer).
+      // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer) and its trace.
       if (process.env.LH_JSON_DIR) {
         mkdirSync(process.env.LH_JSON_DIR, { recursive: true });
-        writeFileSync(join(process.env.LH_JSON_DIR, `${path.replace(/\W+/g, "_") || "root"}.json`), JSON.stringify(result.lhr));
+        const name = path.replace(/\W+/g, "_") || "root";
+        writeFileSync(join(process.env.LH_JSON_DIR, `${name}.json`), JSON.stringify(result.lhr));
+        // The page's trace as Lighthouse recorded it (open it in DevTools' Performance panel).
+        writeFileSync(join(process.env.LH_JSON_DIR, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
       const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
       console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);

@@ -1,6 +1,5 @@
 /** Composes the API from its dependencies. `server.ts` wires real ones; tests wire fresh ones. */
 import { Hono } from "hono";
-import { compress } from "hono/compress";
 import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
@@ -92,10 +91,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
 
   // API answers are small JSON: gzip runs on the event loop (~1 ms per answer in
   // bench/rush.ts) to save a few hundred bytes, so only larger ones (long candidate lists)
-  // are compressed (http/api-middleware.ts). Static files keep the default threshold.
-  const gzipStatic = compress();
+  // are compressed (http/api-middleware.ts). Static files are gzipped once, when first
+  // served, and kept (http/static.ts).
   const gzipApi = gzipLargeJson(API_GZIP_THRESHOLD);
-  app.use("*", (c, next) => (c.req.path.startsWith("/api/") ? gzipApi(c, next) : gzipStatic(c, next)));
+  app.use("*", (c, next) => (c.req.path.startsWith("/api/") ? gzipApi(c, next) : next()));
   app.route("/api", api);
   if (options.staticRoot) serveStatic(app, options.staticRoot);
   app.all("*", (c) => c.json({ message: messages.notFound }, 404));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { firstPaintPage } from "./first-paint-page";
+import { firstPaintPage, splashLogo } from "./first-paint-page";
 
 type Bundle = Record<string, { type: "asset"; source: string } | { type: "chunk"; fileName: string; moduleIds: string[]; imports: string[] }>;
 
@@ -50,5 +50,20 @@ describe("index.html for the first paint", () => {
     const b = bundle();
     delete b["assets/app.js"];
     expect(() => run(b)).toThrow(/no chunk for src\/main\.tsx/);
+  });
+});
+
+describe("the splash's logo", () => {
+  const transform = splashLogo().transformIndexHtml as (html: string) => string;
+
+  test("is drawn in the page, not loaded as an image", () => {
+    const html = transform('<div id="root"><!-- splash-logo --><p>CSC E-Voting</p></div>');
+    expect(html).toMatch(/^<div id="root"><svg viewBox="0 0 64 64" width="56" height="56" class="size-14" aria-hidden="true">.*<\/svg><p>/);
+    expect(html).toContain('fill="url(#splash-logo)"');
+    expect(html).not.toContain("<img");
+  });
+
+  test("a page without its place fails the build", () => {
+    expect(() => transform("<div id=\"root\"></div>")).toThrow(/no <!-- splash-logo -->/);
   });
 });

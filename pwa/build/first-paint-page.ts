@@ -1,4 +1,5 @@
 import type { Plugin } from "vite";
+import { logoSvg } from "../src/components/layout/logo-drawing";
 
 /**
  * index.html as the first paint wants it:
@@ -40,6 +41,17 @@ export function firstPaintPage(): Plugin {
       visit(app.fileName);
       const links = [...preload].map((f) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${f}">`).join("\n    ");
       page.source = html.replace("</head>", () => `    ${links}\n  </head>`);
+    },
+  };
+}
+
+/** index.html's splash gets the logo drawn in the page (src/components/layout/LogoMark.tsx says why). */
+export function splashLogo(): Plugin {
+  return {
+    name: "evoting:splash-logo",
+    transformIndexHtml(html) {
+      if (!html.includes("<!-- splash-logo -->")) throw new Error("index.html has no <!-- splash-logo --> for the logo");
+      return html.replace("<!-- splash-logo -->", () => logoSvg(56, "size-14", "splash-logo"));
     },
   };
 }

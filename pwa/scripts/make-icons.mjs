@@ -2,7 +2,7 @@
 /**
  * Draws the PNG app icons the web manifest lists (pwa-192.png, pwa-512.png) from code, so
  * no image tool is needed: an indigo-to-violet rounded square with a white ballot box and a
- * green tick, matching public/logo.svg. Run once after changing the design; output is committed.
+ * green tick, matching the logo (src/components/layout/logo-drawing.ts). Run once after changing the design; output is committed.
  */
 import { writeFileSync } from "node:fs";
 import { deflateSync } from "node:zlib";

@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 
-// The app itself is not started here: its module only records that it was imported.
-const started = { count: 0 };
+// Neither React nor the app is run here: their modules only record that they were imported.
+const loaded = { react: 0, app: 0 };
 function loadBoot() {
+  vi.doMock("react-dom/client", () => {
+    loaded.react += 1;
+    return {};
+  });
   vi.doMock("./main", () => {
-    started.count += 1;
+    loaded.app += 1;
     return {};
   });
   return import("./boot");
@@ -16,23 +20,33 @@ async function settle() {
   await vi.dynamicImportSettled();
 }
 
-/** How many times the app has started once `ms` more have passed. */
-async function startsAfter(ms: number): Promise<number> {
+/** What has been imported once `ms` more have passed. */
+async function loadedAfter(ms: number): Promise<typeof loaded> {
   await vi.advanceTimersByTimeAsync(ms);
   await settle();
-  return started.count;
+  return { ...loaded };
+}
+
+/** The app's import, which waits for a timer of its own after React's has resolved. */
+async function appAfterReact(): Promise<typeof loaded> {
+  expect(loaded).toEqual({ react: 1, app: 0 });
+  // A timer set while timers run waits at least 1 ms under the fake clock.
+  for (let task = 0; task < 5 && loaded.app === 0; task++) await loadedAfter(1);
+  return { ...loaded };
 }
 
 describe("boot: the app runs after the first paint", () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
+    vi.doUnmock("react-dom/client");
     vi.doUnmock("./main");
     vi.resetModules();
-    started.count = 0;
+    loaded.react = 0;
+    loaded.app = 0;
   });
 
-  test("in the task after the next frame, not before", async () => {
+  test("React in the task after the next frame, the app in the task after that", async () => {
     vi.useFakeTimers();
     let frame: FrameRequestCallback | undefined;
     vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
@@ -41,20 +55,22 @@ describe("boot: the app runs after the first paint", () => {
     });
     await loadBoot();
     await settle();
-    expect(started.count).toBe(0);
+    expect(loaded).toEqual({ react: 0, app: 0 });
     frame!(0);
     await settle();
-    expect(started.count).toBe(0);
-    expect(await startsAfter(0)).toBe(1);
+    expect(loaded).toEqual({ react: 0, app: 0 });
+    expect(await loadedAfter(0)).toEqual({ react: 1, app: 0 });
+    expect(await appAfterReact()).toEqual({ react: 1, app: 1 });
     // The fallback timer does not start it a second time.
-    expect(await startsAfter(200)).toBe(1);
+    expect(await loadedAfter(200)).toEqual({ react: 1, app: 1 });
   });
 
   test("in a tab that draws no frames (opened in the background), after 100 ms", async () => {
     vi.useFakeTimers();
     vi.stubGlobal("requestAnimationFrame", () => 1);
     await loadBoot();
-    expect(await startsAfter(99)).toBe(0);
-    expect(await startsAfter(1)).toBe(1);
+    expect(await loadedAfter(99)).toEqual({ react: 0, app: 0 });
+    expect(await loadedAfter(1)).toEqual({ react: 1, app: 0 });
+    expect(await appAfterReact()).toEqual({ react: 1, app: 1 });
   });
 });

@@ -12,6 +12,7 @@ import { TextField } from "../components/ui/Field";
 import { Spinner } from "../components/ui/Spinner";
 import { useAuthMethod } from "./login/use-auth-method";
 import { usePublicElection } from "./login/use-public-election";
+import { LogoMark } from "../components/layout/LogoMark";
 
 type LoginField = "matricNumber" | "password" | "dateOfBirth";
 
@@ -76,7 +77,7 @@ export function LoginPage() {
         className="relative hidden overflow-hidden bg-gradient-to-br from-indigo-700 via-indigo-600 to-violet-700 p-12 text-white lg:flex lg:flex-col lg:justify-between"
       >
         <div className="flex items-center gap-3">
-          <img src="/logo.svg" alt="" width={44} height={44} className="size-11 rounded-xl ring-2 ring-white/30" />
+          <LogoMark size={44} className="size-11 rounded-xl ring-2 ring-white/30" />
           <span className="text-xl font-bold">{APP_TITLE}</span>
         </div>
         <div>
@@ -94,7 +95,7 @@ export function LoginPage() {
       <main className="flex items-center justify-center px-4 py-10 sm:px-8">
         <div className="w-full max-w-md">
           <div className="mb-8 flex items-center gap-3 lg:hidden">
-            <img src="/logo.svg" alt="CSC E-Voting logo" width={40} height={40} className="size-10" />
+            <LogoMark size={40} label="CSC E-Voting logo" className="size-10" />
             <span className="text-xl font-bold text-slate-900">{APP_TITLE}</span>
             <span className="text-sm font-medium text-slate-600">· {election.title}</span>
           </div>

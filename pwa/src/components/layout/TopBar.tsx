@@ -5,6 +5,7 @@ import { useLogout } from "../../lib/use-logout";
 import { Icon } from "../ui/Icon";
 import { buttonClass } from "../ui/Button";
 import { TopBarExtras } from "./TopBarExtras";
+import { LogoMark } from "./LogoMark";
 
 export function TopBar({ user, menuButton }: { user: UserProfile; menuButton: ReactNode }) {
   const logout = useLogout();
@@ -13,7 +14,7 @@ export function TopBar({ user, menuButton }: { user: UserProfile; menuButton: Re
     <header className="sticky top-0 z-20 flex h-16 items-center gap-1.5 border-b border-slate-200 bg-white/90 px-3 backdrop-blur sm:gap-3 sm:px-6 lg:px-8">
       {menuButton}
       <div className="hidden min-w-0 items-center gap-2 sm:flex lg:hidden">
-        <img src="/logo.svg" alt="" width={28} height={28} className="size-7" />
+        <LogoMark size={28} className="size-7" />
       </div>
       <p className="min-w-0 flex-1 truncate text-sm text-slate-700 sm:text-base" title={`Welcome, ${user.name}`}>
         Welcome, <span className="font-semibold text-slate-900">{user.name}</span>

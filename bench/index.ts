@@ -6,7 +6,7 @@
  *                                           bench/lib/lean-worker.ts, which takes less CPU
  *                                           from the server on a small machine)
  * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), results,
- * bundle, sse. Each starts its own server on a temp
+ * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts). Each starts its own server on a temp
  * database and drives it from a separate process (loopback only).
  */
 import { execFileSync } from "node:child_process";
@@ -16,11 +16,12 @@ import { join } from "node:path";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { ROOT } from "./lib/server.ts";
 import { benchCeiling, benchResults, benchVotes, type ThroughputOptions } from "./throughput.ts";
+import { benchPages } from "./pages.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
 
 const args = parseArgs();
-const ALL = ["ceiling", "votes", "votes-stored", "results", "bundle", "sse"];
+const ALL = ["ceiling", "votes", "votes-stored", "results", "bundle", "sse", "pages"];
 const only = new Set((args.get("only") ?? ALL.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
 for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part '${part}'; parts are ${ALL.join(", ")}`);
 
@@ -78,4 +79,5 @@ if (only.has("sse")) {
     } else console.log("sse      skipped: bench/sse.ts exports no runSseBench");
   } else console.log("sse      skipped: bench/sse.ts does not exist yet");
 }
+if (only.has("pages")) await benchPages({ phones: opts.connections });
 if (verdicts.length) console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);

@@ -3,7 +3,7 @@
 // scores for the sign-in page and, signed in as a seeded voter, the vote page.
 // Lighthouse 12 has no PWA category: installability is asserted in the browser suite.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +59,11 @@ try {
         ? `localStorage.setItem('authToken', ${JSON.stringify(session.token)}); localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`
         : null;
       const audit = async () => lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
+      // The mobile preset scales the main-thread time it observes, so a page measured while
+      // something else runs scores the machine, not the page: Chromium's start-up (its
+      // browser-UI pages take ~2 s of CPU), the server's, or the sign-in navigation above.
+      const machine = await quietMachine();
+      console.log(`${path.padEnd(8)} measured with the machine ${machine}`);
       let result = await audit();
       // Now and then on a busy machine the trace misses the page's navigation (NO_NAVSTART,
       // seen on every tree): that run measured nothing, so it runs once more and says so.
@@ -103,4 +108,30 @@ async function pageWithSession(chromePort, origin, script) {
   await page.goto(`${origin}/login`);
   await page.evaluate(script);
   return page;
+}
+
+/**
+ * Waits until under 20% of the machine's CPU time is busy over a second (20 s at most) and
+ * says how busy it was when the measurement started. Where there is no /proc/stat it waits 3 s.
+ */
+async function quietMachine(maxMs = 20_000) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  if (!existsSync("/proc/stat")) {
+    await sleep(3_000);
+    return "not measured (no /proc/stat); waited 3 s";
+  }
+  const sample = () => {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
+  };
+  const started = Date.now();
+  let busy = 1;
+  while (Date.now() - started < maxMs) {
+    const a = sample();
+    await sleep(1_000);
+    const b = sample();
+    busy = 1 - (b.idle - a.idle) / Math.max(1, b.total - a.total);
+    if (busy < 0.2) break;
+  }
+  return `${Math.round(busy * 100)}% busy, after waiting ${((Date.now() - started) / 1000).toFixed(1)} s`;
 }

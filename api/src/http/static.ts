@@ -8,7 +8,7 @@
  * every request took ~10 ms of the event loop, delaying every other answer meanwhile
  * (the page's small first script waited behind it). A file changed on disk is read again.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Context, Hono } from "hono";
@@ -47,8 +47,7 @@ type StaticFile = { mtimeMs: number; size: number; body: Uint8Array<ArrayBuffer>
 /** Files as served, by path: the bytes, and their gzip when that is worth sending. */
 function fileCache() {
   const files = new Map<string, StaticFile>();
-  return (file: string, type: string): StaticFile => {
-    const { mtimeMs, size } = statSync(file);
+  return (file: string, type: string, { mtimeMs, size }: Stats): StaticFile => {
     const cached = files.get(file);
     if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached;
     const body = readFileSync(file);
@@ -81,12 +80,15 @@ export function serveStatic(app: Hono<any>, root: string): void {
     }
     if (path.startsWith("/api/") || path === "/api") return c.json({ message: messages.notFound }, 404);
     const file = join(base, path);
-    if (file.startsWith(base + "/") && existsSync(file) && statSync(file).isFile()) {
+    // One stat per request: it says whether the file is there and whether the cached copy is current.
+    const stats = file.startsWith(base + "/") ? statSync(file, { throwIfNoEntry: false }) : undefined;
+    if (stats?.isFile()) {
       const type = TYPES[extname(file)] ?? "application/octet-stream";
-      return send(c, read(file, type), { "Content-Type": type, "Cache-Control": cacheControl(path) });
+      return send(c, read(file, type, stats), { "Content-Type": type, "Cache-Control": cacheControl(path) });
     }
     if (extname(path) !== "") return c.json({ message: messages.notFound }, 404);
-    if (!existsSync(indexPath)) return c.text("The PWA is not built yet: run `npm run build`.", 503);
-    return send(c, read(indexPath, TYPES[".html"]), { "Content-Type": TYPES[".html"], "Cache-Control": "no-cache" });
+    const index = statSync(indexPath, { throwIfNoEntry: false });
+    if (!index?.isFile()) return c.text("The PWA is not built yet: run `npm run build`.", 503);
+    return send(c, read(indexPath, TYPES[".html"], index), { "Content-Type": TYPES[".html"], "Cache-Control": "no-cache" });
   });
 }

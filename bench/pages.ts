@@ -20,12 +20,12 @@ export interface PagesResult {
   latencies: Latencies;
 }
 
-/** What index.html makes a first visit fetch at once: its script and its modulepreloads. */
+/** What a first visit fetches at once: index.html's script and the app's modules it lists (src/boot.ts requests them). */
 export function firstLoadFiles(html: string): string[] {
   const entry = html.match(/<script type="module"[^>]*src="([^"]+)"/)?.[1];
   if (!entry) throw new Error("pwa/dist/index.html has no module script: run `npm run build`");
-  const preloads = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
-  return [entry, ...preloads];
+  const modules = html.match(/<meta name="app-modules" content="([^"]*)"/)?.[1]?.split(" ").filter(Boolean) ?? [];
+  return [entry, ...modules];
 }
 
 export async function benchPages({ phones = 50, rounds = 5 } = {}): Promise<PagesResult> {

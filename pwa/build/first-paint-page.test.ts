@@ -35,14 +35,15 @@ describe("index.html for the first paint", () => {
     expect(b["assets/index-1.css"]).toBeUndefined();
   });
 
-  test("the app and what it imports download from the start, at low priority; routes do not", () => {
+  test("the app and what it imports are listed for the first script to request; routes are not", () => {
     const html = run(bundle());
-    expect(html).toContain('<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/app.js">');
-    expect(html).toContain('<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/runtime.js">');
+    expect(html).toContain('<meta name="app-modules" content="/assets/app.js /assets/runtime.js">');
     expect(html).not.toContain("/assets/vote.js");
+    // Nothing downloads alongside the page itself: no preload the browser would start at once.
+    expect(html).not.toContain("modulepreload");
     // The first script is already in the page: not listed twice.
     expect(html.match(/assets\/boot\.js/g)).toHaveLength(1);
-    expect(html.indexOf("modulepreload")).toBeLessThan(html.indexOf("</head>"));
+    expect(html.indexOf("app-modules")).toBeLessThan(html.indexOf("</head>"));
   });
 
   test("a stylesheet that cannot be inlined, or no app chunk, fails the build", () => {

@@ -7,8 +7,10 @@ import { logoSvg } from "../src/components/layout/logo-drawing";
  *   styles, not inline scripts), so the splash paints as soon as the page arrives, with no
  *   second round trip for a render-blocking stylesheet on a slow network;
  * - the app's modules, which the small first script (src/boot.ts) imports only after that
- *   paint, are listed as modulepreloads, so they download from the start all the same; at low
- *   priority, as the splash needs none of them.
+ *   paint, are listed in a <meta name="app-modules">, which boot.ts requests all at once when
+ *   it starts the app. Not as modulepreloads in the page: those download alongside the page
+ *   itself and its first paint waits for the bytes they take (Lighthouse's simulated slow
+ *   network counted them into the first paint and the largest one, 2.0-2.2 s against 1.3 s).
  * The page is gzipped and precached like any file.
  */
 export function firstPaintPage(): Plugin {
@@ -39,8 +41,8 @@ export function firstPaintPage(): Plugin {
         chunk.imports.forEach(visit);
       };
       visit(app.fileName);
-      const links = [...preload].map((f) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${f}">`).join("\n    ");
-      page.source = html.replace("</head>", () => `    ${links}\n  </head>`);
+      const list = `<meta name="app-modules" content="${[...preload].map((f) => `/${f}`).join(" ")}">`;
+      page.source = html.replace("</head>", () => `  ${list}\n  </head>`);
     },
   };
 }

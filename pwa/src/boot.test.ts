@@ -44,6 +44,7 @@ describe("boot: the app runs after the first paint", () => {
     vi.resetModules();
     loaded.react = 0;
     loaded.app = 0;
+    document.head.innerHTML = "";
   });
 
   test("React in the task after the next frame, the app in the task after that", async () => {
@@ -72,5 +73,34 @@ describe("boot: the app runs after the first paint", () => {
     expect(await loadedAfter(99)).toEqual({ react: 0, app: 0 });
     expect(await loadedAfter(1)).toEqual({ react: 1, app: 0 });
     expect(await appAfterReact()).toEqual({ react: 1, app: 1 });
+  });
+
+  test("the app's modules are requested when it starts, all at once and once: not alongside the page", async () => {
+    vi.useFakeTimers();
+    let frame: FrameRequestCallback | undefined;
+    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
+      frame = callback;
+      return 1;
+    });
+    document.head.innerHTML = '<meta name="app-modules" content="/assets/app-1.js /assets/react-2.js">';
+    const requested = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => new URL(l.href).pathname);
+    await loadBoot();
+    await settle();
+    expect(requested()).toEqual([]);
+    frame!(0);
+    await loadedAfter(0);
+    expect(requested()).toEqual(["/assets/app-1.js", "/assets/react-2.js"]);
+    await appAfterReact();
+    await loadedAfter(200);
+    expect(requested()).toEqual(["/assets/app-1.js", "/assets/react-2.js"]);
+  });
+
+  test("a page without the list (the dev server's) starts the app all the same", async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal("requestAnimationFrame", () => 1);
+    await loadBoot();
+    expect(await loadedAfter(100)).toEqual({ react: 1, app: 0 });
+    expect(await appAfterReact()).toEqual({ react: 1, app: 1 });
+    expect(document.head.querySelector("link")).toBeNull();
   });
 });

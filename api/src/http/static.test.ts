@@ -6,9 +6,11 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
 import { createApp } from "../app.ts";
+import { serveStatic } from "./static.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -88,5 +90,37 @@ describe("static files", () => {
     const res = await get("/assets/missing-1.js");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ message: messages.notFound });
+  });
+
+  it("reads and gzips the whole build at start, before any request asks for it", async () => {
+    const build = mkdtempSync(join(tmpdir(), "evoting-static-warm-"));
+    try {
+      mkdirSync(join(build, "assets"));
+      writeFileSync(join(build, "index.html"), page);
+      writeFileSync(join(build, "assets/app-1.js"), script);
+      writeFileSync(join(build, "assets/tiny-1.js"), "export {};");
+      const file = join(build, "assets/app-1.js");
+      const builtAt = new Date("2026-11-24T04:00:00Z");
+      utimesSync(file, builtAt, builtAt);
+      const warmApp = new Hono();
+      const { warmed } = serveStatic(warmApp, build);
+      expect(await warmed).toBe(3);
+      // Changed on disk with the same size and time, the file is still served as read at
+      // start: the copy in memory is the one the warm-up made.
+      writeFileSync(file, script.replace("row 1", "ROW 1"));
+      utimesSync(file, builtAt, builtAt);
+      const res = await warmApp.request("/assets/app-1.js", { headers: { "Accept-Encoding": "gzip" } });
+      expect(res.headers.get("content-encoding")).toBe("gzip");
+      expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(script);
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
+  });
+
+  it("a build that is not there warms nothing and still answers", async () => {
+    const warmApp = new Hono();
+    const { warmed } = serveStatic(warmApp, join(tmpdir(), "evoting-static-none-" + Date.now()));
+    expect(await warmed).toBe(0);
+    expect((await warmApp.request("/vote")).status).toBe(503);
   });
 });

@@ -12,8 +12,9 @@ function bundle(css = "body{color:red}"): Bundle {
   return {
     "index.html": { type: "asset", source: page },
     "assets/index-1.css": { type: "asset", source: css },
-    "assets/boot.js": { type: "chunk", fileName: "assets/boot.js", moduleIds: ["/app/pwa/src/boot.ts"], imports: [] },
-    "assets/app.js": { type: "chunk", fileName: "assets/app.js", moduleIds: ["/app/node_modules/react/index.js", "/app/pwa/src/main.tsx"], imports: ["assets/runtime.js"] },
+    "assets/boot.js": { type: "chunk", fileName: "assets/boot.js", moduleIds: ["/app/pwa/src/boot.ts"], imports: ["assets/helper.js"] },
+    "assets/helper.js": { type: "chunk", fileName: "assets/helper.js", moduleIds: ["vite/preload-helper.js"], imports: [] },
+    "assets/app.js": { type: "chunk", fileName: "assets/app.js", moduleIds: ["/app/node_modules/react/index.js", "/app/pwa/src/main.tsx"], imports: ["assets/runtime.js", "assets/helper.js"] },
     "assets/runtime.js": { type: "chunk", fileName: "assets/runtime.js", moduleIds: ["rolldown:runtime"], imports: [] },
     "assets/vote.js": { type: "chunk", fileName: "assets/vote.js", moduleIds: ["/app/pwa/src/routes/vote.tsx"], imports: ["assets/app.js"] },
   };
@@ -39,6 +40,8 @@ describe("index.html for the first paint", () => {
     const html = run(bundle());
     expect(html).toContain('<meta name="app-modules" content="/assets/app.js /assets/runtime.js">');
     expect(html).not.toContain("/assets/vote.js");
+    // What the page's script imports itself is loaded before the list is read.
+    expect(html).not.toContain("/assets/helper.js");
     // Nothing downloads alongside the page itself: no preload the browser would start at once.
     expect(html).not.toContain("modulepreload");
     // The first script is already in the page: not listed twice.

@@ -33,14 +33,17 @@ export function firstPaintPage(): Plugin {
       const chunks = Object.values(bundle).filter((c) => c.type === "chunk");
       const app = chunks.find((c) => c.moduleIds.some((id) => id.endsWith("/src/main.tsx")));
       if (!app) this.error("no chunk for src/main.tsx");
-      const preload = new Set<string>();
-      const visit = (fileName: string) => {
+      // The page's script and what it imports statically are loaded by then: not listed.
+      const loaded = new Set<string>();
+      const closure = (fileName: string, into: Set<string>) => {
         const chunk = bundle[fileName];
-        if (preload.has(fileName) || chunk?.type !== "chunk" || html.includes(`/${fileName}"`)) return;
-        preload.add(fileName);
-        chunk.imports.forEach(visit);
+        if (into.has(fileName) || loaded.has(fileName) || chunk?.type !== "chunk") return;
+        into.add(fileName);
+        chunk.imports.forEach((f) => closure(f, into));
       };
-      visit(app.fileName);
+      chunks.filter((c) => c.type === "chunk" && html.includes(`/${c.fileName}"`)).forEach((c) => closure(c.fileName, loaded));
+      const preload = new Set<string>();
+      closure(app.fileName, preload);
       const list = `<meta name="app-modules" content="${[...preload].map((f) => `/${f}`).join(" ")}">`;
       page.source = html.replace("</head>", () => `  ${list}\n  </head>`);
     },

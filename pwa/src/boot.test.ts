@@ -14,6 +14,17 @@ function loadBoot() {
   return import("./boot");
 }
 
+/** Fake timers, and a next frame that is drawn when the test says so. */
+function holdFrames() {
+  vi.useFakeTimers();
+  let callback: FrameRequestCallback | undefined;
+  vi.stubGlobal("requestAnimationFrame", (next: FrameRequestCallback) => {
+    callback = next;
+    return 1;
+  });
+  return { draw: () => callback!(0) };
+}
+
 async function settle() {
   // The dynamic import resolves over a few microtasks and a module load.
   for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -48,16 +59,11 @@ describe("boot: the app runs after the first paint", () => {
   });
 
   test("React in the task after the next frame, the app in the task after that", async () => {
-    vi.useFakeTimers();
-    let frame: FrameRequestCallback | undefined;
-    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
-      frame = callback;
-      return 1;
-    });
+    const frame = holdFrames();
     await loadBoot();
     await settle();
     expect(loaded).toEqual({ react: 0, app: 0 });
-    frame!(0);
+    frame.draw();
     await settle();
     expect(loaded).toEqual({ react: 0, app: 0 });
     expect(await loadedAfter(0)).toEqual({ react: 1, app: 0 });
@@ -76,18 +82,13 @@ describe("boot: the app runs after the first paint", () => {
   });
 
   test("the app's modules are requested when it starts, all at once and once: not alongside the page", async () => {
-    vi.useFakeTimers();
-    let frame: FrameRequestCallback | undefined;
-    vi.stubGlobal("requestAnimationFrame", (callback: FrameRequestCallback) => {
-      frame = callback;
-      return 1;
-    });
+    const frame = holdFrames();
     document.head.innerHTML = '<meta name="app-modules" content="/assets/app-1.js /assets/react-2.js">';
     const requested = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => new URL(l.href).pathname);
     await loadBoot();
     await settle();
     expect(requested()).toEqual([]);
-    frame!(0);
+    frame.draw();
     await loadedAfter(0);
     expect(requested()).toEqual(["/assets/app-1.js", "/assets/react-2.js"]);
     await appAfterReact();

@@ -9,8 +9,9 @@ import { logoSvg } from "../src/components/layout/logo-drawing";
  * - the app's modules, which the small first script (src/boot.ts) imports only after that
  *   paint, are listed in a <meta name="app-modules">, which boot.ts requests all at once when
  *   it starts the app. Not as modulepreloads in the page: those download alongside the page
- *   itself and its first paint waits for the bytes they take (Lighthouse's simulated slow
- *   network counted them into the first paint and the largest one, 2.0-2.2 s against 1.3 s).
+ *   itself, and Lighthouse's simulated slow network counted their bytes into the page's first
+ *   and largest paint (2.0-2.3 s against 1.4-1.7 s) and the page's own parsing into blocking
+ *   time. On a shaped slow link (bench/first-visit.ts) the sign-in form comes no later.
  * The page is gzipped and precached like any file.
  */
 export function firstPaintPage(): Plugin {
@@ -41,7 +42,7 @@ export function firstPaintPage(): Plugin {
         into.add(fileName);
         chunk.imports.forEach((f) => closure(f, into));
       };
-      chunks.filter((c) => c.type === "chunk" && html.includes(`/${c.fileName}"`)).forEach((c) => closure(c.fileName, loaded));
+      chunks.filter((c) => html.includes(`/${c.fileName}"`)).forEach((c) => closure(c.fileName, loaded));
       const preload = new Set<string>();
       closure(app.fileName, preload);
       const list = `<meta name="app-modules" content="${[...preload].map((f) => `/${f}`).join(" ")}">`;

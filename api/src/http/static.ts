@@ -80,9 +80,10 @@ function warmUp(base: string, read: Reader): Promise<number> {
     return Promise.resolve(0);
   }
   let count = 0;
+  let at = 0;
   return new Promise((resolve) => {
     const next = () => {
-      const file = files.shift();
+      const file = files[at++];
       if (file === undefined) return resolve(count);
       try {
         const stats = statSync(file, { throwIfNoEntry: false });

@@ -60,3 +60,14 @@ test("the first page is controlled with the whole precache, and the app then ope
     await context.setOffline(false);
   }
 });
+
+test("every script the app ships asks the browser to compile it all while it downloads", async () => {
+  // V8's explicit compile hint (pwa/vite.config.ts, postBanner): functions are compiled on the
+  // streaming thread instead of on the main thread the first time each one is called.
+  const scripts = [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+\.js)"/g)].map((m) => m[1]);
+  expect(scripts.length).toBeGreaterThan(10);
+  for (const url of scripts) {
+    const body = await (await fetch(`${server.baseURL}/${url}`)).text();
+    expect(body.startsWith("//# allFunctionsCalledOnLoad\n"), url).toBe(true);
+  }
+});

@@ -82,6 +82,11 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
+        // V8's explicit compile hint (Chromium 136+; ignored elsewhere): each chunk's functions
+        // are compiled on the thread that streams the script in, not on the main thread the
+        // first time each is called. Nearly every function of a chunk the app loads runs while
+        // the page starts. After minification, which would strip it as a comment.
+        postBanner: "//# allFunctionsCalledOnLoad",
         codeSplitting: {
           // src/main.tsx with everything it imports statically is one chunk, as when it was the
           // entry (src/boot.ts imports it after the first paint): the routes share its modules.

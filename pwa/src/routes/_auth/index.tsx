@@ -2,14 +2,14 @@ import { createFileRoute, redirect } from "@tanstack/react-router";
 import { session } from "../../lib/session";
 import { allCandidatesQuery, resultsQuery } from "../../lib/queries";
 import { HomePage } from "../../screens/HomePage";
+import { oneTaskEach } from "../../lib/page-idle";
 
 export const Route = createFileRoute("/_auth/")({
   beforeLoad: () => {
     if (session.canViewAdmin()) throw redirect({ to: "/admin", replace: true });
   },
-  loader: ({ context }) => {
-    void context.queryClient.prefetchQuery(resultsQuery());
-    void context.queryClient.prefetchQuery(allCandidatesQuery());
+  loader: ({ context: { queryClient } }) => {
+    void oneTaskEach([() => queryClient.prefetchQuery(resultsQuery()), () => queryClient.prefetchQuery(allCandidatesQuery())]);
   },
   component: HomePage,
 });

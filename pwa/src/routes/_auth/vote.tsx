@@ -2,12 +2,12 @@ import { createFileRoute } from "@tanstack/react-router";
 import { ballotPositionsQuery, myVotesQuery } from "../../lib/queries";
 import { VotePage } from "../../screens/VotePage";
 import { requireVoter } from "../../lib/guards";
+import { oneTaskEach } from "../../lib/page-idle";
 
 export const Route = createFileRoute("/_auth/vote")({
   beforeLoad: requireVoter,
-  loader: ({ context }) => {
-    void context.queryClient.prefetchQuery(ballotPositionsQuery());
-    void context.queryClient.prefetchQuery(myVotesQuery());
+  loader: ({ context: { queryClient } }) => {
+    void oneTaskEach([() => queryClient.prefetchQuery(ballotPositionsQuery()), () => queryClient.prefetchQuery(myVotesQuery())]);
   },
   component: VotePage,
 });

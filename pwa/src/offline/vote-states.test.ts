@@ -3,7 +3,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import { queueVote } from "./outbox";
 import { memoryIndexedDb } from "./test-support";
-import { toLocalVoteStates, watchVoteStates } from "./vote-states";
+import { sameVoteStates, toLocalVoteStates, watchVoteStates } from "./vote-states";
 
 describe("vote states for the cards", () => {
   it("maps marks to the cards' statuses: queued, voted, failed with its reason", () => {
@@ -29,5 +29,31 @@ describe("vote states for the cards", () => {
     expect(store.getSnapshot().has("p2")).toBe(false);
     expect(listener).toHaveBeenCalled();
     unsubscribe();
+  });
+
+  it("tells its subscribers only when the statuses change, not on a re-read that found the same", async () => {
+    const db = memoryIndexedDb().open();
+    const store = watchVoteStates(db, "u1");
+    const empty = store.getSnapshot();
+    const listener = vi.fn();
+    const unsubscribe = store.subscribe(listener);
+    // liveQuery's first answer (no marks) comes and goes without a new snapshot.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(listener).not.toHaveBeenCalled();
+    expect(store.getSnapshot()).toBe(empty);
+    await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { db });
+    await vi.waitFor(() => expect(store.getSnapshot().get("p1")?.kind).toBe("queued"), { timeout: 5_000 });
+    expect(listener).toHaveBeenCalledTimes(1);
+    unsubscribe();
+  });
+
+  it("compares statuses by what they say", () => {
+    const base = { userId: "u1", key: "k", updatedAt: 1, positionId: "p1", candidateId: "c1", candidateName: "Ada", message: null };
+    const queued = toLocalVoteStates([{ ...base, state: "queued" }]);
+    expect(sameVoteStates(queued, toLocalVoteStates([{ ...base, state: "queued", updatedAt: 2 }]))).toBe(true);
+    expect(sameVoteStates(queued, toLocalVoteStates([{ ...base, state: "voted" }]))).toBe(false);
+    expect(sameVoteStates(queued, toLocalVoteStates([{ ...base, state: "queued", candidateId: "c2" }]))).toBe(false);
+    expect(sameVoteStates(queued, toLocalVoteStates([]))).toBe(false);
+    expect(sameVoteStates(toLocalVoteStates([]), toLocalVoteStates([]))).toBe(true);
   });
 });

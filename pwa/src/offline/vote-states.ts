@@ -36,6 +36,19 @@ export function toLocalVoteStates(marks: readonly PositionMark[]): LocalVoteStat
 const EMPTY: LocalVoteStates = new Map();
 
 /**
+ * The same statuses for the same positions. A re-read that changed nothing (liveQuery's first
+ * answer on a device with no queued votes, the usual case) must not hand React a new snapshot:
+ * an external store's update re-renders every card in one task that cannot be sliced.
+ */
+export function sameVoteStates(a: LocalVoteStates, b: LocalVoteStates): boolean {
+  if (a.size !== b.size) return false;
+  for (const [positionId, status] of a) {
+    if (JSON.stringify(status) !== JSON.stringify(b.get(positionId))) return false;
+  }
+  return true;
+}
+
+/**
  * A live view of one user's marks: updates when this tab or another one queues or settles a
  * vote (Dexie's liveQuery observes IndexedDB across tabs). It watches IndexedDB only while
  * someone is subscribed, so useSyncExternalStore can use it directly, StrictMode included.
@@ -50,7 +63,10 @@ export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<Lo
       const unsubscribe = store.subscribe(listener);
       if (subscribers++ === 0) {
         subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
-          next: (marks) => store.set(toLocalVoteStates(marks)),
+          next: (marks) => {
+            const next = toLocalVoteStates(marks);
+            if (!sameVoteStates(store.getSnapshot(), next)) store.set(next);
+          },
           error: (error) => console.error("Could not read queued votes", error),
         });
       }

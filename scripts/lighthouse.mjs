@@ -1,6 +1,8 @@
 // `npm run lighthouse`: Lighthouse (npm package, Debian's Chromium) against `npm start` on a
 // temp database, mobile preset by default (`-- --desktop` for desktop). Prints the category
-// scores for the sign-in page and, signed in as a seeded voter, the vote page.
+// scores for the sign-in page and, signed in as a seeded voter, the vote page. `-- --runs=N`
+// measures each page N times, each time in a fresh Chromium, and prints each page's median
+// performance score: on this 2-core machine one run's score varies by about ±5.
 // Lighthouse 12 has no PWA category: installability is asserted in the browser suite.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,6 +14,9 @@ import * as chromeLauncher from "chrome-launcher";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const desktop = process.argv.includes("--desktop");
+const runs = Math.max(1, Math.floor(Number(process.argv.find((a) => a.startsWith("--runs="))?.slice("--runs=".length) ?? 1)) || 1);
+/** Each page's performance score, run by run. */
+const performanceScores = new Map();
 const dir = mkdtempSync(join(tmpdir(), "evoting-lh-"));
 const port = 21_000 + Math.floor(Math.random() * 10_000);
 const base = `http://127.0.0.1:${port}`;
@@ -35,65 +40,77 @@ try {
     } catch {}
     await new Promise((r) => setTimeout(r, 100));
   }
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  try {
-    const config = desktop
-      ? { extends: "lighthouse:default", settings: { formFactor: "desktop", screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }, throttlingMethod: "simulate" } }
-      : { extends: "lighthouse:default" };
-    const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] };
-    const pages = [["/login", null]];
-    if (sample) {
-      const login = await fetch(`${base}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ matricNumber: sample[1], dateOfBirth: Number(sample[2]) }),
-      }).then((r) => r.json());
-      pages.push(["/vote", login]);
+  for (let run = 0; run < runs; run++) {
+    if (runs > 1) console.log(`Run ${run + 1} of ${runs}`);
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    try {
+      const config = desktop
+        ? { extends: "lighthouse:default", settings: { formFactor: "desktop", screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false }, throttlingMethod: "simulate" } }
+        : { extends: "lighthouse:default" };
+      const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] };
+      const pages = [["/login", null]];
+      if (sample) {
+        const login = await fetch(`${base}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ matricNumber: sample[1], dateOfBirth: Number(sample[2]) }),
+        }).then((r) => r.json());
+        pages.push(["/vote", login]);
+      }
+      console.log(`Lighthouse ${desktop ? "desktop" : "mobile"} preset, ${base}`);
+      for (const [path, session] of pages) {
+        const script = session
+          ? `localStorage.setItem('authToken', ${JSON.stringify(session.token)}); localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`
+          : null;
+        const audit = async () => lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
+        // The mobile preset scales the main-thread time it observes, so a page measured while
+        // something else runs scores the machine, not the page: Chromium's start-up (its
+        // browser-UI pages take ~2 s of CPU), the server's, or the sign-in navigation above.
+        const machine = await quietMachine();
+        console.log(`${path.padEnd(8)} measured with the machine ${machine}`);
+        let result = await audit();
+        // Now and then on a busy machine the trace misses the page's navigation (NO_NAVSTART,
+        // seen on every tree): that run measured nothing, so it runs once more and says so.
+        if (result.lhr.runtimeError) {
+          console.log(`${path.padEnd(8)} runtime error ${result.lhr.runtimeError.code}: running it again`);
+          result = await audit();
+        }
+        const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
+        console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
+        if (!result.lhr.runtimeError) performanceScores.set(path, [...(performanceScores.get(path) ?? []), scores.performance]);
+        // A run that could not load the page scores 0: say why (seen now and then on a busy machine).
+        if (result.lhr.runtimeError) console.log(`    runtime error: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+        const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
+        // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer) and its trace.
+        if (process.env.LH_JSON_DIR) {
+          mkdirSync(process.env.LH_JSON_DIR, { recursive: true });
+          const name = (path.replace(/\W+/g, "_") || "root") + (runs > 1 ? `-${run + 1}` : "");
+          writeFileSync(join(process.env.LH_JSON_DIR, `${name}.json`), JSON.stringify(result.lhr));
+          // The page's trace as Lighthouse recorded it (open it in DevTools' Performance panel).
+          writeFileSync(join(process.env.LH_JSON_DIR, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
+        }
+        const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
+        console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);
+        for (const a of failing.slice(0, 8)) {
+          console.log(`    below 90: ${a.id} (${a.displayValue ?? a.score})`);
+          // Say what the audit found, so a failure can be acted on without opening the report.
+          for (const item of (a.details?.items ?? []).slice(0, 3)) console.log(`      ${JSON.stringify(item).slice(0, 240)}`);
+        }
+      }
+    } finally {
+      await chrome.kill();
     }
-    console.log(`Lighthouse ${desktop ? "desktop" : "mobile"} preset, ${base}`);
-    for (const [path, session] of pages) {
-      const script = session
-        ? `localStorage.setItem('authToken', ${JSON.stringify(session.token)}); localStorage.setItem('user', ${JSON.stringify(JSON.stringify(session.user))});`
-        : null;
-      const audit = async () => lighthouse(`${base}${path}`, { ...flags, ...(script ? { extraHeaders: {} } : {}) }, config, script ? await pageWithSession(chrome.port, base, script) : undefined);
-      // The mobile preset scales the main-thread time it observes, so a page measured while
-      // something else runs scores the machine, not the page: Chromium's start-up (its
-      // browser-UI pages take ~2 s of CPU), the server's, or the sign-in navigation above.
-      const machine = await quietMachine();
-      console.log(`${path.padEnd(8)} measured with the machine ${machine}`);
-      let result = await audit();
-      // Now and then on a busy machine the trace misses the page's navigation (NO_NAVSTART,
-      // seen on every tree): that run measured nothing, so it runs once more and says so.
-      if (result.lhr.runtimeError) {
-        console.log(`${path.padEnd(8)} runtime error ${result.lhr.runtimeError.code}: running it again`);
-        result = await audit();
-      }
-      const scores = Object.fromEntries(Object.values(result.lhr.categories).map((c) => [c.id, Math.round((c.score ?? 0) * 100)]));
-      console.log(`${path.padEnd(8)} ${JSON.stringify(scores)}`);
-      // A run that could not load the page scores 0: say why (seen now and then on a busy machine).
-      if (result.lhr.runtimeError) console.log(`    runtime error: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
-      const failing = Object.values(result.lhr.audits).filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "manual");
-      // LH_JSON_DIR=dir keeps each full report (open it in the Lighthouse viewer) and its trace.
-      if (process.env.LH_JSON_DIR) {
-        mkdirSync(process.env.LH_JSON_DIR, { recursive: true });
-        const name = path.replace(/\W+/g, "_") || "root";
-        writeFileSync(join(process.env.LH_JSON_DIR, `${name}.json`), JSON.stringify(result.lhr));
-        // The page's trace as Lighthouse recorded it (open it in DevTools' Performance panel).
-        writeFileSync(join(process.env.LH_JSON_DIR, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
-      }
-      const metric = (id) => result.lhr.audits[id]?.displayValue ?? "-";
-      console.log(`    FCP ${metric("first-contentful-paint")}, LCP ${metric("largest-contentful-paint")}, TBT ${metric("total-blocking-time")}, CLS ${metric("cumulative-layout-shift")}, SI ${metric("speed-index")}`);
-      for (const a of failing.slice(0, 8)) {
-        console.log(`    below 90: ${a.id} (${a.displayValue ?? a.score})`);
-        // Say what the audit found, so a failure can be acted on without opening the report.
-        for (const item of (a.details?.items ?? []).slice(0, 3)) console.log(`      ${JSON.stringify(item).slice(0, 240)}`);
-      }
+  }
+  if (runs > 1) {
+    for (const [path, scores] of performanceScores) {
+      const sorted = [...scores].sort((a, b) => a - b);
+      const mid = sorted.length / 2;
+      const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+      console.log(`${path.padEnd(8)} performance median ${median} over ${scores.length} runs (${sorted[0]}–${sorted.at(-1)}): ${scores.join(" / ")}`);
     }
-  } finally {
-    await chrome.kill();
   }
 } finally {
   server.kill("SIGTERM");

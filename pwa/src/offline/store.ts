@@ -12,13 +12,18 @@ export interface WritableStore<T> extends ReadableStore<T> {
   set(next: T): void;
 }
 
-export function createStore<T>(initial: T): WritableStore<T> {
+/**
+ * `same` decides when a new value changes nothing: then subscribers are not told and the
+ * snapshot stays the same object (an external store's update re-renders in one task React
+ * cannot slice).
+ */
+export function createStore<T>(initial: T, same: (a: T, b: T) => boolean = Object.is): WritableStore<T> {
   let value = initial;
   const listeners = new Set<() => void>();
   return {
     getSnapshot: () => value,
     set(next) {
-      if (Object.is(next, value)) return;
+      if (same(value, next)) return;
       value = next;
       for (const listener of [...listeners]) listener();
     },

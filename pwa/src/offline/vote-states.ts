@@ -54,7 +54,7 @@ export function sameVoteStates(a: LocalVoteStates, b: LocalVoteStates): boolean 
  * someone is subscribed, so useSyncExternalStore can use it directly, StrictMode included.
  */
 export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<LocalVoteStates> {
-  const store = createStore<LocalVoteStates>(EMPTY);
+  const store = createStore<LocalVoteStates>(EMPTY, sameVoteStates);
   let subscription: { unsubscribe(): void } | null = null;
   let subscribers = 0;
   return {
@@ -63,10 +63,7 @@ export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<Lo
       const unsubscribe = store.subscribe(listener);
       if (subscribers++ === 0) {
         subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
-          next: (marks) => {
-            const next = toLocalVoteStates(marks);
-            if (!sameVoteStates(store.getSnapshot(), next)) store.set(next);
-          },
+          next: (marks) => store.set(toLocalVoteStates(marks)),
           error: (error) => console.error("Could not read queued votes", error),
         });
       }

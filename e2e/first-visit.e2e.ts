@@ -11,6 +11,9 @@ import { openBrowser, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 
 let server: RunningServer;
+
+/** The paths the built service worker precaches, as its manifest lists them. */
+const precacheManifest = () => [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]);
 let browser: Browser;
 
 beforeAll(async () => {
@@ -25,7 +28,7 @@ afterAll(async () => {
 
 test("the first page is controlled with the whole precache, and the app then opens offline", async () => {
   const { page, context } = browser;
-  const manifest = [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]);
+  const manifest = precacheManifest();
   expect(manifest.length).toBeGreaterThan(10);
   expect(manifest).toContain("index.html");
 
@@ -64,7 +67,7 @@ test("the first page is controlled with the whole precache, and the app then ope
 test("every script the app ships asks the browser to compile it all while it downloads", async () => {
   // V8's explicit compile hint (pwa/vite.config.ts, postBanner): functions are compiled on the
   // streaming thread instead of on the main thread the first time each one is called.
-  const scripts = [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+\.js)"/g)].map((m) => m[1]);
+  const scripts = precacheManifest().filter((url) => url.endsWith(".js"));
   expect(scripts.length).toBeGreaterThan(10);
   for (const url of scripts) {
     const body = await (await fetch(`${server.baseURL}/${url}`)).text();

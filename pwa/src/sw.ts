@@ -66,7 +66,7 @@ cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api(\/|$)/] }));
 registerRoute(
   // Candidate photos: immutable per URL (a new photo is a new URL), so cache first; the vote
-  // page prefetches them so faces show offline. API data is not cached here: Dexie keeps it
+  // page prefetches them so faces show offline. API data is not cached here: IndexedDB keeps it
   // per user (src/offline).
   ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/api/photos/"),
   new CacheFirst({

@@ -1,6 +1,6 @@
 /**
  * The service worker shell (install prompt, new-version notice), registered once at start.
- * Separate from lib/offline.ts so registering it costs the first load no Dexie.
+ * Separate from lib/offline.ts so registering it costs the first load no IndexedDB code.
  */
 import { registerAppShell, type AppShell } from "../offline/app-shell";
 import { mutationKeys } from "./query-keys";

@@ -7,7 +7,7 @@
  *   election's, the same for everyone);
  * - after a session ends any other way (the server answered 401, another tab signed out):
  *   only the outbox, so a vote cast offline still goes when the voter signs in again.
- * Dexie is loaded only when there is something to clear, so /login's first load stays small.
+ * The offline module is loaded only when there is something to clear, so /login's first load stays small.
  */
 import { session } from "./session";
 
@@ -82,7 +82,7 @@ function whenIdle(task: () => void): () => void {
 
 /** Watches the session from app start: whoever signs out, by whatever way, leaves no data behind. */
 export function watchSessionEnd(): () => void {
-  // Only when this browser has the database at all: a first visit to /login loads no Dexie.
+  // Only when this browser has the database at all: a first visit to /login loads no offline module.
   const cancelSweep = whenIdle(() => {
     const known = indexedDbNames();
     void known.then((names) => (names === null || names.includes("evoting") ? sweepSignedOutUsers() : undefined)).catch(() => undefined);

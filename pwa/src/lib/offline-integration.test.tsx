@@ -80,7 +80,7 @@ afterEach(async () => {
   toast.dismiss();
   await resetOffline();
   const db = offlineDb();
-  await Promise.all(db.tables.map((table) => table.clear()));
+  await Promise.all([db.cache, db.marks, db.outbox, db.outcomes].map((table) => table.clear()));
 });
 
 describe("offline reads", () => {

@@ -1,6 +1,6 @@
 /**
- * The app's one offline runtime (pwa/src/offline): the Dexie store and the vote outbox's sync
- * engine. queries.ts imports this module on first use, so Dexie stays out of /login's first
+ * The app's one offline runtime (pwa/src/offline): the IndexedDB store and the vote outbox's sync
+ * engine. queries.ts imports this module on first use, so the store stays out of /login's first
  * load, and the runtime is created on first use, so component tests that never cast a vote
  * never start an engine.
  */

@@ -27,8 +27,7 @@ export function whenPageIdle(task: () => void, timeout = 4_000): () => void {
 }
 
 /**
- * Passes `value` on in a new task. After a dynamic import, the module's evaluation (Dexie's is
- * ~20 ms, ~80 ms at 4x CPU) and what the caller then does with it (opening the database,
+ * Passes `value` on in a new task. After a dynamic import, the module's evaluation and what the caller then does with it (opening the database,
  * starting the outbox) run as two tasks instead of one long one.
  */
 export function nextTask<T>(value: T): Promise<T> {

@@ -27,7 +27,7 @@ export { mutationKeys, queryKeys } from "./query-keys";
 
 // The voter's reads go network first and fall back to this device's copy (pwa/src/offline),
 // so they run with `networkMode: "always"`: react-query must not pause them while offline.
-// The offline module (Dexie) is imported on first use, keeping it out of /login's first load.
+// The offline module (IndexedDB) is imported on first use, keeping it out of /login's first load.
 
 const loadOffline = () => import("./offline").then(nextTask);
 const signedInId = () => session.user()?._id ?? null;

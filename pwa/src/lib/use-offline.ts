@@ -1,6 +1,6 @@
 /**
  * The offline runtime for components, loaded on first use: a screen renders at once and picks
- * up this device's state (queued votes, the outbox's status) a moment later, so Dexie is never
+ * up this device's state (queued votes, the outbox's status) a moment later, so IndexedDB is never
  * on the critical path of a first paint.
  */
 import { startTransition, useEffect, useState, useSyncExternalStore } from "react";

@@ -1,5 +1,3 @@
-// First: Dexie reads the global indexedDB when it loads, and liveQuery depends on it.
-import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OutboxOutcome } from "./db";
 import { installOffline, type OfflineRuntime } from "./install";

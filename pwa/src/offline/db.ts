@@ -1,5 +1,5 @@
 /**
- * The device's own copy of the election (IndexedDB through Dexie). No React in this folder.
+ * The device's own copy of the election (IndexedDB, through ./idb.ts). No React in this folder.
  *
  * What is stored where (database "evoting"):
  *
@@ -22,7 +22,7 @@
  * about queued votes); a session that ended otherwise (401, another tab) keeps only the votes
  * that have not reached the server (`clearUserData`), so they go when the voter signs in again.
  */
-import Dexie, { type EntityTable, type Table } from "dexie";
+import { database, type Database, type IndexedDbFactory, type Table } from "./idb";
 import type { BallotPosition, Candidate, ElectionSettings, MyVote, Results, UserProfile } from "@evoting/shared";
 
 /** What each cache key holds. */
@@ -117,29 +117,31 @@ export interface PositionMark {
   updatedAt: number;
 }
 
-export class EvotingDB extends Dexie {
-  cache!: Table<CacheEntry, [string, CacheKey]>;
-  marks!: Table<PositionMark, [string, string]>;
-  outbox!: EntityTable<OutboxItem, "id">;
-  outcomes!: EntityTable<OutboxOutcome, "key">;
+type EvotingTables = {
+  cache: Table<CacheEntry, [string, CacheKey]>;
+  marks: Table<PositionMark, [string, string]>;
+  outbox: Table<OutboxItem, number>;
+  outcomes: Table<OutboxOutcome, string>;
+};
+export type EvotingDB = Database<EvotingTables>;
 
-  constructor(name = "evoting", options?: ConstructorParameters<typeof Dexie>[1]) {
-    super(name, options);
-    // Version 1. Add a new numbered version (never edit this one) when the schema changes.
-    this.version(1).stores({
-      cache: "[userId+key], userId",
-      marks: "[userId+positionId], userId",
-      outbox: "++id, &key, userId, [userId+positionId]",
-      outcomes: "key, userId, [userId+positionId], settledAt",
-    });
-  }
+/** The app's database, or (tests) one of another name in a private IndexedDB. */
+export function evotingDb(name = "evoting", factory?: IndexedDbFactory): EvotingDB {
+  // Dexie's version 1 (IndexedDB's 10), as devices that stored votes under Dexie hold it.
+  // Add a new version (never edit this one) when the schema changes.
+  return database<EvotingTables>(name, 10, {
+    cache: "[userId+key], userId",
+    marks: "[userId+positionId], userId",
+    outbox: "++id, &key, userId, [userId+positionId]",
+    outcomes: "key, userId, [userId+positionId], settledAt",
+  }, factory);
 }
 
 let shared: EvotingDB | null = null;
 
-/** The app's database, opened lazily so importing this module never touches IndexedDB. */
+/** The app's database, opened on first use, so importing this module never touches IndexedDB. */
 export function offlineDb(): EvotingDB {
-  shared ??= new EvotingDB();
+  shared ??= evotingDb();
   return shared;
 }
 
@@ -149,13 +151,13 @@ export function offlineDb(): EvotingDB {
  * sent when the same user signs in again.
  */
 export async function clearUserData(userId: string, db: EvotingDB = offlineDb()): Promise<void> {
-  await db.transaction("rw", [db.cache, db.marks, db.outcomes, db.outbox], async () => {
+  await db.transaction("rw", ["cache", "marks", "outcomes", "outbox"], async (tx) => {
     const pendingKeys = new Set(
-      (await db.outbox.where("userId").equals(userId).toArray()).map((item) => item.key),
+      (await tx.outbox.where("userId").equals(userId).toArray()).map((item) => item.key),
     );
-    await db.cache.where("userId").equals(userId).delete();
-    await db.outcomes.where("userId").equals(userId).delete();
-    await db.marks
+    await tx.cache.where("userId").equals(userId).delete();
+    await tx.outcomes.where("userId").equals(userId).delete();
+    await tx.marks
       .where("userId")
       .equals(userId)
       .filter((mark) => !(mark.state === "queued" && mark.key !== null && pendingKeys.has(mark.key)))
@@ -168,8 +170,8 @@ export async function clearUserData(userId: string, db: EvotingDB = offlineDb())
  * voter was told they would not be sent). Candidate photos stay: they are the election's.
  */
 export async function forgetUser(userId: string, db: EvotingDB = offlineDb()): Promise<void> {
-  const tables = [db.cache, db.marks, db.outcomes, db.outbox] as const;
-  await db.transaction("rw", tables, async () => {
-    for (const table of tables) await table.where("userId").equals(userId).delete();
+  const tables = ["cache", "marks", "outcomes", "outbox"] as const;
+  await db.transaction("rw", tables, async (tx) => {
+    for (const table of tables) await tx[table].where("userId").equals(userId).delete();
   });
 }

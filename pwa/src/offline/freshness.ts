@@ -1,6 +1,6 @@
 /**
  * Whether the screens are showing this device's copy, and since when: the store behind the
- * 'Offline: showing data from HH:MM' notice. Kept apart from cache.ts (and Dexie) so the
+ * 'Offline: showing data from HH:MM' notice. Kept apart from cache.ts (and IndexedDB) so the
  * signed-in layout can show the notice without loading the database code first.
  */
 import type { CacheKey } from "./db";

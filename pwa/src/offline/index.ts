@@ -3,8 +3,8 @@
  * (`installOffline`), its queries read through `offlineRead`, and components subscribe to
  * the stores with useSyncExternalStore.
  */
-export { offlineDb, clearUserData, forgetUser, EvotingDB } from "./db";
-export type { CacheData, CacheKey, OutboxItem, OutboxOutcome, OutboxStatus, PositionMark } from "./db";
+export { offlineDb, clearUserData, forgetUser } from "./db";
+export type { EvotingDB, CacheData, CacheKey, OutboxItem, OutboxOutcome, OutboxStatus, PositionMark } from "./db";
 export { queueVote, pendingVotes, unseenOutcomes, markOutcomeSeen, QueueRefusedError } from "./outbox";
 export { createSyncEngine, OUTBOX_LOCK } from "./sync";
 export type { SyncEngine, SyncStatus, SendResult } from "./sync";

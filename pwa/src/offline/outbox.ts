@@ -1,6 +1,6 @@
 /**
  * The vote outbox: a vote is first saved on this device, then the sync engine (sync.ts)
- * delivers it. Saving the item and marking the position 'queued' happen in one Dexie
+ * delivers it. Saving the item and marking the position 'queued' happen in one IndexedDB
  * transaction, so the card can never show 'Queued' for a vote that is not in the outbox, or
  * the reverse.
  */
@@ -35,13 +35,13 @@ export async function queueVote(input: QueueVoteInput, options: QueueOptions = {
   const newKey = options.newKey ?? (() => crypto.randomUUID());
   const { userId, positionId } = input;
 
-  return db.transaction("rw", [db.outbox, db.marks, db.cache], async () => {
-    const waiting = await db.outbox.where("[userId+positionId]").equals([userId, positionId]).count();
+  return db.transaction("rw", ["outbox", "marks", "cache"], async (tx) => {
+    const waiting = await tx.outbox.where("[userId+positionId]").equals([userId, positionId]).count();
     if (waiting > 0) throw new QueueRefusedError("already-queued");
 
-    const mark = await db.marks.get([userId, positionId]);
+    const mark = await tx.marks.get([userId, positionId]);
     if (mark?.state === "voted") throw new QueueRefusedError("already-voted");
-    const myVotes = await db.cache.get([userId, "myVotes"]);
+    const myVotes = await tx.cache.get([userId, "myVotes"]);
     if ((myVotes?.data as { positionId: string }[] | undefined)?.some((v) => v.positionId === positionId)) {
       throw new QueueRefusedError("already-voted");
     }
@@ -50,7 +50,7 @@ export async function queueVote(input: QueueVoteInput, options: QueueOptions = {
     // device received with the ballot when the caller has none at hand.
     let ballotTicket = input.ballotTicket;
     if (!ballotTicket) {
-      const positions = await db.cache.get([userId, "positions"]);
+      const positions = await tx.cache.get([userId, "positions"]);
       const cached = (positions?.data as { _id: string; ballotTicket?: string }[] | undefined)?.find(
         (p) => p._id === positionId,
       );
@@ -75,8 +75,8 @@ export async function queueVote(input: QueueVoteInput, options: QueueOptions = {
       leaseOwner: null,
       leaseUntil: 0,
     };
-    item.id = await db.outbox.add(item);
-    await db.marks.put({
+    item.id = await tx.outbox.add(item);
+    await tx.marks.put({
       userId,
       positionId,
       state: "queued",

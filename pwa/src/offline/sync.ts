@@ -153,8 +153,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   /** Atomically takes the queue head for this engine, or says why not. */
   function claimHead(user: string | undefined, force: boolean, exclusive: boolean): Promise<Claim> {
-    return db.transaction("rw", db.outbox, async (): Promise<Claim> => {
-      const all = await db.outbox.orderBy("id").toArray();
+    return db.transaction("rw", ["outbox"], async (tx): Promise<Claim> => {
+      const all = await tx.outbox.orderBy("id").toArray();
       const head = all.find((i) => (user === undefined || i.userId === user) && i.status !== "auth-required");
       if (!head) return { kind: "empty" };
       const t = now();
@@ -171,7 +171,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         leaseOwner: engineId,
         leaseUntil: t + leaseMs,
       };
-      await db.outbox.put(claimed);
+      await tx.outbox.put(claimed);
       return { kind: "item", item: claimed };
     });
   }
@@ -202,8 +202,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     recordedVote: MyVote | null,
     freshVotes: MyVote[] | null,
   ): Promise<OutboxOutcome | null> {
-    return db.transaction("rw", [db.outbox, db.outcomes, db.marks, db.cache], async () => {
-      const current = await db.outbox.get(item.id!);
+    return db.transaction("rw", ["outbox", "outcomes", "marks", "cache"], async (tx) => {
+      const current = await tx.outbox.get(item.id!);
       if (!current) return null; // another tab settled it: its outcome is already recorded
       const t = now();
       const outcome: OutboxOutcome = {
@@ -223,8 +223,8 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         settledAt: t,
         seenAt: null,
       };
-      await db.outbox.delete(item.id!);
-      await db.outcomes.put(outcome);
+      await tx.outbox.delete(item.id!);
+      await tx.outcomes.put(outcome);
       const rejected = outcomeStatus === "rejected";
       // Refused: the card shows the reason and the voter may choose again. Otherwise the
       // position is voted, with the candidate the server holds (ours, or the one cast elsewhere).
@@ -239,15 +239,15 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
         message: outcomeStatus === "delivered" ? null : message,
         updatedAt: t,
       };
-      await db.marks.put(mark);
+      await tx.marks.put(mark);
 
       if (freshVotes) {
-        await db.cache.put({ userId: item.userId, key: "myVotes", data: freshVotes, savedAt: t });
+        await tx.cache.put({ userId: item.userId, key: "myVotes", data: freshVotes, savedAt: t });
       } else if (recordedVote) {
-        const cached = await db.cache.get([item.userId, "myVotes"]);
+        const cached = await tx.cache.get([item.userId, "myVotes"]);
         const votes = (cached?.data ?? []) as MyVote[];
         if (cached && !votes.some((v) => v.positionId === item.positionId)) {
-          await db.cache.put({ ...cached, data: [...votes, recordedVote] });
+          await tx.cache.put({ ...cached, data: [...votes, recordedVote] });
         }
       }
       return outcome;
@@ -255,13 +255,13 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   }
 
   async function holdForAuth(item: OutboxItem, message: string) {
-    await db.transaction("rw", db.outbox, async () => {
-      const items = await db.outbox.where("userId").equals(item.userId).toArray();
+    await db.transaction("rw", ["outbox"], async (tx) => {
+      const items = await tx.outbox.where("userId").equals(item.userId).toArray();
       for (const other of items) {
         const mine = other.id === item.id;
         // A token refused for one vote is refused for all of this user's votes.
         if (mine || other.status === "queued") {
-          await db.outbox.update(other.id!, {
+          await tx.outbox.update(other.id!, {
             status: "auth-required",
             leaseOwner: null,
             leaseUntil: 0,
@@ -277,10 +277,10 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     const jittered = backoffDelay(item.attempts, random(), baseDelayMs, maxDelayMs);
     const delay = retryAfterMs === null ? jittered : Math.max(retryAfterMs, jittered);
     const nextAttemptAt = t + delay;
-    await db.transaction("rw", db.outbox, async () => {
-      const current = await db.outbox.get(item.id!);
+    await db.transaction("rw", ["outbox"], async (tx) => {
+      const current = await tx.outbox.get(item.id!);
       if (!current || current.leaseOwner !== engineId) return; // taken over or settled elsewhere
-      await db.outbox.update(item.id!, {
+      await tx.outbox.update(item.id!, {
         status: "queued",
         nextAttemptAt,
         serverHold: retryAfterMs !== null,
@@ -430,11 +430,11 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       setStatus({ state: "stopped", nextAttemptAt: null });
     },
     async resumeForUser(userId: string) {
-      await db.transaction("rw", db.outbox, async () => {
-        const held = await db.outbox.where("userId").equals(userId).toArray();
+      await db.transaction("rw", ["outbox"], async (tx) => {
+        const held = await tx.outbox.where("userId").equals(userId).toArray();
         for (const item of held) {
           if (item.status === "auth-required") {
-            await db.outbox.update(item.id!, { status: "queued", nextAttemptAt: 0, serverHold: false });
+            await tx.outbox.update(item.id!, { status: "queued", nextAttemptAt: 0, serverHold: false });
           }
         }
       });

@@ -3,17 +3,14 @@
  * that also drives the engine's timers, a controllable fake server, and a Web Locks stand-in.
  * Imported only by `*.test.ts` files.
  */
-// A global indexedDB, as in a browser. Dexie looks for it when it loads, so a test file using
-// liveQuery imports "fake-indexeddb/auto" first itself; each test still opens its own database.
-import "fake-indexeddb/auto";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { EvotingDB, type OutboxItem } from "./db";
+import { evotingDb, type OutboxItem } from "./db";
 import type { LockManagerLike, SendResult, Timers } from "./sync";
 
 /** A fresh, empty IndexedDB; call `open()` again for a second tab on the same database. */
 export function memoryIndexedDb() {
   const indexedDB = new IDBFactory();
-  return { open: (name = "evoting-test") => new EvotingDB(name, { indexedDB, IDBKeyRange }) };
+  return { open: (name = "evoting-test") => evotingDb(name, { indexedDB, IDBKeyRange }) };
 }
 
 export function manualClock(start = Date.UTC(2025, 6, 4, 10, 0, 0)) {

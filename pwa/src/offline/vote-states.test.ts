@@ -1,5 +1,3 @@
-// First: Dexie reads the global indexedDB when it loads, and liveQuery depends on it.
-import "fake-indexeddb/auto";
 import { describe, expect, it, vi } from "vitest";
 import { queueVote } from "./outbox";
 import { memoryIndexedDb } from "./test-support";

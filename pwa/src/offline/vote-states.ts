@@ -4,9 +4,9 @@
  * queued vote the server refused ('failed', with its reason). The shape matches the cards'
  * PositionVoteStatus, so the page passes the map straight in as its `local` input.
  */
-import { liveQuery } from "dexie";
 import type { MyVote } from "@evoting/shared";
 import type { EvotingDB, PositionMark } from "./db";
+import { liveQuery } from "./idb";
 import { createStore, type ReadableStore } from "./store";
 
 export type LocalVoteStatus =
@@ -50,7 +50,7 @@ export function sameVoteStates(a: LocalVoteStates, b: LocalVoteStates): boolean 
 
 /**
  * A live view of one user's marks: updates when this tab or another one queues or settles a
- * vote (Dexie's liveQuery observes IndexedDB across tabs). It watches IndexedDB only while
+ * vote (liveQuery hears of writes from every tab). It watches IndexedDB only while
  * someone is subscribed, so useSyncExternalStore can use it directly, StrictMode included.
  */
 export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<LocalVoteStates> {
@@ -62,7 +62,7 @@ export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<Lo
     subscribe(listener) {
       const unsubscribe = store.subscribe(listener);
       if (subscribers++ === 0) {
-        subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
+        subscription = liveQuery(db, ["marks"], () => db.marks.where("userId").equals(userId).toArray()).subscribe({
           next: (marks) => store.set(toLocalVoteStates(marks)),
           error: (error) => console.error("Could not read queued votes", error),
         });

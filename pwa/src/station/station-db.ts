@@ -12,7 +12,7 @@
  * | `refusals`  | id (ballot:position)| positions the server refused: voter and position, no choice  |
  * | `delivered` | ballotId            | ballots the server answered, for the officer's counts        |
  */
-import Dexie, { type Table } from "dexie";
+import { database, type Database, type IndexedDbFactory, type Table } from "../offline/idb";
 import type { SealedStationBallot } from "@evoting/shared";
 import type { DevicePackage } from "./station-api";
 
@@ -61,30 +61,32 @@ export interface DeliveredBallot {
   at: number;
 }
 
-export class StationDB extends Dexie {
-  packages!: Table<StoredPackage, string>;
-  queue!: Table<QueuedBallot, string>;
-  served!: Table<ServedVoter, string>;
-  refusals!: Table<StationRefusal, string>;
-  delivered!: Table<DeliveredBallot, string>;
+type StationTables = {
+  packages: Table<StoredPackage, string>;
+  queue: Table<QueuedBallot, string>;
+  served: Table<ServedVoter, string>;
+  refusals: Table<StationRefusal, string>;
+  delivered: Table<DeliveredBallot, string>;
+};
+export type StationDB = Database<StationTables>;
 
-  constructor(name = "evoting-station", options?: ConstructorParameters<typeof Dexie>[1]) {
-    super(name, options);
-    // Version 1. Add a new numbered version (never edit this one) when the schema changes.
-    this.version(1).stores({
-      packages: "stationId",
-      queue: "ballotId, queuedAt",
-      served: "voterId",
-      refusals: "id, stationId, at",
-      delivered: "ballotId, stationId",
-    });
-  }
+/** The station's database, or (tests) one of another name in a private IndexedDB. */
+export function openStationDb(name = "evoting-station", factory?: IndexedDbFactory): StationDB {
+  // Dexie's version 1 (IndexedDB's 10), as stations set up under Dexie hold it.
+  // Add a new version (never edit this one) when the schema changes.
+  return database<StationTables>(name, 10, {
+    packages: "stationId",
+    queue: "ballotId, queuedAt",
+    served: "voterId",
+    refusals: "id, stationId, at",
+    delivered: "ballotId, stationId",
+  }, factory);
 }
 
 let shared: StationDB | null = null;
 
 export function stationDb(): StationDB {
-  shared ??= new StationDB();
+  shared ??= openStationDb();
   return shared;
 }
 
@@ -95,9 +97,9 @@ export class AlreadyServedError extends Error {}
  * hold a ballot for a voter it does not remember, nor take a second one.
  */
 export async function queueBallot(db: StationDB, item: QueuedBallot): Promise<void> {
-  await db.transaction("rw", [db.queue, db.served], async () => {
-    if (await db.served.get(item.voter.id)) throw new AlreadyServedError(item.voter.id);
-    await db.served.add({ voterId: item.voter.id, stationId: item.stationId, ballotId: item.ballotId, at: item.queuedAt });
-    await db.queue.add(item);
+  await db.transaction("rw", ["queue", "served"], async (tx) => {
+    if (await tx.served.get(item.voter.id)) throw new AlreadyServedError(item.voter.id);
+    await tx.served.add({ voterId: item.voter.id, stationId: item.stationId, ballotId: item.ballotId, at: item.queuedAt });
+    await tx.queue.add(item);
   });
 }

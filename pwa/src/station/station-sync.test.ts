@@ -4,12 +4,12 @@ import { describe, expect, it, vi } from "vitest";
 import { STATION_BALLOT_BLOCK, type StationBallotAnswer } from "@evoting/shared";
 import { ApiRequestError } from "../lib/api-client";
 import { importSessionKey, sealBallot } from "./station-crypto";
-import { AlreadyServedError, StationDB, queueBallot, type QueuedBallot } from "./station-db";
+import { AlreadyServedError, openStationDb, queueBallot, type QueuedBallot } from "./station-db";
 import { stationSession } from "./station-session";
 import { flushStationQueue, type SyncDeps } from "./station-sync";
 
 const RAW = "q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA"; // 32 bytes, base64url
-const freshDb = () => new StationDB(`station-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+const freshDb = () => openStationDb(`station-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
 const fromB64u = (s: string) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4)), (c) => c.charCodeAt(0));
 
 async function sealed(voterId: string) {

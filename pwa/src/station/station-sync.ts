@@ -5,9 +5,9 @@
  * One flight at a time (a second call joins the running one); the first network failure ends
  * the pass and the next trigger (online event, timer, new ballot) starts another.
  */
-import { liveQuery } from "dexie";
 import { messages, type StationBallotAnswer } from "@evoting/shared";
 import { ApiRequestError } from "../lib/api-client";
+import { liveQuery } from "../offline/idb";
 import { stationApi } from "./station-api";
 import { stationDb, type QueuedBallot, type StationDB } from "./station-db";
 import { stationSession } from "./station-session";
@@ -25,11 +25,11 @@ const isFinal = (error: unknown) =>
   error instanceof ApiRequestError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 408 && error.status !== 429;
 
 async function settle(db: StationDB, item: QueuedBallot, answer: StationBallotAnswer, at: number) {
-  await db.transaction("rw", [db.queue, db.refusals, db.delivered], async () => {
-    await db.queue.delete(item.ballotId);
-    await db.delivered.put({ ballotId: item.ballotId, stationId: item.stationId, counted: answer.outcomes.filter((o) => o.counted).length, at });
+  await db.transaction("rw", ["queue", "refusals", "delivered"], async (tx) => {
+    await tx.queue.delete(item.ballotId);
+    await tx.delivered.put({ ballotId: item.ballotId, stationId: item.stationId, counted: answer.outcomes.filter((o) => o.counted).length, at });
     for (const o of answer.outcomes.filter((x) => !x.counted)) {
-      await db.refusals.put({
+      await tx.refusals.put({
         id: `${item.ballotId}:${o.positionId}`,
         stationId: item.stationId,
         voter: answer.voter,
@@ -44,10 +44,10 @@ async function settle(db: StationDB, item: QueuedBallot, answer: StationBallotAn
 async function refuseWhole(db: StationDB, item: QueuedBallot, message: string, at: number) {
   // A revoked station must stop taking ballots as soon as the device hears of it.
   if (message === messages.stationRevoked && stationSession.get()?.station._id === item.stationId) stationSession.set(null);
-  await db.transaction("rw", [db.queue, db.refusals], async () => {
-    await db.queue.delete(item.ballotId);
+  await db.transaction("rw", ["queue", "refusals"], async (tx) => {
+    await tx.queue.delete(item.ballotId);
     const { matricNumber, name } = item.voter;
-    await db.refusals.put({ id: `${item.ballotId}:*`, stationId: item.stationId, voter: { matricNumber, name }, positionTitle: "", message, at });
+    await tx.refusals.put({ id: `${item.ballotId}:*`, stationId: item.stationId, voter: { matricNumber, name }, positionTitle: "", message, at });
   });
 }
 
@@ -78,7 +78,7 @@ export function flushStationQueue(deps: SyncDeps = defaults()): Promise<void> {
 }
 
 /** Queue length and refusals for the screen, live. */
-export const watchQueue = (db: StationDB = stationDb()) => liveQuery(() => db.queue.count());
+export const watchQueue = (db: StationDB = stationDb()) => liveQuery(db, ["queue"], () => db.queue.count());
 export const watchRefusals = (stationId: string, db: StationDB = stationDb()) =>
-  liveQuery(() => db.refusals.where("stationId").equals(stationId).reverse().sortBy("at"));
-export const watchServed = (db: StationDB = stationDb()) => liveQuery(async () => new Set((await db.served.toArray()).map((s) => s.voterId)));
+  liveQuery(db, ["refusals"], () => db.refusals.where("stationId").equals(stationId).reverse().sortBy("at"));
+export const watchServed = (db: StationDB = stationDb()) => liveQuery(db, ["served"], async () => new Set((await db.served.toArray()).map((s) => s.voterId)));

@@ -1,4 +1,4 @@
-// Dexie (the offline store) needs a global indexedDB; jsdom has none.
+// The offline store needs a global indexedDB; jsdom has none.
 import "fake-indexeddb/auto";
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";

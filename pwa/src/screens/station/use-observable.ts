@@ -1,4 +1,4 @@
-/** The latest value of a Dexie liveQuery (or any subscribable), `initial` until the first one. */
+/** The latest value of a liveQuery (or any subscribable), `initial` until the first one. */
 import { useEffect, useState } from "react";
 
 interface Subscribable<T> {

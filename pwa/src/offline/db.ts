@@ -127,8 +127,7 @@ export type EvotingDB = Database<EvotingTables>;
 
 /** The app's database, or (tests) one of another name in a private IndexedDB. */
 export function evotingDb(name = "evoting", factory?: IndexedDbFactory): EvotingDB {
-  // Dexie's version 1 (IndexedDB's 10), as devices that stored votes under Dexie hold it.
-  // Add a new version (never edit this one) when the schema changes.
+  // Version 10: Dexie's version 1, as devices that stored votes under Dexie hold it.
   return database<EvotingTables>(name, 10, {
     cache: "[userId+key], userId",
     marks: "[userId+positionId], userId",

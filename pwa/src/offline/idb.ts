@@ -238,6 +238,8 @@ function upgrade(db: IDBDatabase, tx: IDBTransaction, schema: Record<string, str
 /**
  * The database `name` with the tables `schema` names (Dexie's notation, see the top of this
  * file) at IndexedDB `version`. Opened on first use, so creating it touches nothing.
+ * A schema change raises `version` (20 for what would be Dexie's 2): the upgrade then creates
+ * the tables and indexes that are new. Removing or reshaping one needs its own migration here.
  */
 export function database<S extends Tables>(
   name: string,

@@ -72,8 +72,7 @@ export type StationDB = Database<StationTables>;
 
 /** The station's database, or (tests) one of another name in a private IndexedDB. */
 export function openStationDb(name = "evoting-station", factory?: IndexedDbFactory): StationDB {
-  // Dexie's version 1 (IndexedDB's 10), as stations set up under Dexie hold it.
-  // Add a new version (never edit this one) when the schema changes.
+  // Version 10: Dexie's version 1, as stations set up under Dexie hold it.
   return database<StationTables>(name, 10, {
     packages: "stationId",
     queue: "ballotId, queuedAt",

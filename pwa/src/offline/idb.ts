@@ -62,13 +62,23 @@ class Query<T> {
     return this.only === undefined ? undefined : this.keyRanges.only(this.only);
   }
 
-  /** The matching rows with their primary keys, in order. */
-  private async read(store: IDBObjectStore): Promise<{ keys: IDBValidKey[]; rows: T[] }> {
+  private passes(row: T): boolean {
+    return this.filters.every((keep) => keep(row));
+  }
+
+  /** The matching rows, in order. */
+  private async rows(store: IDBObjectStore): Promise<T[]> {
+    const rows = await request(this.source(store).getAll(this.range()) as IDBRequest<T[]>);
+    const kept = this.filters.length ? rows.filter((row) => this.passes(row)) : rows;
+    return this.reversed ? kept.reverse() : kept;
+  }
+
+  /** The matching rows' primary keys; the rows themselves are read only when a filter needs them. */
+  private async keys(store: IDBObjectStore): Promise<IDBValidKey[]> {
     const source = this.source(store);
+    if (!this.filters.length) return request(source.getAllKeys(this.range()));
     const [rows, keys] = await Promise.all([request(source.getAll(this.range()) as IDBRequest<T[]>), request(source.getAllKeys(this.range()))]);
-    const kept = rows.map((_, i) => i).filter((i) => this.filters.every((keep) => keep(rows[i])));
-    if (this.reversed) kept.reverse();
-    return { keys: kept.map((i) => keys[i]), rows: kept.map((i) => rows[i]) };
+    return keys.filter((_, i) => this.passes(rows[i]));
   }
 
   /** Only the rows that pass `keep` as well. */
@@ -82,7 +92,7 @@ class Query<T> {
   }
 
   toArray(): Promise<T[]> {
-    return this.run("r", async (store) => (await this.read(store)).rows);
+    return this.run("r", (store) => this.rows(store));
   }
 
   /** The rows ordered by one of their fields (stable; highest first after `reverse()`). */
@@ -97,14 +107,14 @@ class Query<T> {
 
   count(): Promise<number> {
     return this.run("r", async (store) =>
-      this.filters.length ? (await this.read(store)).rows.length : request(this.source(store).count(this.range())),
+      this.filters.length ? (await this.rows(store)).length : request(this.source(store).count(this.range())),
     );
   }
 
   /** Deletes the rows; answers how many. */
   delete(): Promise<number> {
     return this.run("rw", async (store) => {
-      const { keys } = await this.read(store);
+      const keys = await this.keys(store);
       await Promise.all(keys.map((key) => request(store.delete(key))));
       return keys.length;
     });

@@ -262,6 +262,9 @@ export function database<S extends Tables>(
   const listeners = new Set<Listener>();
   let opening: Promise<IDBDatabase> | null = null;
   let channel: BroadcastChannel | null = null;
+  const tell = (tables: readonly string[]) => {
+    for (const listener of listeners) listener(tables);
+  };
 
   function open(): Promise<IDBDatabase> {
     opening ??= new Promise<IDBDatabase>((resolve, reject) => {
@@ -291,9 +294,7 @@ export function database<S extends Tables>(
   function broadcast(): BroadcastChannel | null {
     if (channel || typeof BroadcastChannel === "undefined") return channel;
     channel = new BroadcastChannel(`idb-changes:${name}${factory.indexedDB ? `:${privateId(factory.indexedDB)}` : ""}`);
-    channel.onmessage = (event: MessageEvent<string[]>) => {
-      for (const listener of listeners) listener(event.data);
-    };
+    channel.onmessage = (event: MessageEvent<string[]>) => tell(event.data);
     // Node (the unit tests) would otherwise stay up for the channel.
     (channel as BroadcastChannel & { unref?: () => void }).unref?.();
     return channel;
@@ -320,7 +321,7 @@ export function database<S extends Tables>(
     }
     await done;
     if (mode === "rw") {
-      for (const listener of listeners) listener(tables);
+      tell(tables);
       broadcast()?.postMessage(tables);
     }
     return result;

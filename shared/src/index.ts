@@ -14,3 +14,5 @@ export * from "./ballot-order.ts";
 export * from "./csv.ts";
 export * from "./results-csv.ts";
 export * from "./roll.ts";
+export * from "./ballot-methods.ts";
+export * from "./counting/index.ts";

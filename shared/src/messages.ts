@@ -95,6 +95,23 @@ export const messages = {
   updateCandidateFailed: "Failed to update candidate",
   manifestoTooLong: "Manifesto must be at most 2,000 characters",
 
+  // Ballot methods: several seats, ranked choice, referendum (issue 37).
+  seatsNeedMethod: "Seats apply only to several-seat and ranked positions",
+  questionRequired: "A referendum needs its question",
+  questionNeedsReferendum: "Only a referendum has a question",
+  methodFrozen: "This position already has votes: its voting method, seats, question and pass threshold can no longer change",
+  referendumHasNoCandidates: "A referendum question has no candidates",
+  oneChoiceField: "Send exactly one of candidateId, candidateIds, ranking or choice",
+  referendumNeedsChoice: "Choose Yes or No (or Abstain where allowed)",
+  multiNeedsCandidates: "Choose at least one candidate",
+  rankedNeedsRanking: "Rank at least one candidate",
+  noMarks: "Choose at least one candidate",
+  duplicateMarks: "Each candidate can be chosen or ranked only once",
+  tooManyMarks: (seats: number) => `Choose at most ${seats} candidate${seats === 1 ? "" : "s"}`,
+  methodNeedsOwnBody: "This position uses another voting method: send its own ballot",
+  bltNotRanked: "Only a ranked position's ballots can be exported as BLT",
+  bltNotClosed: "The ballots are exported once voting for this position has closed",
+
   // Voter roll: import, manage, export (issue 10).
   rollStaffMatric: "This matriculation number belongs to an administrator or staff account",
   rollTooLarge: "The file is larger than 5 MB. Split the roll into smaller files and import each one",

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { messages } from "./messages.ts";
+import { MAX_CANDIDATE_ID_LENGTH, MAX_MARKS, positionMethodFields } from "./ballot-methods.ts";
 import {
   DOB_PATTERN,
   EMAIL_DOMAIN,
@@ -105,6 +106,7 @@ export const createPositionSchema = z
     }),
     startTime: instantSchema(messages.startTimeRequired, "Start time"),
     endTime: instantSchema(messages.endTimeRequired, "End time"),
+    ...positionMethodFields,
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), {
     error: messages.endAfterStart,
@@ -162,15 +164,27 @@ export type PasswordFormInput = z.infer<typeof passwordFormSchema>;
  * A vote names a candidate (also 'Yes' on an unopposed position) or, instead, the choice
  * 'no' (unopposed only) or 'abstain' (where allowed): exactly one of the two (issue 11).
  */
+/** A list of candidate ids on a ballot: bounded so a body can never grow a stored record past its pad. */
+const markListSchema = z
+  .array(z.string().trim().min(1, { error: messages.candidateNotFound }).max(MAX_CANDIDATE_ID_LENGTH, { error: messages.candidateNotFound }), {
+    error: "Candidates must be a list of candidate ids",
+  })
+  .max(MAX_MARKS, { error: `A ballot marks at most ${MAX_MARKS} candidates` });
+
 export const castVoteSchema = z
   .object({
     positionId: requiredString(messages.positionRequired).max(64, { error: messages.positionNotFound }),
     candidateId: z.string().trim().max(64, { error: messages.candidateNotFound }).optional(),
-    choice: z.enum(["no", "abstain"], { error: messages.selectCandidate }).optional(),
+    /** Several seats: the candidates marked (ballot-methods.ts checks them against the position). */
+    candidateIds: markListSchema.optional(),
+    /** Ranked: candidate ids, first preference first. */
+    ranking: markListSchema.optional(),
+    /** 'yes' only on a referendum (ballot-methods.ts). */
+    choice: z.enum(["yes", "no", "abstain"], { error: messages.selectCandidate }).optional(),
     /** Optional server-signed ticket proving the ballot was open before close (offline grace). */
     ballotTicket: z.string().max(512).optional(),
   })
-  .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) === 1, {
+  .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) + (v.candidateIds ? 1 : 0) + (v.ranking ? 1 : 0) === 1, {
     error: messages.selectCandidate,
     path: ["candidateId"],
   });

@@ -1,3 +1,5 @@
+import type { BallotMethod } from "./ballot-methods.ts";
+import type { CountRound, CountRule, ReferendumOutcome } from "./counting/index.ts";
 /** The API's answer shapes (spec section 3), shared so the PWA reads exactly what the API writes. */
 /**
  * 'admin' runs the election; 'observer' sees the Admin Panel read-only; 'officer' staffs a
@@ -53,6 +55,14 @@ export interface Position {
   allowAbstain?: boolean;
   /** Decided by Yes/No (election-rules.ts isYesNoBallot); set by the API on ballots, absent means an ordinary vote. */
   yesNo?: boolean;
+  /** Ballot method (ballot-methods.ts); absent or 'single' is the spec's one mark. */
+  method?: BallotMethod;
+  /** Seats to fill (multi, ranked). */
+  seats?: number;
+  /** A referendum's question. */
+  question?: string | null;
+  /** A referendum passes with Yes strictly above this share of Yes + No. */
+  passThreshold?: number;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
@@ -66,8 +76,11 @@ export interface MyVote {
   positionId: string;
   candidateName: string;
   candidateId: string;
-  /** Set only for a vote that names no candidate ('no', 'abstain'); candidateId/Name are then ''. */
-  choice?: "no" | "abstain";
+  /** Set only for a vote that names no candidate ('no', 'abstain', a referendum's 'yes'); candidateId/Name are then ''. */
+  choice?: "yes" | "no" | "abstain";
+  /** Several seats / ranked: the candidates marked, in the voter's order (candidateId/Name are the first). */
+  candidateIds?: string[];
+  candidateNames?: string[];
   /** The ballot's receipt code (issue 12): find it in Counted Ballots once the position closes. */
   receipt?: string;
 }
@@ -99,6 +112,23 @@ export interface PositionResult {
   abstentions?: number;
   /** Voters allowed to vote here when the position is limited to groups (turnout's base). */
   eligibleVoters?: number;
+  /** Ballot method; absent on a single-choice position as the spec's results have it. */
+  method?: BallotMethod;
+  seats?: number;
+  /** Who is elected, once decided (multi: the seats with most votes; ranked: by the count's rule). */
+  elected?: string[];
+  /** Multi: candidates tied for the last seat(s), none of them in `elected`. */
+  tied?: string[];
+  /** Ranked: the rule set counted by, and whether this is the full count or first preferences (voting still open). */
+  rule?: CountRule;
+  count?: "first-preferences" | "full";
+  quota?: number;
+  rounds?: CountRound[];
+  lotSeed?: string;
+  /** Referendum. */
+  question?: string | null;
+  passThreshold?: number;
+  referendum?: ReferendumOutcome;
 }
 
 export interface Results {

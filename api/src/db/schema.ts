@@ -9,7 +9,7 @@
  * O(candidates); `npm run audit` recounts it from the ballots.
  */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -62,6 +62,18 @@ export const positions = sqliteTable("positions", {
   eligibleGroups: text("eligible_groups").notNull().default("[]"),
   /** Issue 11: whether the ballot offers an explicit 'Abstain'. */
   allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(false),
+  /** Ballot method (shared/src/ballot-methods.ts); 'single' is the spec's one mark. Frozen at the first vote. */
+  method: text("method", { enum: ["single", "multi", "ranked", "referendum"] }).notNull().default("single"),
+  /** Seats to fill (multi and ranked). */
+  seats: integer("seats").notNull().default(1),
+  /** A referendum's question; null otherwise. */
+  question: text("question"),
+  /** A referendum passes with Yes strictly above this share of Yes + No. */
+  passThreshold: real("pass_threshold").notNull().default(0.5),
+  /** Tally of referendum 'yes' ballots. */
+  yesCount: integer("yes_count").notNull().default(0),
+  /** Ballots of a multi position (its candidates' tallies count marks, several per ballot). */
+  multiCount: integer("multi_count").notNull().default(0),
 });
 
 export const candidates = sqliteTable(
@@ -117,10 +129,12 @@ export const ballots = sqliteTable(
     positionId: text("position_id")
       .notNull()
       .references(() => positions.id, { onDelete: "cascade" }),
-    /** 'candidate' (also Yes on an unopposed position), 'no' or 'abstain'. */
-    choice: text("choice", { enum: ["candidate", "no", "abstain"] }).notNull().default("candidate"),
-    /** Null unless `choice` is 'candidate'. */
+    /** 'candidate' (also Yes on an unopposed position), 'no', 'abstain', or (ballot methods) 'yes', 'multi', 'ranked'. */
+    choice: text("choice", { enum: ["candidate", "no", "abstain", "yes", "multi", "ranked"] }).notNull().default("candidate"),
+    /** The candidate whose tally the ballot raised (shared `talliedCandidate`): a single choice, a ranking's first preference; else null. */
     candidateId: text("candidate_id").references(() => candidates.id, { onDelete: "cascade" }),
+    /** Multi and ranked: the candidate ids in the voter's order, JSON padded to the position's capacity (shared `encodeMarks`); else null. */
+    marks: text("marks"),
     /** Start of the hour the ballot was cast: coarse on purpose. */
     castHour: integer("cast_hour").notNull(),
   },

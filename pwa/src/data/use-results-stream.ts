@@ -7,7 +7,7 @@ import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { toast } from "sonner";
 import { NEW_VOTE_EVENT, REALTIME_CHANNEL, messages, type Results } from "@evoting/shared";
-import { api, realtimeUrl } from "./api-client";
+import { api, realtimeUrl } from "../api/client";
 import { setResults } from "./queries";
 
 /** One id for every new-vote toast, so a burst replaces the toast instead of stacking them. */

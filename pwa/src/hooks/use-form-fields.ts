@@ -1,6 +1,6 @@
 /** A form of text inputs: their values, the error under each, and the props that tie a field to both. */
 import { useState, type ChangeEvent } from "react";
-import type { FieldErrors } from "./form-errors";
+import type { FieldErrors } from "../lib/form-errors";
 
 export function useFormFields<V extends Record<string, string>>(empty: V) {
   type Name = keyof V & string;

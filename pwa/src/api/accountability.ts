@@ -5,8 +5,8 @@
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { AuditPage, AuditVerification, ElectionSettings, ReceiptList, ResultsSheet, TurnoutReport } from "@evoting/shared";
-import { API_BASE, ApiRequestError, request } from "./api-client";
-import { session } from "./session";
+import { API_BASE, ApiRequestError, request } from "./client";
+import { session } from "../auth/session";
 
 export interface AuditFilters {
   action?: string;

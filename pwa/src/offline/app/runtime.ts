@@ -1,8 +1,8 @@
 /**
  * The app's one offline runtime (pwa/src/offline): the IndexedDB store and the vote outbox's sync
- * engine. queries.ts imports this module on first use, so the store stays out of /login's first
- * load, and the runtime is created on first use, so component tests that never cast a vote
- * never start an engine.
+ * engine, bound to the session and the API client. The entry of the offline chunk: it is loaded
+ * through ./load.ts only, so the store stays out of the first load, and the runtime is created
+ * on first use, so component tests that never cast a vote never start an engine.
  */
 import type { BallotPosition, Results } from "@evoting/shared";
 import {
@@ -16,13 +16,13 @@ import {
   type CacheData,
   type CacheKey,
   type OfflineRuntime,
-} from "../offline";
-import { API_BASE, ApiRequestError } from "./api-client";
-import { setOutboxBusy } from "./app-shell";
-import type { CastVoteResult, CastVoteVariables } from "./queries";
-import { session } from "./session";
+} from "..";
+import { API_BASE, ApiRequestError } from "../../api/client";
+import { setOutboxBusy } from "./shell";
+import type { CastVoteResult, CastVoteVariables } from "../../data/vote-types";
+import { session } from "../../auth/session";
 
-export { freshness, describeOutcome, offlineText, offlineNotice } from "../offline";
+export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
 
 /** The signed-in user's id: offline data and queued votes are kept per user. */
 export const currentUserId = (): string | null => session.user()?._id ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { registerAppShell, type WorkboxLike } from "./app-shell";
+import { registerAppShell, type WorkboxLike } from "./sw-registration";
 
 function fakeWorkbox() {
   const listeners = new Map<string, ((event: { isUpdate?: boolean }) => void)[]>();

@@ -1,12 +1,12 @@
 /**
  * The service worker shell (install prompt, new-version notice), registered once at start.
- * Separate from lib/offline.ts so registering it costs the first load no IndexedDB code.
+ * Separate from ./runtime.ts so registering it costs the first load no IndexedDB code.
  */
-import { registerAppShell, type AppShell } from "../offline/app-shell";
-import { mutationKeys } from "./query-keys";
-import { queryClient } from "./query-client";
+import { registerAppShell, type AppShell } from "../sw-registration";
+import { mutationKeys } from "../../data/query-keys";
+import { queryClient } from "../../data/query-client";
 
-/** Set by lib/offline.ts users: true while the outbox is sending. */
+/** Set by the offline runtime once it starts: true while the outbox is sending. */
 let outboxBusy: () => boolean = () => false;
 export function setOutboxBusy(check: () => boolean) {
   outboxBusy = check;

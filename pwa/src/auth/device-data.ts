@@ -9,6 +9,7 @@
  *   only the outbox, so a vote cast offline still goes when the voter signs in again.
  * The offline module is loaded only when there is something to clear, so /login's first load stays small.
  */
+import { loadOffline } from "../offline/app/load";
 import { session } from "./session";
 
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
@@ -22,7 +23,7 @@ async function indexedDbNames(): Promise<string[] | null> {
 /** Queued votes of this user that the server has not answered yet. */
 export async function queuedVoteCount(userId: string): Promise<number> {
   if (!hasIndexedDb()) return 0;
-  const { pendingVotes } = await import("../offline");
+  const { pendingVotes } = await loadOffline();
   return (await pendingVotes(userId)).length;
 }
 
@@ -42,7 +43,7 @@ function forgetStoredKeys(userId: string): void {
 export async function forgetUserOnDevice(userId: string): Promise<void> {
   forgetStoredKeys(userId);
   if (!hasIndexedDb()) return;
-  const { getOffline } = await import("./offline");
+  const { getOffline } = await loadOffline();
   await getOffline().signedOut(userId, true);
 }
 
@@ -50,7 +51,7 @@ export async function forgetUserOnDevice(userId: string): Promise<void> {
 async function keepOnlyOutbox(userId: string): Promise<void> {
   forgetStoredKeys(userId);
   if (!hasIndexedDb()) return;
-  const { getOffline } = await import("./offline");
+  const { getOffline } = await loadOffline();
   await getOffline().signedOut(userId);
 }
 
@@ -60,7 +61,7 @@ async function keepOnlyOutbox(userId: string): Promise<void> {
  */
 export async function sweepSignedOutUsers(): Promise<void> {
   if (!hasIndexedDb()) return;
-  const { offlineDb, clearUserData } = await import("../offline");
+  const { offlineDb, clearUserData } = await loadOffline();
   const db = offlineDb();
   const current = session.user()?._id ?? null;
   const users = new Set<string>();

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { api } from "./api-client";
+import { api } from "../api/client";
 import { forgetUserOnDevice, queuedVoteCount } from "./device-data";
 import { logoutWarning } from "./logout-warning";
 import { session } from "./session";

@@ -18,10 +18,11 @@ import {
   type Results,
 } from "@evoting/shared";
 import type { CacheData, CacheKey } from "../offline/db";
-import { api, type CastVoteRequest } from "./api-client";
+import { api } from "../api/client";
+import { loadOffline } from "../offline/app/load";
+import type { CastVoteResult, CastVoteVariables } from "./vote-types";
 import { mutationKeys, queryKeys } from "./query-keys";
-import { session } from "./session";
-import { nextTask } from "./page-idle";
+import { session } from "../auth/session";
 
 export { mutationKeys, queryKeys } from "./query-keys";
 
@@ -29,7 +30,6 @@ export { mutationKeys, queryKeys } from "./query-keys";
 // so they run with `networkMode: "always"`: react-query must not pause them while offline.
 // The offline module (IndexedDB) is imported on first use, keeping it out of /login's first load.
 
-const loadOffline = () => import("./offline").then(nextTask);
 const signedInId = () => session.user()?._id ?? null;
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 
@@ -127,16 +127,7 @@ export function addMyVote(client: QueryClient, vote: MyVote) {
 // ---------------------------------------------------------------------------------------
 // Casting a vote
 
-export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string };
-
-/**
- * How a cast ended for the card. `outbox`: through the offline outbox, whose outcome listener
- * (main.tsx) tells the voter and updates the caches. `direct`: IndexedDB was unavailable or
- * nobody is signed in, so the vote went straight to the API and the caller says so.
- */
-export type CastVoteResult =
-  | { via: "outbox"; status: "queued" | "delivered" | "already-voted" | "rejected"; vote: MyVote | null }
-  | { via: "direct"; status: "delivered"; vote: MyVote };
+export type { CastVoteResult, CastVoteVariables } from "./vote-types";
 
 async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
   const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;

@@ -12,9 +12,9 @@ import {
   type PublicElection,
   type UpdatePositionInput,
 } from "@evoting/shared";
-import { request } from "./api-client";
-import { invalidateElectionData, offlineRead } from "./queries";
-import { queryKeys } from "./query-keys";
+import { request } from "./client";
+import { invalidateElectionData, offlineRead } from "../data/queries";
+import { queryKeys } from "../data/query-keys";
 
 export const electionApi = {
   election: () => request<ElectionSettings>("/election"),

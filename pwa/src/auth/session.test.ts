@@ -35,7 +35,7 @@ describe("session", () => {
 
 describe("cache and session", () => {
   test("a different token clears cached answers; a user update does not", async () => {
-    const { createQueryClient, clearOnSessionChange } = await import("./query-client");
+    const { createQueryClient, clearOnSessionChange } = await import("../data/query-client");
     const client = createQueryClient();
     const stop = clearOnSessionChange(client);
     session.signIn("first", user);

@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
-import { ApiRequestError } from "./api-client";
-import { session } from "./session";
+import { ApiRequestError } from "../api/client";
+import { session } from "../auth/session";
 
 /** Client errors (4xx) will not change on retry; network and 5xx errors get two more tries. */
 function shouldRetry(failureCount: number, error: unknown): boolean {

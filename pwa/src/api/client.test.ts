@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { json, mockFetch } from "../test/fetch-mock";
-import { api, ApiRequestError, errorMessage } from "./api-client";
-import { session } from "./session";
+import { api, ApiRequestError, errorMessage } from "./client";
+import { session } from "../auth/session";
 
 const user = { _id: "u", name: "U", role: "voter" as const, matricNumber: "2020/5570001", email: null, hasPassword: false };
 

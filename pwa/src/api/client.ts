@@ -18,7 +18,7 @@ import type {
   TokenResponse,
   UserProfile,
 } from "@evoting/shared";
-import { session } from "./session";
+import { session } from "../auth/session";
 
 const configuredBase = import.meta.env.VITE_API_URL as string | undefined;
 if (!configuredBase) {

@@ -5,9 +5,9 @@
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiError, RollReport, UpdateVoterInput, VoterListItem, VoterPage } from "@evoting/shared";
-import { API_BASE, ApiRequestError, request } from "./api-client";
-import { queryKeys } from "./query-keys";
-import { session } from "./session";
+import { API_BASE, ApiRequestError, request } from "./client";
+import { queryKeys } from "../data/query-keys";
+import { session } from "../auth/session";
 
 export interface VoterFilters {
   query: string;

@@ -9,6 +9,7 @@
  * - referendum: 'yes', 'no' or (if allowed) 'abstain'; no candidates.
  */
 import { z } from "zod";
+import { DEFAULT_PASS_THRESHOLD } from "./counting/referendum.ts";
 import { messages } from "./messages.ts";
 
 export const ballotMethods = ["single", "multi", "ranked", "referendum"] as const;
@@ -17,7 +18,6 @@ export type BallotMethod = (typeof ballotMethods)[number];
 /** Seats a position may fill: more than a body of 50 is not a student election. */
 export const MAX_SEATS = 50;
 export const MAX_QUESTION_LENGTH = 500;
-export const DEFAULT_PASS_THRESHOLD = 0.5;
 
 export interface PositionMethod {
   method: BallotMethod;

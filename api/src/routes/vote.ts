@@ -21,7 +21,7 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
-import { findBallotChoice } from "../services/votes/ballot-rules.ts";
+import { candidateNames, findBallotChoice, methodVoteChoice } from "../services/votes/ballot-rules.ts";
 import { listPositions, voterGroups } from "../services/election/catalog.ts";
 import { getElection, orderForVoter } from "../services/election/settings.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes/cast.ts";
@@ -123,17 +123,24 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
   // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
   // takes votes only from voters in them.
   // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
+  // Multi, ranked and referendum positions check their own ballots (shared ballot-methods.ts).
+  const methodChoice = position ? methodVoteChoice(position, body) : null;
+  const single = methodChoice === null;
   const kindProblem =
-    position && body.choice ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed }) : null;
+    typeof methodChoice === "string"
+      ? methodChoice
+      : single && position && body.choice && body.choice !== "yes"
+        ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed })
+        : null;
   const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
-  const candidateOk = body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
+  const candidateOk = !single || body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
   if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {
     const stored = await storedAnswer();
     if (stored) return stored;
   }
   if (!position) fail(404, messages.positionNotFound);
   if (kindProblem) fail(400, kindProblem);
-  if (!body.choice) {
+  if (single && !body.choice) {
     if (!candidate) fail(404, messages.candidateNotFound);
     if (candidate.positionId !== positionId) fail(400, messages.candidateNotInPosition);
   }
@@ -150,7 +157,13 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
   const answer = await castVote(database, keys, {
     voterId,
     positionId,
-    choice: body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },
+    choice:
+      methodChoice && typeof methodChoice !== "string"
+        ? methodChoice
+        : body.choice && body.choice !== "yes"
+          ? { kind: body.choice }
+          : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },
+    ...(methodChoice && typeof methodChoice !== "string" && "marks" in methodChoice ? { markNames: await candidateNames(database, methodChoice.marks) } : {}),
     idempotencyKey: key,
     now,
   });

@@ -63,7 +63,7 @@ export interface VoteChoice {
   candidateId: string;
   candidateName: string;
   /** Issue 11: a vote that names no candidate; `candidateId` is then '' and `candidateName` its label. */
-  choice?: "no" | "abstain";
+  choice?: "yes" | "no" | "abstain";
   ballotTicket?: string;
 }
 
@@ -109,7 +109,7 @@ export interface PositionMark {
   candidateId: string | null;
   candidateName: string | null;
   /** Issue 11: set for a 'no' or 'abstain' vote. */
-  choice?: "no" | "abstain";
+  choice?: "yes" | "no" | "abstain";
   /** The outbox item (idempotency key) behind this mark, if any. */
   key: string | null;
   /** Why a queued vote was refused, for the card. */

@@ -10,16 +10,20 @@
  *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
+import { marksCapacity, messages, methodBallot, type BallotMethod, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
+import type { VoteChoice } from "./cast.ts";
 import { perDatabase, type Database } from "../../db/client.ts";
 import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
 import { parseGroups } from "../election/catalog.ts";
 
-export interface PositionRules {
+export interface PositionRules extends PositionMethod {
   startTime: number;
   endTime: number;
   eligibleGroups: string[];
   allowAbstain: boolean;
   candidateCount: number;
+  /** The position's candidates, for multi and ranked ballots' checks. */
+  candidateIds: string[];
 }
 
 export interface CandidateRef {
@@ -36,7 +40,7 @@ interface Snapshot {
 const TOUCHES_CATALOG =
   /^\s*(?:UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO)\s+["`]?(?:positions|candidates)["`]?[\s(]/i;
 /** …unless it only bumps a tally (the mixer, several times a second: by one, or by its batch's count `mix.*`). */
-const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\b)/i;
+const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count|yes_count|multi_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\b)/i;
 
 /** Whether a write may change what votes are checked against (exported for tests). */
 export const touchesCatalog = (sql: string): boolean => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql);
@@ -67,15 +71,15 @@ class BallotRulesCache {
   private async load(): Promise<Snapshot> {
     const generation = this.generation;
     const [positionRows, candidateRows] = await Promise.all([
-      this.database.client.execute("SELECT id, start_time, end_time, eligible_groups, allow_abstain FROM positions"),
+      this.database.client.execute("SELECT id, start_time, end_time, eligible_groups, allow_abstain, method, seats, question, pass_threshold FROM positions"),
       this.database.client.execute("SELECT id, name, position_id FROM candidates"),
     ]);
     const candidates = new Map<string, CandidateRef>();
-    const counts = new Map<string, number>();
+    const idsOf = new Map<string, string[]>();
     for (const r of candidateRows.rows) {
       const positionId = String(r.position_id);
       candidates.set(String(r.id), { name: String(r.name), positionId });
-      counts.set(positionId, (counts.get(positionId) ?? 0) + 1);
+      idsOf.set(positionId, [...(idsOf.get(positionId) ?? []), String(r.id)]);
     }
     const positions = new Map<string, PositionRules>();
     for (const r of positionRows.rows) {
@@ -85,7 +89,12 @@ class BallotRulesCache {
         endTime: Number(r.end_time),
         eligibleGroups: parseGroups(String(r.eligible_groups)),
         allowAbstain: Number(r.allow_abstain) === 1,
-        candidateCount: counts.get(id) ?? 0,
+        candidateCount: idsOf.get(id)?.length ?? 0,
+        candidateIds: idsOf.get(id) ?? [],
+        method: String(r.method ?? "single") as BallotMethod,
+        seats: Number(r.seats ?? 1),
+        question: r.question === null || r.question === undefined ? null : String(r.question),
+        passThreshold: Number(r.pass_threshold ?? 0.5),
       });
     }
     const snapshot = { positions, candidates };
@@ -112,4 +121,28 @@ export async function findBallotChoice(
   const { positions, candidates } = await cacheOf(database).get();
   const position = positions.get(positionId);
   return { position, candidate: position ? candidates.get(candidateId) : undefined };
+}
+
+/** A candidate's name from the same snapshot ('' for an unknown id). */
+export async function candidateNames(database: Database, ids: readonly string[]): Promise<string[]> {
+  const { candidates } = await cacheOf(database).get();
+  return ids.map((id) => candidates.get(id)?.name ?? "");
+}
+
+/**
+ * The ballot a vote body casts on a multi, ranked or referendum position, as castVote takes it,
+ * or the 400 message refusing it (shared `methodBallot`); null for a single-choice position,
+ * which keeps the spec's checks. A single-choice position refuses the other methods' fields.
+ */
+export function methodVoteChoice(position: PositionRules, body: VoteChoiceFields): VoteChoice | string | null {
+  if (position.method === "single") {
+    return body.candidateIds !== undefined || body.ranking !== undefined || body.choice === "yes" ? messages.methodNeedsOwnBody : null;
+  }
+  const ballot = methodBallot(position, body);
+  if (typeof ballot === "string") return ballot;
+  if (ballot.kind === "multi" || ballot.kind === "ranked") {
+    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateCount) };
+  }
+  if (ballot.kind === "yes" || ballot.kind === "no" || ballot.kind === "abstain") return { kind: ballot.kind };
+  return messages.methodNeedsOwnBody;
 }

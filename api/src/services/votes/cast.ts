@@ -26,12 +26,12 @@
  * keyed vote is two statements and one voter-keyed row, as an unkeyed one (eighth pass).
  */
 import { randomUUID } from "node:crypto";
-import type { CastVoteResponse, MyVote } from "@evoting/shared";
-import { messages } from "@evoting/shared";
+import type { BallotKind, BallotMarks, CastVoteResponse, MyVote, VoteChoiceFields } from "@evoting/shared";
+import { decodeMarks, encodeMarks, messages, talliedCandidate } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { Fingerprinted, Sealed } from "../../db/deferred.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
-import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
+import { CHOICE_RECORD_BYTES, choiceRecordBytes, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
@@ -39,33 +39,57 @@ import { newBallot, receiptCode } from "./receipts.ts";
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
 
-export type ChoiceKind = "candidate" | "no" | "abstain";
+export type ChoiceKind = BallotKind;
 
-/** What a vote chooses. 'Yes' on an unopposed position is its candidate. */
+/**
+ * What a vote chooses. 'Yes' on an unopposed position is its candidate; a referendum's is
+ * 'yes'. Multi and ranked ballots carry their marks and the position's capacity (the largest
+ * ballot it allows), which every stored record of the vote is padded to.
+ */
 export type VoteChoice =
   | { kind: "candidate"; candidateId: string; candidateName: string }
   | { kind: "no" }
-  | { kind: "abstain" };
+  | { kind: "abstain" }
+  | { kind: "yes" }
+  | { kind: "multi" | "ranked"; marks: string[]; capacity: number };
 
 /** A choice as a request names it (no candidate name): what the idempotency fingerprint covers. */
 export interface ChoiceRef {
   kind: ChoiceKind;
   candidateId?: string;
+  marks?: string[];
 }
 
-/** The body of POST /vote as far as the choice goes: a candidate id, or 'no' / 'abstain'. */
-export const choiceRefOf = (body: { candidateId?: string; choice?: "no" | "abstain" }): ChoiceRef =>
-  body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: body.candidateId ?? "" };
+/** The body of POST /vote as far as the choice goes: a candidate id, marks, or 'yes' / 'no' / 'abstain'. */
+export const choiceRefOf = (body: VoteChoiceFields): ChoiceRef => {
+  if (body.choice) return { kind: body.choice };
+  if (body.candidateIds) return { kind: "multi", marks: body.candidateIds };
+  if (body.ranking) return { kind: "ranked", marks: body.ranking };
+  return { kind: "candidate", candidateId: body.candidateId ?? "" };
+};
+
+/** The ballot marks of a choice, in the shared encoding (shared/src/ballot-methods.ts). */
+export function marksOf(choice: VoteChoice): BallotMarks {
+  if (choice.kind === "candidate") return { kind: "candidate", marks: [choice.candidateId] };
+  if (choice.kind === "multi" || choice.kind === "ranked") return { kind: choice.kind, marks: choice.marks };
+  return { kind: choice.kind, marks: [] };
+}
 
 /** The sealed record of a choice (participation and pending ballot): short keys, fixed length. */
 export interface ChoiceRecord {
   /** kind */
   k: ChoiceKind;
-  /** candidate id, null for no/abstain */
+  /** the tallied candidate (shared `talliedCandidate`): a single choice, a ranking's first preference; else null */
   c: string | null;
   /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
   b: string | null;
+  /** multi and ranked: the marks, encoded and padded to the position's capacity (shared `encodeMarks`) */
+  m?: string | null;
 }
+
+/** The length every sealed record of a vote with this choice is padded to: one per position. */
+export const recordBytesOf = (choice: VoteChoice) =>
+  choice.kind === "multi" || choice.kind === "ranked" ? choiceRecordBytes(choice.capacity) : CHOICE_RECORD_BYTES;
 
 export interface VoteAnswer {
   status: 201 | 409;
@@ -79,13 +103,13 @@ const answerContext = (voterId: string, key: string) => `idem:${voterId}:${key}`
 
 /** What the fingerprint covers: the voter and the key as well as the body, so equal choices of two voters never match. */
 const fingerprintInput = (voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
-  JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null]);
+  JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null, ...(choice.marks ? [choice.marks] : [])]);
 
 export const requestFingerprint = (keys: Keys, voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
   fingerprint(keys, fingerprintInput(voterId, key, positionId, choice));
 
-export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord) =>
-  sealPadded(keys, record, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord, size = CHOICE_RECORD_BYTES) =>
+  sealPadded(keys, record, choiceContext(voterId, positionId), size);
 
 /** The 201 answer to a counted vote, built the same way when it is first sent and when a key replays it. */
 const successAnswer = (vote: MyVote & { receipt: string }): VoteAnswer => ({
@@ -95,9 +119,23 @@ const successAnswer = (vote: MyVote & { receipt: string }): VoteAnswer => ({
 
 const conflictAnswer = (): VoteAnswer => ({ status: 409, body: { message: messages.alreadyVoted } });
 
-/** The voter's view of a choice. Candidate votes keep the spec's shape; others name their kind. */
-export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null): MyVote {
+/**
+ * The voter's view of a choice. Candidate votes keep the spec's shape; multi and ranked name
+ * every mark in order (the first as candidateId/Name); others name their kind.
+ */
+export function toMyVote(
+  positionId: string,
+  kind: ChoiceKind,
+  candidateId: string | null,
+  candidateName: string | null,
+  marks: { ids: string[]; names: string[] } | null = null,
+): MyVote {
   if (kind === "candidate") return { positionId, candidateId: candidateId ?? "", candidateName: candidateName ?? "" };
+  if (kind === "multi" || kind === "ranked") {
+    const ids = marks?.ids ?? [];
+    const names = marks?.names ?? [];
+    return { positionId, candidateId: ids[0] ?? "", candidateName: names[0] ?? "", candidateIds: ids, candidateNames: names };
+  }
   return { positionId, candidateId: "", candidateName: "", choice: kind };
 }
 
@@ -145,6 +183,8 @@ export interface CastVoteInput {
   choice: VoteChoice;
   /** The polling station the vote was cast at (issue 14); absent from the voter's own device. */
   stationId?: string | null;
+  /** Multi and ranked: the marked candidates' names, for the answer (never stored). */
+  markNames?: string[];
   idempotencyKey?: string;
   now: number;
 }
@@ -155,14 +195,25 @@ export async function castVote(
   input: CastVoteInput,
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
-  const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
+  const ballot = marksOf(choice);
+  const candidateId = talliedCandidate(ballot);
+  const marks = choice.kind === "multi" || choice.kind === "ranked" ? encodeMarks(ballot, choice.capacity) : null;
+  const size = recordBytesOf(choice);
   // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
   const { ballotId, receipt } = newBallot(database, keys);
-  const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
+  const markNames = choice.kind === "multi" || choice.kind === "ranked" ? { ids: choice.marks, names: input.markNames ?? [] } : null;
+  const shown = toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null, markNames);
+  const success = successAnswer({ ...shown, receipt });
   const hour = hourOf(now);
 
-  const fingerprinted = key ? new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)) : null;
-  const sealed = new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+  const ref: ChoiceRef = {
+    kind: choice.kind,
+    ...(choice.kind === "candidate" ? { candidateId: choice.candidateId } : {}),
+    ...(markNames ? { marks: markNames.ids } : {}),
+  };
+  const fingerprinted = key ? new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, ref)) : null;
+  const record: ChoiceRecord = { k: choice.kind, c: candidateId, b: ballotId, ...(marks ? { m: marks } : {}) };
+  const sealed = new Sealed(keys, record, choiceContext(voterId, positionId), size);
   const participation = key
     ? {
         sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
@@ -173,7 +224,7 @@ export async function castVote(
         sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
         args: [voterId, positionId, sealed, input.stationId ?? null],
       };
-  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
+  const pending = pendingBallotStatement(keys, positionId, { ...record, b: ballotId, h: hour }, size);
 
   // No results version bump here: results change when the mixer applies the ballot.
   // Expired refused answers are purged first in the commit, so an expired key counts as new.
@@ -197,7 +248,7 @@ export async function castVote(
     { first: [purgeAllExpired(now)] },
   );
   if (refusal.rowsAffected === 1) return conflictAnswer();
-  return (await findIdempotentAnswer(database, keys, voterId, key, positionId, choice)) ?? conflictAnswer();
+  return (await findIdempotentAnswer(database, keys, voterId, key, positionId, ref)) ?? conflictAnswer();
 }
 
 /** A voter's held choice with its ballot id (receipts are derived from it). */
@@ -206,6 +257,8 @@ export interface HeldVote {
   kind: ChoiceKind;
   candidateId: string | null;
   ballotId: string | null;
+  /** multi and ranked: the marks in order */
+  marks: string[];
 }
 
 /** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
@@ -225,6 +278,7 @@ export function unsealChoice(keys: Keys, voterId: string, positionId: string, se
     kind: record.k ?? "candidate",
     candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
     ballotId: record.b ?? null,
+    marks: decodeMarks(record.m),
     legacy: record.k === undefined,
   };
 }
@@ -232,7 +286,7 @@ export function unsealChoice(keys: Keys, voterId: string, positionId: string, se
 /** The voter's own votes; candidate names are looked up (they are never sealed with the vote). */
 export async function myVotes(database: Database, keys: Keys, voterId: string): Promise<MyVote[]> {
   const held = await heldVotes(database, keys, voterId);
-  const ids = [...new Set(held.flatMap((h) => (h.candidateId ? [h.candidateId] : [])))];
+  const ids = [...new Set(held.flatMap((h) => [...(h.candidateId ? [h.candidateId] : []), ...h.marks]))];
   const names = new Map<string, string>();
   if (ids.length > 0) {
     const rs = await database.client.execute({
@@ -242,7 +296,10 @@ export async function myVotes(database: Database, keys: Keys, voterId: string): 
     for (const r of rs.rows) names.set(String(r.id), String(r.name));
   }
   return held.map((h) => ({
-    ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null),
+    ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null, {
+      ids: h.marks,
+      names: h.marks.map((id) => names.get(id) ?? ""),
+    }),
     ...(h.ballotId ? { receipt: receiptCode(keys, h.ballotId) } : {}),
   }));
 }

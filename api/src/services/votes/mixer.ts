@@ -63,12 +63,14 @@ export interface MixerOptions {
 
 export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50 };
 
-/** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
+/** What a pending row seals: kind, tallied candidate id (null for no/abstain/yes/multi), ballot id, cast hour, marks (multi, ranked). */
 export interface PendingRecord {
   k: ChoiceKind;
   c: string | null;
   b: string;
   h: number;
+  /** shared `encodeMarks`: already padded to the position's capacity */
+  m?: string | null;
 }
 
 const PENDING_PREFIX = "pending:";
@@ -86,12 +88,12 @@ let pendingSequence = 0;
 const nextPendingId = () => PENDING_ID_PREFIX + (pendingSequence++).toString(36).padStart(11, "0");
 
 /** The statement a vote's commit carries: the sealed pending ballot, only if its participation was inserted. */
-export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord): WriteStatement {
+export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord, size = CHOICE_RECORD_BYTES): WriteStatement {
   const id = nextPendingId();
   return {
     sql: "INSERT INTO pending_ballots (id, position_id, sealed) SELECT ?, ?, ? WHERE changes() = 1",
     // Sealed by the writer, on its thread (db/deferred.ts).
-    args: [id, positionId, new Sealed(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
+    args: [id, positionId, new Sealed(keys, record, pendingContext(id), size)],
   };
 }
 
@@ -105,7 +107,7 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /** The order of a pending record's fields in the rows the writer unseals (db/deferred.ts `Unsealed`). */
-const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
+const RECORD_FIELDS = ["k", "c", "b", "h", "m"] as const;
 
 /**
  * A mix commit's ballots, unsealed by the writer (on its thread for a database file), in a
@@ -114,7 +116,7 @@ const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
  */
 const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
   pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL,
-  position_id TEXT
+  position_id TEXT, marks TEXT
 ) WITHOUT ROWID`;
 
 /**
@@ -148,8 +150,8 @@ function applyStatements(keys: Keys, part: readonly (readonly [string, string])[
   return [
     MIX_TABLE,
     {
-      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour)
-            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour, marks)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?)`,
       args: [new Unsealed(keys, PENDING_PREFIX, RECORD_FIELDS, part)],
     },
     "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
@@ -157,15 +159,22 @@ function applyStatements(keys: Keys, part: readonly (readonly [string, string])[
     // Done once this commit is: the pass deletes these pending rows at its end.
     "SELECT pending_id FROM temp.mix_batch",
     "DELETE FROM temp.mix_batch WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = mix_batch.ballot_id)",
+    // The tallies shared `talliedCandidates` describes: the tallied candidate (a single choice,
+    // a ranking's first preference) and each mark of a multi ballot.
     `UPDATE candidates SET vote_count = vote_count + mix.n
-       FROM (SELECT candidate_id AS id, count(*) AS n FROM temp.mix_batch WHERE kind = 'candidate' GROUP BY candidate_id) AS mix
+       FROM (SELECT id, count(*) AS n FROM (
+               SELECT candidate_id AS id FROM temp.mix_batch WHERE kind IN ('candidate', 'ranked')
+               UNION ALL SELECT m.value FROM temp.mix_batch, json_each(mix_batch.marks) m WHERE kind = 'multi')
+             GROUP BY id) AS mix
       WHERE candidates.id = mix.id`,
-    `UPDATE positions SET no_count = no_count + mix.no, abstain_count = abstain_count + mix.abstain
-       FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain FROM temp.mix_batch
-              WHERE kind IN ('no', 'abstain') GROUP BY position_id) AS mix
+    `UPDATE positions SET no_count = no_count + mix.no, abstain_count = abstain_count + mix.abstain, yes_count = yes_count + mix.yes,
+            multi_count = multi_count + mix.multi
+       FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain, sum(kind = 'yes') AS yes,
+                    sum(kind = 'multi') AS multi FROM temp.mix_batch
+              WHERE kind IN ('no', 'abstain', 'yes', 'multi') GROUP BY position_id) AS mix
       WHERE positions.id = mix.id`,
-    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
-     SELECT ballot_id, position_id, kind, candidate_id, cast_hour FROM temp.mix_batch`,
+    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour, marks)
+     SELECT ballot_id, position_id, kind, candidate_id, cast_hour, marks FROM temp.mix_batch`,
     "DELETE FROM temp.mix_batch",
   ];
 }

@@ -12,7 +12,7 @@ import { createApp } from "../app.ts";
 import { FakeClock } from "../clock.ts";
 import { buildDeps } from "../context.ts";
 import { loadKeys } from "../security/keys.ts";
-import { auditDatabase } from "../services/audit.ts";
+import { checkTallies } from "../services/accountability/tally-check.ts";
 import fixture from "../test/fixtures/release-fixture.json";
 import { openDatabase } from "./client.ts";
 
@@ -69,7 +69,7 @@ describe.each(releases)("a database made by release %s", (release) => {
     // Ballots a release left pending for its mixer are applied by this one.
     await deps.mixer.mix();
     expect(Number((await database.client.execute("SELECT count(*) AS n FROM pending_ballots")).rows[0].n)).toBe(0);
-    expect(await auditDatabase(database, keys)).toMatchObject({ ok: true, pending: 0, participations: before.participations });
+    expect(await checkTallies(database, keys)).toMatchObject({ ok: true, pending: 0, participations: before.participations });
 
     const app = createApp(deps);
     const request = async (path: string, token?: string, json?: unknown) => {
@@ -119,6 +119,6 @@ describe.each(releases)("a database made by release %s", (release) => {
     const chain = (await (await request("/admin/audit/verify", admin)).json()) as { ok: boolean; entries: number };
     expect(chain.ok).toBe(true);
     expect(chain.entries).toBeGreaterThan(before.audit_log);
-    expect(await auditDatabase(database, keys)).toMatchObject({ ok: true, participations: before.participations + 1 });
+    expect(await checkTallies(database, keys)).toMatchObject({ ok: true, participations: before.participations + 1 });
   });
 });

@@ -1,13 +1,13 @@
 /**
  * The returning officer's consistency check: for every position the number of ballots, plus
- * the ballots still waiting for the mixer (services/mixer.ts; sealed, so counted but not
+ * the ballots still waiting for the mixer (services/votes/mixer.ts; sealed, so counted but not
  * tallied yet), equals the number of participation records, and every candidate's tally
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
 import type { Transaction } from "@libsql/client";
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
-import { appliedPendingByPosition } from "./mixer.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { appliedPendingByPosition } from "../votes/mixer.ts";
 
 /**
  * Per position: its stored 'no' and 'abstain' tallies, and a recount of its ballots (by kind),
@@ -31,7 +31,7 @@ const RECOUNT_BY_CANDIDATE_SQL = `
     LEFT JOIN (SELECT candidate_id, count(*) AS counted FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b
       ON b.candidate_id = c.id`;
 
-export interface AuditReport {
+export interface TallyCheckReport {
   ok: boolean;
   ballots: number;
   /** Ballots committed with their participation and not applied by the mixer yet. */
@@ -69,7 +69,7 @@ async function readRecounts(tx: Transaction, keys: Pick<Keys, "seal"> | null) {
  * the mixer commits meanwhile. The transaction holds the client's connection (this project's
  * clients have one), so nothing else may use the client until the audit returns.
  */
-export async function auditDatabase(database: Pick<Database, "client">, keys?: Pick<Keys, "seal"> | null): Promise<AuditReport> {
+export async function checkTallies(database: Pick<Database, "client">, keys?: Pick<Keys, "seal"> | null): Promise<TallyCheckReport> {
   const tx = await database.client.transaction("read");
   const { recounts, applied } = await readRecounts(tx, keys ?? null).finally(() => tx.close());
   const [totals, perPosition, integrity, perCandidate] = recounts;

@@ -26,12 +26,12 @@ import {
   type StationOutcome,
   type UnopposedMode,
 } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
-import { listPositions } from "./catalog.ts";
-import { getElection } from "./election.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { listPositions } from "../election/catalog.ts";
+import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
-import { castVote, type VoteChoice } from "./votes.ts";
+import { castVote, type VoteChoice } from "../votes/cast.ts";
 
 /** How far the device's corrected clock may run ahead of the server's. */
 export const STATION_CLOCK_SKEW_MS = 60_000;

@@ -4,7 +4,7 @@
  * the published list are tested through HTTP in routes/receipts.test.ts.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/harness.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 
 let t: TestApp;

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
-import { createTestApp, type TestApp } from "../test/harness.ts";
-import { sealPadded } from "../security/padded-seal.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { sealPadded } from "../../security/padded-seal.ts";
 import { MAX_REFUSED_ANSWERS } from "./idempotency.ts";
 
 const HOUR = 3_600_000;

@@ -4,8 +4,8 @@
  * visibility and ballot order.
  */
 import type { ElectionSettings, ElectionSettingsInput, Position } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import { fingerprint, type Keys } from "../security/keys.ts";
+import type { Database } from "../../db/client.ts";
+import { fingerprint, type Keys } from "../../security/keys.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
 

@@ -7,9 +7,9 @@
  *   2. add the sealed PENDING ballot only if 1 inserted (`changes()`).
  * So concurrent duplicates and replays can never count twice, and a ballot never exists
  * without its participation. A keyed vote that did not count then stores its refusal (409)
- * under its key in a second write, unless the key already answers (services/idempotency.ts).
+ * under its key in a second write, unless the key already answers (services/votes/idempotency.ts).
  * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
- * another commit, by the mixer (services/mixer.ts): no commit lines a voter up with a ballot.
+ * another commit, by the mixer (services/votes/mixer.ts): no commit lines a voter up with a ballot.
  *
  * Secrecy of what is stored (README, "Threat model"; issue 9):
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
@@ -18,7 +18,7 @@
  * - no answer is stored: a 409 is always 'already voted', and a 201 is rebuilt from the
  *   request (which the fingerprint proves is the same) and the participation holding the key
  *   (its ballot id gives the receipt). Refused answers keep the hour, never the millisecond,
- *   expire after 24 h and are capped per voter (services/idempotency.ts). Rows written before
+ *   expire after 24 h and are capped per voter (services/votes/idempotency.ts). Rows written before
  *   this kept a sealed, padded answer, which is still read.
  *
  * Cost (issue 13): the sealing and the fingerprint are deferred arguments (db/deferred.ts) the
@@ -28,10 +28,10 @@
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import { Fingerprinted, Sealed } from "../db/deferred.ts";
-import { fingerprint, type Keys } from "../security/keys.ts";
-import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../security/padded-seal.ts";
+import type { Database } from "../../db/client.ts";
+import { Fingerprinted, Sealed } from "../../db/deferred.ts";
+import { fingerprint, type Keys } from "../../security/keys.ts";
+import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
 import { mixerOf, pendingBallotStatement } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
@@ -63,7 +63,7 @@ export interface ChoiceRecord {
   k: ChoiceKind;
   /** candidate id, null for no/abstain */
   c: string | null;
-  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/legacy-choices.ts) */
+  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
   b: string | null;
 }
 

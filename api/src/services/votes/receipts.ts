@@ -7,10 +7,10 @@
  * each voter can find theirs and anyone can check the count equals the tally.
  */
 import { randomUUID } from "node:crypto";
-import { perDatabase, type Database } from "../db/client.ts";
-import { ballotsFromThread } from "../db/thread-executor.ts";
-import type { Keys } from "../security/keys.ts";
-import { receiptCode } from "../security/receipt-code.ts";
+import { perDatabase, type Database } from "../../db/client.ts";
+import { ballotsFromThread } from "../../db/thread-executor.ts";
+import type { Keys } from "../../security/keys.ts";
+import { receiptCode } from "../../security/receipt-code.ts";
 
 export { receiptCode };
 

@@ -1,8 +1,8 @@
 /** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
 import { asc, eq } from "drizzle-orm";
 import type { Candidate, Position } from "@evoting/shared";
-import type { Database, Db } from "../db/client.ts";
-import { candidates, positions } from "../db/schema.ts";
+import type { Database, Db } from "../../db/client.ts";
+import { candidates, positions } from "../../db/schema.ts";
 
 export const photoUrl = (photoId: string | null): string | null => (photoId ? `/api/photos/${photoId}` : null);
 

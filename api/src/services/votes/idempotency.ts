@@ -2,7 +2,7 @@
  * How long Idempotency-Key answers live and how many a voter may hold (issue 9: refused votes
  * with fresh keys used to store one permanent row each).
  *
- * - A counted vote's key is on its participation (services/votes.ts, migration 0009) and
+ * - A counted vote's key is on its participation (services/votes/cast.ts, migration 0009) and
  *   replays as long as the vote is held: one per position, which the database already bounds.
  * - A refused vote's key is a row of `idempotency_keys` (status 409) that keeps the hour it
  *   was written (never the millisecond) and is deleted once that hour is more than 24 h behind

@@ -20,11 +20,9 @@
  * Never put a secret, a date of birth, or anything about how someone voted in an entry.
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import type { Context } from "hono";
-import type { Database } from "../db/client.ts";
-import type { AppEnv, AuthUser, Deps } from "../deps.ts";
-import { clientAddress } from "../http/auth.ts";
-import type { Keys } from "../security/keys.ts";
+import type { Database } from "../../db/client.ts";
+import type { AuthUser } from "../../deps.ts";
+import type { Keys } from "../../security/keys.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
 
@@ -121,16 +119,6 @@ export const actorOf = (user: Pick<AuthUser, "id" | "name" | "matricNumber">): A
   name: user.name,
   matricNumber: user.matricNumber,
 });
-
-/** Records an action by the signed-in user of this request, with the request's address. */
-export function audit(deps: Pick<Deps, "database" | "clock" | "config">, c: Context<AppEnv>, input: AuditInput) {
-  return appendAudit(deps.database, {
-    ...input,
-    actor: actorOf(c.var.user),
-    address: clientAddress(c, deps.config.trustProxy),
-    at: deps.clock.now(),
-  });
-}
 
 export interface ChainProblem {
   seq: number;
@@ -231,23 +219,6 @@ export async function auditHead(database: Database): Promise<{ entries: number; 
   const rs = await database.client.execute("SELECT seq, hash, (SELECT count(*) FROM audit_log) AS n FROM audit_log ORDER BY seq DESC LIMIT 1");
   const row = rs.rows[0];
   return row ? { entries: Number(row.n), headSeq: Number(row.seq), head: String(row.hash) } : { entries: 0, headSeq: 0, head: GENESIS_HASH };
-}
-
-/** A staff account's sign-in, or a failed try at one (voters' sign-ins are not admin actions). */
-export function auditSignIn(
-  deps: Pick<Deps, "database" | "clock" | "config">,
-  c: Context,
-  user: Pick<AuthUser, "id" | "name" | "matricNumber" | "role">,
-  ok: boolean,
-) {
-  return appendAudit(deps.database, {
-    action: ok ? "auth.login" : "auth.login.failed",
-    target: `user:${user.id} ${user.matricNumber}`,
-    summary: ok ? `Signed in as ${user.role}` : `Failed sign-in to the ${user.role} account (wrong password)`,
-    actor: actorOf(user),
-    address: clientAddress(c, deps.config.trustProxy),
-    at: deps.clock.now(),
-  });
 }
 
 /** `user:<id> <matric> <name>` for an entry's target (just the id when the account is gone). */

@@ -23,9 +23,9 @@ import {
   type RollIssue,
   type RollReport,
 } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
-import { hashDateOfBirth } from "../security/passwords.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { hashDateOfBirth } from "../../security/passwords.ts";
 
 export class RollTooLarge extends Error {}
 

@@ -2,11 +2,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role, UserProfile } from "@evoting/shared";
-import type { Database, Db } from "../db/client.ts";
-import { users } from "../db/schema.ts";
-import type { AuthUser } from "../deps.ts";
-import type { Keys } from "../security/keys.ts";
-import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../security/passwords.ts";
+import type { Database, Db } from "../../db/client.ts";
+import { users } from "../../db/schema.ts";
+import type { AuthUser } from "../../deps.ts";
+import type { Keys } from "../../security/keys.ts";
+import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -21,7 +21,7 @@ export function toProfile(u: Pick<UserRow, "id" | "name" | "role" | "matricNumbe
   };
 }
 
-/** A user as a session carries it: the columns services/sessions.ts reads for a token. */
+/** A user as a session carries it: the columns services/auth/sessions.ts reads for a token. */
 export function sessionUser(u: Pick<UserRow, "id" | "name" | "role" | "matricNumber" | "email" | "passwordHash">): AuthUser {
   return { id: u.id, name: u.name, role: u.role, matricNumber: u.matricNumber, email: u.email, hasPassword: u.passwordHash !== null };
 }

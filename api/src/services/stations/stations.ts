@@ -5,8 +5,8 @@
  */
 import { hkdfSync, randomUUID } from "node:crypto";
 import { isStaff, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
 
 /**
  * A station session's AES-256-GCM key, derived from the server secret and the session id:

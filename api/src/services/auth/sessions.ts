@@ -18,10 +18,10 @@ import { createHash, randomBytes } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
-import { perDatabase, type Database, type Db } from "../db/client.ts";
-import { AUTH_VERSION, invalidateOn, type VersionWatch } from "../db/cache-versions.ts";
-import { sessions } from "../db/schema.ts";
-import type { AuthUser } from "../deps.ts";
+import { perDatabase, type Database, type Db } from "../../db/client.ts";
+import { AUTH_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
+import { sessions } from "../../db/schema.ts";
+import type { AuthUser } from "../../deps.ts";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
 

@@ -1,7 +1,7 @@
 /** Participations sealed before issue 9 are re-sealed at the fixed length and still read. */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { seal } from "../security/keys.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
+import { seal } from "../../security/keys.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { resealLegacyChoices } from "./legacy-choices.ts";
 
 let t: TestApp;

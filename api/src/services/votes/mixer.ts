@@ -2,7 +2,7 @@
  * The ballot mixer (issue 9): breaks the link a live copy of the database and its WAL would
  * otherwise show between a participation and its ballot.
  *
- * A vote's commit (services/votes.ts) writes the participation and a PENDING ballot: a row
+ * A vote's commit (services/votes/cast.ts) writes the participation and a PENDING ballot: a row
  * with a random id, the position, and the ballot sealed at one fixed length. Nothing in that
  * commit names the choice. The mixer then, every `intervalMs`:
  *   1. reads every pending ballot and shuffles the lot (still sealed);
@@ -29,12 +29,12 @@
  * Shutdown (`stop`) applies everything still pending.
  */
 import { randomBytes, randomInt } from "node:crypto";
-import type { Database } from "../db/client.ts";
-import { Sealed, Unsealed, unsealEntry, type WriteStatement } from "../db/deferred.ts";
-import type { Keys } from "../security/keys.ts";
-import { CHOICE_RECORD_BYTES } from "../security/padded-seal.ts";
-import { bumpResultsVersionSql } from "./results.ts";
-import type { ChoiceKind } from "./votes.ts";
+import type { Database } from "../../db/client.ts";
+import { Sealed, Unsealed, unsealEntry, type WriteStatement } from "../../db/deferred.ts";
+import type { Keys } from "../../security/keys.ts";
+import { CHOICE_RECORD_BYTES } from "../../security/padded-seal.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
+import type { ChoiceKind } from "./cast.ts";
 
 export interface MixerOptions {
   /** How often pending ballots are applied (and the WAL truncated). */

@@ -1,5 +1,5 @@
 /**
- * The ballot mixer (services/mixer.ts): a pending ballot is applied exactly once, also when
+ * The ballot mixer (services/votes/mixer.ts): a pending ballot is applied exactly once, also when
  * two processes mix at the same time or the process stops before its pass; one that cannot be
  * unsealed stays pending without holding up the others.
  */
@@ -7,11 +7,11 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { openDatabase } from "../db/client.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
-import { Unsealed, type WriteStatement } from "../db/deferred.ts";
-import { replayWal } from "../test/secrecy-probe.ts";
-import { auditDatabase } from "./audit.ts";
+import { openDatabase } from "../../db/client.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { Unsealed, type WriteStatement } from "../../db/deferred.ts";
+import { replayWal } from "../../test/secrecy-probe.ts";
+import { checkTallies } from "../accountability/tally-check.ts";
 import { touchesCatalog } from "./ballot-rules.ts";
 import { Mixer, pendingBallotStatement } from "./mixer.ts";
 
@@ -130,11 +130,11 @@ it("counts a ballot once when a pass is cut off before deleting its pending rows
   cut.mockRestore();
   expect(await state()).toMatchObject({ ballots: 6, pending: 6, participations: 6, tally: 6, bad: 0 });
   // With the key the audit tells applied rows from pending ones; without it, it cannot.
-  expect(await auditDatabase(t.database, t.deps.keys)).toMatchObject({ ok: true, ballots: 6, pending: 0, appliedPending: 6, participations: 6 });
-  expect(await auditDatabase(t.database)).toMatchObject({ ok: false, pending: 6, appliedPending: 0 });
+  expect(await checkTallies(t.database, t.deps.keys)).toMatchObject({ ok: true, ballots: 6, pending: 0, appliedPending: 6, participations: 6 });
+  expect(await checkTallies(t.database)).toMatchObject({ ok: false, pending: 6, appliedPending: 0 });
   expect(await t.deps.mixer.mix()).toBe(0);
   expect(await state()).toMatchObject({ ballots: 6, pending: 0, participations: 6, tally: 6, bad: 0 });
-  expect(await auditDatabase(t.database)).toMatchObject({ ok: true, pending: 0, appliedPending: 0 });
+  expect(await checkTallies(t.database)).toMatchObject({ ok: true, pending: 0, appliedPending: 0 });
 });
 
 it("leaves the audit one consistent picture in the middle of a pass and while one commits beside it", async () => {
@@ -142,10 +142,10 @@ it("leaves the audit one consistent picture in the middle of a pass and while on
   const mixer = new Mixer(t.database, t.deps.keys, () => {}, { intervalMs: 3_600_000, maxBatch: 5 });
   // After each mix commit of a pass: its ballots are in, its pending rows not yet deleted.
   const submit = t.database.writer.submit.bind(t.database.writer);
-  const midPass: Awaited<ReturnType<typeof auditDatabase>>[] = [];
+  const midPass: Awaited<ReturnType<typeof checkTallies>>[] = [];
   const spy = vi.spyOn(t.database.writer, "submit").mockImplementation(async (statements, options) => {
     const results = await submit(statements, options);
-    if (statements.some((st) => typeof st !== "string" && Array.isArray(st.args) && st.args[0] instanceof Unsealed)) midPass.push(await auditDatabase(t.database, t.deps.keys));
+    if (statements.some((st) => typeof st !== "string" && Array.isArray(st.args) && st.args[0] instanceof Unsealed)) midPass.push(await checkTallies(t.database, t.deps.keys));
     return results;
   });
   expect(await mixer.mix()).toBe(30);
@@ -157,7 +157,7 @@ it("leaves the audit one consistent picture in the middle of a pass and while on
   // Audits started every 2 ms while a pass commits on the writer: each reads one snapshot,
   // so none sees a ballot without the pending row it came from, or the reverse.
   await votes(30);
-  const audits = Array.from({ length: 15 }, (_, i) => new Promise((r) => setTimeout(r, 2 * i)).then(() => auditDatabase(t.database, t.deps.keys)));
+  const audits = Array.from({ length: 15 }, (_, i) => new Promise((r) => setTimeout(r, 2 * i)).then(() => checkTallies(t.database, t.deps.keys)));
   const [applied, ...reports] = await Promise.all([mixer.mix(), ...audits]);
   expect(applied).toBe(30);
   expect(reports.filter((r) => !r.ok)).toEqual([]);

@@ -3,9 +3,9 @@
  * made by another process sharing the database shows within a second.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
-import { secondProcesses } from "../test/second-process.ts";
+import type { Database } from "../../db/client.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { secondProcesses } from "../../test/second-process.ts";
 import { bumpResultsVersionSql, ResultsService } from "./results.ts";
 
 let t: TestApp;

@@ -5,9 +5,9 @@
  * (none was kept then: such a vote has no receipt). Rows already at the fixed length are
  * not read at all, so this costs one indexed scan once the database is clean.
  */
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
-import { sealChoice, unsealChoice } from "./votes.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { sealChoice, unsealChoice } from "./cast.ts";
 
 const BATCH = 500;
 

@@ -17,9 +17,9 @@ import { createClient } from "@libsql/client";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backupDatabase } from "../scripts/backup.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
-import { featureScores, replayWal, voterTiedRows } from "../test/secrecy-probe.ts";
+import { backupDatabase } from "../../scripts/backup.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { featureScores, replayWal, voterTiedRows } from "../../test/secrecy-probe.ts";
 
 const HOUR = 3_600_000;
 const NAMES = ["Al", "Grace Hopper", "Margaret Heafield Hamilton", "Bartholomew Montgomery-Featherstonehaugh III"];

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/client.ts";
-import { keysFromMaster } from "../security/keys.ts";
-import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
-import { runAudit } from "../scripts/audit.ts";
-import { backupDatabase, recordBackup } from "../scripts/backup.ts";
+import { openDatabase, type Database } from "../../db/client.ts";
+import { keysFromMaster } from "../../security/keys.ts";
+import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
+import { runAudit } from "../../scripts/audit.ts";
+import { backupDatabase, recordBackup } from "../../scripts/backup.ts";
 import { appendAudit, bindAuditKey, verifyAuditChain } from "./audit-log.ts";
 
 let t: TestApp;
@@ -210,7 +210,7 @@ describe("npm run audit", () => {
       }
       await database.writer.drain();
       const run = () =>
-        promisify(execFile)("node", ["--import", "tsx", resolve(import.meta.dirname, "../scripts/audit.ts")], {
+        promisify(execFile)("node", ["--import", "tsx", resolve(import.meta.dirname, "../../scripts/audit.ts")], {
           env: { ...process.env, DATABASE_URL: url, BALLOT_KEY: master },
         }).then(
           (r) => ({ code: 0, stderr: r.stderr }),

@@ -9,11 +9,11 @@
  */
 import type { ElectionSettings, Results } from "@evoting/shared";
 import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
-import type { Database } from "../db/client.ts";
-import type { Clock } from "../clock.ts";
-import { RESULTS_VERSION } from "../db/schema.ts";
-import { photoUrl } from "./catalog.ts";
-import { getElection } from "./election.ts";
+import type { Database } from "../../db/client.ts";
+import type { Clock } from "../../clock.ts";
+import { RESULTS_VERSION } from "../../db/schema.ts";
+import { photoUrl } from "../election/catalog.ts";
+import { getElection } from "../election/settings.ts";
 
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 

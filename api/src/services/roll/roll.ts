@@ -6,10 +6,10 @@
  */
 import { VOTERS_PAGE_SIZE, toCsv, ROLL_EXPORT_COLUMNS, type VoterListItem, type VoterPage } from "@evoting/shared";
 import type { InArgs } from "@libsql/client";
-import type { Database } from "../db/client.ts";
-import type { Keys } from "../security/keys.ts";
-import { hashDateOfBirth } from "../security/passwords.ts";
-import { bumpResultsVersionSql } from "./results.ts";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { hashDateOfBirth } from "../../security/passwords.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
 
 const VOTER = "u.role NOT IN ('admin', 'observer', 'officer')";
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";

@@ -4,7 +4,7 @@
  * redone for every vote batch.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/harness.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
 beforeEach(async () => (t = await createTestApp()));

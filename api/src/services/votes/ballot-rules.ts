@@ -4,15 +4,15 @@
  * and each candidate's name and position. An election has tens of rows; all are loaded at
  * once, on the first vote after any change.
  *
- * Changes take effect as they do for sessions (services/sessions.ts):
+ * Changes take effect as they do for sessions (services/auth/sessions.ts):
  * - in this process at once: a write through the writer or the client that touches
  *   `positions` or `candidates` (other than a tally) empties the cache before it is
  *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
-import { perDatabase, type Database } from "../db/client.ts";
-import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../db/cache-versions.ts";
-import { parseGroups } from "./catalog.ts";
+import { perDatabase, type Database } from "../../db/client.ts";
+import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
+import { parseGroups } from "../election/catalog.ts";
 
 export interface PositionRules {
   startTime: number;

@@ -3,8 +3,8 @@
  * process and within a second from another process sharing the database.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { ADMIN, createTestApp, type TestApp } from "../test/harness.ts";
-import { secondProcesses } from "../test/second-process.ts";
+import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
+import { secondProcesses } from "../../test/second-process.ts";
 import { createSession, findSession, revokeSessions, sessionCacheMark } from "./sessions.ts";
 import { findUserByMatric, sessionUser } from "./users.ts";
 

@@ -45,6 +45,10 @@ async function countRows(file: string) {
   return { ...counts, ballotsAndPending: Number(ballots) };
 }
 
+it("has databases made by earlier releases to open", () => {
+  expect(releases.length).toBeGreaterThan(0);
+});
+
 describe.each(releases)("a database made by release %s", (release) => {
   it("migrates on open and keeps every voter, vote, receipt and audit entry", async () => {
     const dir = mkdtempSync(join(tmpdir(), "evoting-upgrade-"));

@@ -12,7 +12,7 @@ import { bindMixer, Mixer } from "./services/votes/mixer.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   bindAuditKey(database, keys); // every audit entry signs the chain's new head with it
-  const results = new ResultsService(database, clock);
+  const results = new ResultsService(database, clock, undefined, config.voteGraceMs);
   const hub = createHub(results, config.realtime);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
   bindMixer(database, mixer);

@@ -72,7 +72,11 @@ describe("ballot rules", () => {
     expect(castVoteSchema.safeParse({ positionId: "p", candidateId: "c" }).success).toBe(true);
     expect(castVoteSchema.safeParse({ positionId: "p", choice: "no" }).success).toBe(true);
     expect(castVoteSchema.safeParse({ positionId: "p", choice: "abstain" }).success).toBe(true);
-    expect(castVoteSchema.safeParse({ positionId: "p", choice: "yes" }).success).toBe(false);
+    // 'yes' is a referendum's (the API refuses it elsewhere: methodNeedsOwnBody); 'maybe' is nobody's.
+    expect(castVoteSchema.safeParse({ positionId: "p", choice: "yes" }).success).toBe(true);
+    expect(castVoteSchema.safeParse({ positionId: "p", choice: "maybe" }).success).toBe(false);
+    expect(castVoteSchema.safeParse({ positionId: "p", ranking: ["a", "b"] }).success).toBe(true);
+    expect(castVoteSchema.safeParse({ positionId: "p", ranking: ["a"], candidateIds: ["a"] }).success).toBe(false);
     expect(castVoteSchema.safeParse({ positionId: "p", candidateId: "c", choice: "no" }).success).toBe(false);
     const none = castVoteSchema.safeParse({ positionId: "p", candidateId: "" });
     expect(none.success ? null : none.error.issues[0].message).toBe(messages.selectCandidate);

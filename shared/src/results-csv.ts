@@ -12,6 +12,8 @@ export const RESULTS_CSV_HEADER = ["position", "choice", "candidateId", "votes",
 
 /** What a position's result says in words: the elected candidate's name, 'Tie', or nothing yet. */
 export function outcomeLabel(r: PositionResult): string {
+  const decided = methodOutcomeLabel(r);
+  if (decided !== null) return decided;
   const outcome = positionOutcome(r);
   switch (outcome.kind) {
     case "leader":
@@ -27,7 +29,42 @@ export function outcomeLabel(r: PositionResult): string {
   }
 }
 
+/** Several seats, ranked, referendum: the elected (and tied) names, or the referendum's verdict; null for a single choice. */
+function methodOutcomeLabel(r: PositionResult): string | null {
+  if (!r.method || r.method === "single") return null;
+  if (r.method === "referendum") return r.referendum?.passed ? "Passed" : "Not passed";
+  if (r.method === "ranked" && r.count !== "full") return "Counted when voting closes";
+  const name = (id: string) => r.breakdown.find((b) => b.candidateId === id)?.name ?? id;
+  const elected = (r.elected ?? []).map(name).join("; ");
+  const tied = (r.tied ?? []).map(name).join("; ");
+  if (!elected && !tied) return "No votes";
+  return [elected && `Elected: ${elected}`, tied && `Tie: ${tied}`].filter(Boolean).join(" · ");
+}
+
+function methodCsvRows(r: PositionResult): (string | number)[][] {
+  if (r.method === "referendum") {
+    const o = r.referendum ?? { yes: 0, no: 0, abstentions: 0, passed: false };
+    const base = o.yes + o.no;
+    const pct = (n: number) => (base > 0 ? ((n / base) * 100).toFixed(2) : "0.00");
+    return [
+      [r.positionTitle, "Yes", "", o.yes, pct(o.yes), o.passed ? "passed" : "not passed"],
+      [r.positionTitle, "No", "", o.no, pct(o.no), ""],
+    ];
+  }
+  // Several seats: a share of the ballots (each marks up to `seats`); ranked: of the first preferences.
+  const ballots = r.method === "multi" ? r.totalVotes - (r.abstentions ?? 0) : sortBreakdown(r.breakdown).reduce((n, b) => n + b.votes, 0);
+  return sortBreakdown(r.breakdown).map((c) => {
+    const verdict = r.elected?.includes(c.candidateId) ? "elected" : r.tied?.includes(c.candidateId) ? "tie" : "";
+    return [r.positionTitle, c.name, c.candidateId, c.votes, ballots > 0 ? ((c.votes / ballots) * 100).toFixed(2) : "0.00", verdict];
+  });
+}
+
 export function resultsCsvRows(r: PositionResult): (string | number)[][] {
+  if (r.method && r.method !== "single") {
+    const rows = methodCsvRows(r);
+    if ((r.abstentions ?? 0) > 0) rows.push([r.positionTitle, "Abstain", "", r.abstentions ?? 0, "", ""]);
+    return rows;
+  }
   const outcome = positionOutcome(r);
   const percent = (votes: number) => sharePercent(votes, r).toFixed(2);
   const rows: (string | number)[][] = [];

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { MAX_MATRIC_LENGTH, MAX_NAME_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
+import { MAX_MARKS } from "./ballot-methods.ts";
 
 const requiredString = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
 
@@ -41,8 +42,11 @@ export const STATION_BALLOT_BLOCK = 1024;
 
 export const stationChoiceSchema = z.object({
   positionId: z.string().min(1).max(64),
-  kind: z.enum(["candidate", "no", "abstain"]),
+  /** 'yes', 'multi' and 'ranked' are the ballot methods' (ballot-methods.ts). */
+  kind: z.enum(["candidate", "no", "abstain", "yes", "multi", "ranked"]),
   candidateId: z.string().min(1).max(64).optional(),
+  /** multi and ranked: the marks, in the voter's order */
+  candidateIds: z.array(z.string().min(1).max(64)).max(MAX_MARKS).optional(),
 });
 export type StationChoice = z.infer<typeof stationChoiceSchema>;
 

@@ -262,3 +262,35 @@ describe("station ballots", () => {
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
   });
 });
+
+describe("ballot methods at a station", () => {
+  it("counts a ranked and a referendum choice from the sealed queue, and refuses a bad ranking as the vote page does", async () => {
+    const { session, voter, voterId: id, officer } = await setUp();
+    const now = t.clock.now();
+    const window = { startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString() };
+    const make = async (json: Record<string, unknown>) =>
+      (await (await t.request("/admin/positions", { method: "POST", token: admin, json: { ...window, ...json } })).json()) as { _id: string };
+    const ranked = await make({ title: "Chair", method: "ranked", seats: 1 });
+    const ids = [];
+    for (const name of ["Ada", "Grace", "Linus"]) ids.push((await t.createCandidate(admin, ranked._id, name))._id);
+    const referendum = await make({ title: "Constitution", method: "referendum", question: "Adopt it?" });
+
+    const bad = seal(session, id, [{ positionId: ranked._id, kind: "ranked", candidateIds: [ids[0], ids[0]] }]);
+    const refused = await (await deliver(officer.token, bad)).json();
+    expect(refused.outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.duplicateMarks })]);
+
+    const good = seal(session, id, [
+      { positionId: ranked._id, kind: "ranked", candidateIds: [ids[2], ids[0]] },
+      { positionId: referendum._id, kind: "yes" },
+    ]);
+    const answer = await (await deliver(officer.token, good)).json();
+    expect(answer.outcomes.map((o: { counted: boolean }) => o.counted)).toEqual([true, true]);
+    const mine = (await (await t.request("/vote/my-votes", { token: voter.token })).json()) as Record<string, unknown>[];
+    expect(mine).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ positionId: ranked._id, candidateIds: [ids[2], ids[0]], candidateNames: ["Linus", "Ada"] }),
+        expect.objectContaining({ positionId: referendum._id, choice: "yes" }),
+      ]),
+    );
+  });
+});

@@ -62,5 +62,5 @@ export async function photoFromForm(form: CandidateForm): Promise<PhotoRow | nul
  */
 export const positionHasVoteSql = (param = "?") =>
   `(EXISTS (SELECT 1 FROM pending_ballots q WHERE q.position_id = ${param})
-    OR EXISTS (SELECT 1 FROM positions t WHERE t.id = ${param} AND (t.no_count > 0 OR t.abstain_count > 0
+    OR EXISTS (SELECT 1 FROM positions t WHERE t.id = ${param} AND (t.no_count > 0 OR t.abstain_count > 0 OR t.yes_count > 0
       OR EXISTS (SELECT 1 FROM candidates k WHERE k.position_id = t.id AND k.vote_count > 0))))`;

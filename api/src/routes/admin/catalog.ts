@@ -10,6 +10,8 @@ import {
   createPositionSchema,
   manifestoSchema,
   messages,
+  resolveMethod,
+  SINGLE_CHOICE,
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { candidates } from "../../db/schema.ts";
@@ -18,7 +20,7 @@ import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { cleanImage } from "../../services/election/images.ts";
 import { positionHasVoteSql } from "./candidate-form.ts";
-import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { describeMethod, findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
@@ -48,12 +50,17 @@ export function catalogRoutes(deps: Deps) {
     .get("/positions", async (c) => c.json(await listPositions(db)))
 
     .post("/positions", ...jsonBody(createPositionSchema), async (c) => {
-      const { title, startTime, endTime } = c.req.valid("json");
-      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now() };
+      const input = c.req.valid("json");
+      const { title, startTime, endTime } = input;
+      // Without method fields, the spec's single choice (DESIGN.md section 8).
+      const method = resolveMethod(SINGLE_CHOICE, input);
+      if (typeof method === "string") fail(400, method);
+      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method };
       await database.writer.submit([
         {
-          sql: "INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES (?, ?, ?, ?, ?)",
-          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt],
+          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold],
         },
         bumpResultsVersionSql,
       ]);
@@ -61,7 +68,7 @@ export function catalogRoutes(deps: Deps) {
       await audit(deps, c, {
         action: "position.create",
         target: `position:${row.id} "${row.title}"`,
-        summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}`,
+        summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}${describeMethod(row)}`,
       });
       return c.json({ ...toPosition(row), message: messages.createPositionSuccess }, 201);
     })
@@ -124,6 +131,7 @@ export function catalogRoutes(deps: Deps) {
 
         const position = await findPosition(db, positionId);
         if (!position) fail(404, messages.positionNotFound);
+        if (position.method === "referendum") fail(400, messages.referendumHasNoCandidates);
 
         const id = randomUUID();
         const now = clock.now();

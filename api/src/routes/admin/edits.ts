@@ -7,6 +7,7 @@ import type { InStatement } from "@libsql/client";
 import { Hono } from "hono";
 import {
   messages,
+  resolveMethod,
   updateCandidateSchema,
   updatePositionSchema,
   windowEditProblem,
@@ -36,21 +37,48 @@ export function editRoutes(deps: Deps) {
       };
       const problem = windowEditProblem(current, next, clock.now());
       if (problem) fail(400, problem);
+      const method = resolveMethod(current, input);
+      if (typeof method === "string") fail(400, method);
+      const methodChange =
+        method.method !== current.method || method.seats !== current.seats || method.question !== current.question || method.passThreshold !== current.passThreshold;
+      if (method.method === "referendum" && current.method !== "referendum") {
+        const held = await database.get("SELECT 1 FROM candidates WHERE position_id = ? LIMIT 1", [id]);
+        if (held) fail(400, messages.referendumHasNoCandidates);
+      }
       const updated = {
         ...current,
         ...next,
+        ...method,
         title: input.title ?? current.title,
         eligibleGroups: input.eligibleGroups === undefined ? current.eligibleGroups : JSON.stringify(input.eligibleGroups),
         allowAbstain: input.allowAbstain ?? current.allowAbstain,
       };
+      // The method freezes at the first vote, like the candidates: checked in the same write,
+      // which the writer serialises with votes, so no vote slips in between.
       const [result] = await database.writer.submit([
         {
-          sql: "UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ? WHERE id = ?",
-          args: [updated.title, updated.startTime, updated.endTime, updated.eligibleGroups, updated.allowAbstain ? 1 : 0, id],
+          sql: `UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ?,
+                       method = ?, seats = ?, question = ?, pass_threshold = ?
+                 WHERE id = ? ${methodChange ? `AND NOT ${positionHasVoteSql("positions.id")}` : ""}`,
+          args: [
+            updated.title,
+            updated.startTime,
+            updated.endTime,
+            updated.eligibleGroups,
+            updated.allowAbstain ? 1 : 0,
+            updated.method,
+            updated.seats,
+            updated.question,
+            updated.passThreshold,
+            id,
+          ],
         },
-        bumpResultsVersionSql,
+        `${bumpResultsVersionSql} AND changes() = 1`,
       ]);
-      if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
+      if (result.rowsAffected === 0) {
+        if (methodChange && (await findPosition(db, id))) fail(409, messages.methodFrozen);
+        fail(404, messages.positionNotFound); // deleted meanwhile
+      }
       deps.hub.resultsChanged();
       // Both without candidates: the summary names only the fields that changed.
       const after = toPosition(updated);

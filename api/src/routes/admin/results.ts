@@ -5,14 +5,18 @@
  *                        exact bytes and the audit chain's head, so a printed copy can be
  *                        checked against the system later
  *   GET /turnout         ballots per hour across the positions' windows; turnout per roll group
+ *   GET /positions/:id/ballots.blt   a closed ranked position's ballots (BLT, shared/src/counting/blt.ts)
  */
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
-import { resultsCsv, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
+import { messages, resultsCsv, writeBlt, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
 import { auditHead } from "../../services/accountability/audit-log.ts";
 import { csvResponse } from "./audit.ts";
+import { fail } from "../../http/errors.ts";
+import { findPosition } from "../../services/election/catalog.ts";
+import { rankedBallots } from "../../services/results/method-results.ts";
 
 const HOUR = 3_600_000;
 /** A chart of more hours than this (two weeks) would be unreadable: the latest ones are kept. */
@@ -62,5 +66,26 @@ export function resultsRoutes(deps: Deps) {
         audit,
       } satisfies ResultsSheet);
     })
-    .get("/turnout", async (c) => c.json(await turnoutReport(deps.database, deps.clock.now())));
+    .get("/turnout", async (c) => c.json(await turnoutReport(deps.database, deps.clock.now())))
+    // A closed ranked position's ballots, for a recount with OpenSTV, OpaVote or droop.
+    .get("/positions/:id/ballots.blt", async (c) => {
+      const position = await findPosition(deps.database.db, c.req.param("id"));
+      if (!position) fail(404, messages.positionNotFound);
+      if (position.method !== "ranked") fail(400, messages.bltNotRanked);
+      if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(409, messages.bltNotClosed);
+      const held = await deps.database.client.execute({
+        sql: "SELECT id, name FROM candidates WHERE position_id = ? ORDER BY created_at, name",
+        args: [position.id],
+      });
+      const text = writeBlt({
+        title: position.title,
+        seats: position.seats,
+        candidates: held.rows.map((r) => ({ id: String(r.id), name: String(r.name) })),
+        ballots: await rankedBallots(deps.database, position.id),
+      });
+      return c.body(text, 200, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${position.id}.blt"`,
+      });
+    });
 }

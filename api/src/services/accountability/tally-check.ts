@@ -15,21 +15,30 @@ import { appliedPendingByPosition } from "../votes/mixer.ts";
  * ballots nor participations has an index by position (migration 0010).
  */
 const RECOUNT_BY_POSITION_SQL = `
-  SELECT p.id AS position_id, p.no_count, p.abstain_count,
+  SELECT p.id AS position_id, p.no_count, p.abstain_count, p.yes_count, p.multi_count,
          coalesce(b.ballots, 0) AS ballots, coalesce(b.no_counted, 0) AS no_counted, coalesce(b.abstain_counted, 0) AS abstain_counted,
+         coalesce(b.yes_counted, 0) AS yes_counted, coalesce(b.multi_counted, 0) AS multi_counted,
          coalesce(q.pending, 0) AS pending, coalesce(x.participations, 0) AS participations
     FROM positions p
-    LEFT JOIN (SELECT position_id, count(*) AS ballots, sum(choice = 'no') AS no_counted, sum(choice = 'abstain') AS abstain_counted
+    LEFT JOIN (SELECT position_id, count(*) AS ballots, sum(choice = 'no') AS no_counted, sum(choice = 'abstain') AS abstain_counted,
+                      sum(choice = 'yes') AS yes_counted, sum(choice = 'multi') AS multi_counted
                  FROM ballots GROUP BY position_id) b ON b.position_id = p.id
     LEFT JOIN (SELECT position_id, count(*) AS pending FROM pending_ballots GROUP BY position_id) q ON q.position_id = p.id
     LEFT JOIN (SELECT position_id, count(*) AS participations FROM participations GROUP BY position_id) x ON x.position_id = p.id`;
 
-/** Every candidate's stored tally and a recount of their ballots, in one pass over the ballots. */
+/**
+ * Every candidate's stored tally and a recount of their ballots, in one pass over the ballots:
+ * what shared `talliedCandidates` says a ballot raises (its candidate: a single choice or a
+ * ranking's first preference; each mark of a several-seat ballot).
+ */
 const RECOUNT_BY_CANDIDATE_SQL = `
   SELECT c.id, c.vote_count, coalesce(b.counted, 0) AS counted
     FROM candidates c
-    LEFT JOIN (SELECT candidate_id, count(*) AS counted FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b
-      ON b.candidate_id = c.id`;
+    LEFT JOIN (SELECT id, count(*) AS counted FROM (
+                 SELECT candidate_id AS id FROM ballots WHERE candidate_id IS NOT NULL
+                 UNION ALL SELECT m.value FROM ballots, json_each(ballots.marks) m WHERE ballots.choice = 'multi')
+               GROUP BY id) b
+      ON b.id = c.id`;
 
 export interface TallyCheckReport {
   ok: boolean;
@@ -46,7 +55,7 @@ export interface TallyCheckReport {
   positionMismatches: { positionId: string; ballots: number; pending: number; participations: number }[];
   tallyMismatches: { id: string; vote_count: number; counted: number }[];
   /** Positions whose 'no' or 'abstain' tally differs from a recount of their ballots. */
-  choiceTallyMismatches: { positionId: string; choice: "no" | "abstain"; stored: number; counted: number }[];
+  choiceTallyMismatches: { positionId: string; choice: "no" | "abstain" | "yes" | "multi"; stored: number; counted: number }[];
   integrity: string;
 }
 
@@ -75,7 +84,7 @@ export async function checkTallies(database: Pick<Database, "client">, keys?: Pi
   const [totals, perPosition, integrity, perCandidate] = recounts;
   const appliedPending = [...applied.values()].reduce((sum, n) => sum + n, 0);
   const choiceTallyMismatches = perPosition.rows.flatMap((r) =>
-    (["no", "abstain"] as const).flatMap((choice) => {
+    (["no", "abstain", "yes", "multi"] as const).flatMap((choice) => {
       const stored = Number(r[`${choice}_count`]);
       const counted = Number(r[`${choice}_counted`]);
       return stored === counted ? [] : [{ positionId: String(r.position_id), choice, stored, counted }];

@@ -1,6 +1,6 @@
 /** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
 import { asc, eq } from "drizzle-orm";
-import type { Candidate, Position } from "@evoting/shared";
+import { DEFAULT_PASS_THRESHOLD, type Candidate, type Position } from "@evoting/shared";
 import type { Database, Db } from "../../db/client.ts";
 import { candidates, positions } from "../../db/schema.ts";
 
@@ -32,7 +32,7 @@ export function parseGroups(json: string | null | undefined): string[] {
 }
 
 type PositionFields = Pick<PositionRow, "id" | "title" | "startTime" | "endTime"> &
-  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain">>;
+  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain" | "method" | "seats" | "question" | "passThreshold">>;
 
 export function toPosition(p: PositionFields, cands: Candidate[] = []): Position {
   return {
@@ -43,7 +43,18 @@ export function toPosition(p: PositionFields, cands: Candidate[] = []): Position
     candidates: cands,
     eligibleGroups: parseGroups(p.eligibleGroups),
     allowAbstain: Boolean(p.allowAbstain),
+    method: p.method ?? "single",
+    seats: p.seats ?? 1,
+    question: p.question ?? null,
+    passThreshold: p.passThreshold ?? DEFAULT_PASS_THRESHOLD,
   };
+}
+
+/** The method in an audit summary; nothing for the spec's single choice. */
+export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "question" | "passThreshold">): string {
+  if (p.method === "single") return "";
+  if (p.method === "referendum") return `, referendum "${p.question}" passing above ${p.passThreshold}`;
+  return `, ${p.method === "multi" ? "several seats" : "ranked"} (${p.seats} seat${p.seats === 1 ? "" : "s"})`;
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Clock } from "../../clock.ts";
 import { RESULTS_VERSION } from "../../db/schema.ts";
 import { photoUrl } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
+import { withMethod, type PositionMethodRow } from "./method-results.ts";
 
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 
@@ -42,10 +43,10 @@ function serialise(results: Results): { text: string; bytes: Uint8Array } {
 }
 
 export class ResultsService {
-  private cached: { version: number; results: Results } | null = null;
+  private cached: { version: number; results: Results; refreshAt: number } | null = null;
   private lastComputeMs = 0;
   private computedAt = 0;
-  private computing: Promise<{ version: number; results: Results }> | null = null;
+  private computing: Promise<{ version: number; results: Results; refreshAt: number }> | null = null;
   /** Local changes so far, and how many had happened when the cache last matched the counter (and when). */
   private changes = 0;
   private verified = { changes: -1, at: -Infinity };
@@ -56,6 +57,8 @@ export class ResultsService {
     private readonly clock: Clock,
     /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
     private readonly costlyMs = COSTLY_MS,
+    /** How long after its end a position still takes queued offline votes: its full count waits for that. */
+    private readonly graceMs = 10 * 60_000,
   ) {}
 
   async version(): Promise<number> {
@@ -116,13 +119,15 @@ export class ResultsService {
   async get(): Promise<Results> {
     const { changes } = this;
     const readAt = performance.now();
-    if (this.cached && this.verified.changes === changes && readAt - this.verified.at < VERIFY_EVERY_MS) return this.cached.results;
+    // A ranked position that closed since shows its full count: no write marks that moment.
+    const due = this.cached !== null && this.clock.now() >= this.cached.refreshAt;
+    if (this.cached && !due && this.verified.changes === changes && readAt - this.verified.at < VERIFY_EVERY_MS) return this.cached.results;
     const version = await this.version();
-    if (this.cached && this.cached.version === version) {
+    if (this.cached && this.cached.version === version && !due) {
       this.verified = { changes, at: readAt };
       return this.cached.results;
     }
-    if (this.cached && this.lastComputeMs > this.costlyMs) {
+    if (this.cached && this.lastComputeMs > this.costlyMs && !due) {
       const staleFor = performance.now() - this.computedAt;
       if (staleFor < Math.min(MAX_STALE_MS, this.lastComputeMs * 10)) return this.cached.results;
     }
@@ -136,7 +141,7 @@ export class ResultsService {
     return fresh.results;
   }
 
-  private async compute(): Promise<{ version: number; results: Results }> {
+  private async compute(): Promise<{ version: number; results: Results; refreshAt: number }> {
     const started = performance.now();
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies.
@@ -146,6 +151,7 @@ export class ResultsService {
         "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
         "SELECT count(DISTINCT voter_id) AS n FROM participations",
         `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
+                p.method, p.seats, p.question, p.pass_threshold, p.yes_count, p.multi_count, p.end_time,
                 c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
            ORDER BY p.start_time, p.created_at, p.title, c.name`,
@@ -161,10 +167,20 @@ export class ResultsService {
       "read",
     );
     const byPosition = new Map<string, Results["results"][number]>();
+    const methodOf = new Map<string, PositionMethodRow>();
     for (const r of rows.rows) {
       const id = String(r.position_id);
       let entry = byPosition.get(id);
       if (!entry) {
+        methodOf.set(id, {
+          method: String(r.method) as PositionMethodRow["method"],
+          seats: Number(r.seats),
+          question: r.question === null ? null : String(r.question),
+          passThreshold: Number(r.pass_threshold),
+          yes: Number(r.yes_count),
+          multiBallots: Number(r.multi_count),
+          endTime: Number(r.end_time),
+        });
         // 'No' and abstentions are ballots too: the position is done for those voters.
         const noVotes = Number(r.no_count ?? 0);
         const abstentions = Number(r.abstain_count ?? 0);
@@ -186,17 +202,25 @@ export class ResultsService {
     const totalRegisteredVoters = Number(voters.rows[0]?.n ?? 0);
     const eligibleBy = new Map(eligible.rows.map((r) => [String(r.position_id), Number(r.n)]));
     for (const entry of byPosition.values()) entry.eligibleVoters = eligibleBy.get(entry.positionId) ?? totalRegisteredVoters;
+    const now = this.clock.now();
+    let refreshAt = Infinity;
+    const entries = await Promise.all(
+      [...byPosition.values()].map(async (p) => {
+        const method = methodOf.get(p.positionId)!;
+        const closesAt = method.endTime + this.graceMs;
+        if (method.method === "ranked" && now < closesAt) refreshAt = Math.min(refreshAt, closesAt);
+        const entry = method.method === "single" && isYesNoBallot(p.breakdown.length, unopposed) ? { ...p, yesNo: true } : p;
+        const decided = await withMethod(this.database, entry, method, now >= closesAt);
+        return { ...decided, breakdown: sortBreakdown(decided.breakdown) };
+      }),
+    );
     const results: Results = {
       totalRegisteredVoters,
       totalVotesCast: Number(voted.rows[0]?.n ?? 0),
-      results: [...byPosition.values()].map((p) => ({
-        ...p,
-        breakdown: sortBreakdown(p.breakdown),
-        ...(isYesNoBallot(p.breakdown.length, unopposed) ? { yesNo: true } : {}),
-      })),
-      generatedAt: new Date(this.clock.now()).toISOString(),
+      results: entries,
+      generatedAt: new Date(now).toISOString(),
     };
-    const snapshot = { version: Number(v.rows[0]?.value ?? 0), results };
+    const snapshot = { version: Number(v.rows[0]?.value ?? 0), results, refreshAt };
     if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;
     this.computedAt = performance.now();
     this.lastComputeMs = this.computedAt - started;

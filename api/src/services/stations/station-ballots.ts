@@ -25,6 +25,8 @@ import {
   type StationChoice,
   type StationOutcome,
   type UnopposedMode,
+  type MethodBallotRules,
+  type VoteChoiceFields,
 } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
@@ -32,6 +34,7 @@ import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
+import { methodVoteChoice } from "../votes/ballot-rules.ts";
 
 /** How far the device's corrected clock may run ahead of the server's. */
 export const STATION_CLOCK_SKEW_MS = 60_000;
@@ -116,10 +119,12 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
       outcomes.push(refusal(problem));
       continue;
     }
+    const cast = voteChoice(position, choice);
     const answer = await castVote(database, keys, {
       voterId: voter._id,
       positionId: position._id,
-      choice: voteChoice(position, choice),
+      choice: cast,
+      ...("marks" in cast ? { markNames: cast.marks.map((id) => position.candidates.find((c) => c._id === id)?.name ?? "") } : {}),
       stationId: station.id,
       idempotencyKey: `station:${ballot.ballotId}:${position._id}`,
       now,
@@ -155,6 +160,10 @@ function choiceRefusal(
   if (!isEligible(position.eligibleGroups ?? [], groups)) return messages.notEligible;
   const timing = stationTimingProblem(castAt, now, { startTime: Date.parse(position.startTime), endTime: Date.parse(position.endTime) }, graceMs);
   if (timing) return timing;
+  const method = methodVoteChoice(methodRules(position), stationVoteFields(choice));
+  if (typeof method === "string") return method;
+  if (method) return null;
+  if (choice.kind === "yes" || choice.kind === "multi" || choice.kind === "ranked") return messages.methodNeedsOwnBody;
   if (choice.kind !== "candidate") {
     return choiceProblem(choice.kind, {
       candidateCount: position.candidates.length,
@@ -166,9 +175,28 @@ function choiceRefusal(
   return null;
 }
 
-/** The choice as castVote takes it; the candidate was checked to stand for the position. */
+/** A station choice as a vote body names it, for the ballot methods' one check (shared ballot-methods.ts). */
+function stationVoteFields(choice: StationChoice): VoteChoiceFields {
+  if (choice.kind === "multi") return { candidateIds: choice.candidateIds ?? [] };
+  if (choice.kind === "ranked") return { ranking: choice.candidateIds ?? [] };
+  if (choice.kind === "candidate") return { candidateId: choice.candidateId ?? "" };
+  return { choice: choice.kind };
+}
+
+const methodRules = (position: Position): MethodBallotRules => ({
+  method: position.method ?? "single",
+  seats: position.seats ?? 1,
+  question: position.question ?? null,
+  passThreshold: position.passThreshold ?? 0.5,
+  allowAbstain: position.allowAbstain ?? false,
+  candidateIds: position.candidates.map((c) => c._id),
+});
+
+/** The choice as castVote takes it; it passed choiceRefusal, so its candidates stand for the position. */
 function voteChoice(position: Position, choice: StationChoice): VoteChoice {
-  if (choice.kind !== "candidate") return { kind: choice.kind };
+  const method = methodVoteChoice(methodRules(position), stationVoteFields(choice));
+  if (method && typeof method !== "string") return method;
+  if (choice.kind !== "candidate") return { kind: choice.kind as "no" | "abstain" };
   const candidate = position.candidates.find((c) => c._id === choice.candidateId)!;
   return { kind: "candidate", candidateId: candidate._id, candidateName: candidate.name };
 }

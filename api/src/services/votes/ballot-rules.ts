@@ -10,7 +10,7 @@
  *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
-import { marksCapacity, messages, methodBallot, type BallotMethod, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
+import { marksCapacity, messages, methodBallot, type BallotMethod, type MethodBallotRules, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
 import type { VoteChoice } from "./cast.ts";
 import { perDatabase, type Database } from "../../db/client.ts";
 import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
@@ -134,14 +134,14 @@ export async function candidateNames(database: Database, ids: readonly string[])
  * or the 400 message refusing it (shared `methodBallot`); null for a single-choice position,
  * which keeps the spec's checks. A single-choice position refuses the other methods' fields.
  */
-export function methodVoteChoice(position: PositionRules, body: VoteChoiceFields): VoteChoice | string | null {
+export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFields): VoteChoice | string | null {
   if (position.method === "single") {
     return body.candidateIds !== undefined || body.ranking !== undefined || body.choice === "yes" ? messages.methodNeedsOwnBody : null;
   }
   const ballot = methodBallot(position, body);
   if (typeof ballot === "string") return ballot;
   if (ballot.kind === "multi" || ballot.kind === "ranked") {
-    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateCount) };
+    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateIds.length) };
   }
   if (ballot.kind === "yes" || ballot.kind === "no" || ballot.kind === "abstain") return { kind: ballot.kind };
   return messages.methodNeedsOwnBody;

@@ -1,0 +1,282 @@
+/**
+ * Ballot methods through HTTP on a real database (DESIGN.md section 8): several seats, ranked
+ * (instant-runoff and Scottish STV), referendum; their validation, storage, results and BLT.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { messages, parseBlt, type PositionResult } from "@evoting/shared";
+import { checkTallies } from "../services/accountability/tally-check.ts";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+afterEach(async () => t.close());
+
+const HOUR = 3_600_000;
+const GRACE = 10 * 60_000;
+
+const cast = (token: string, json: Record<string, unknown>, key?: string) =>
+  t.request("/vote", { method: "POST", token, json, headers: key ? { "idempotency-key": key } : {} });
+
+/** An open position of `method` (window around the fake now) with these candidates. */
+async function openPosition(fields: Record<string, unknown>, names: string[] = [], title = "Class Representatives") {
+  const now = t.clock.now();
+  const res = await t.request("/admin/positions", {
+    method: "POST",
+    token: admin,
+    json: { title, startTime: new Date(now - HOUR).toISOString(), endTime: new Date(now + HOUR).toISOString(), ...fields },
+  });
+  expect(res.status).toBe(201);
+  const position = (await res.json()) as { _id: string; method: string; seats: number };
+  const candidates = [];
+  for (const name of names) candidates.push(await t.createCandidate(admin, position._id, name));
+  return { position, ids: candidates.map((c) => c._id) };
+}
+
+async function resultOf(positionId: string): Promise<PositionResult> {
+  await t.deps.mixer.mix();
+  const results = await (await t.request("/vote/results", { token: admin })).json();
+  return (results.results as PositionResult[]).find((r) => r.positionId === positionId)!;
+}
+
+async function stored() {
+  const rs = await t.database.client.execute(
+    "SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM participations) AS participations, (SELECT count(*) FROM pending_ballots) AS pending",
+  );
+  return rs.rows[0] as unknown as { ballots: number; participations: number; pending: number };
+}
+
+describe("positions with a method", () => {
+  it("are the spec's single choice without one, and refuse fields that do not fit the method", async () => {
+    const { position } = await openPosition({}, ["Ada"]);
+    expect(position).toMatchObject({ method: "single", seats: 1, question: null, passThreshold: 0.5 });
+    const create = (json: Record<string, unknown>) =>
+      t.request("/admin/positions", { method: "POST", token: admin, json: { title: "X", startTime: "2026-03-02T08:00:00Z", endTime: "2026-03-02T10:00:00Z", ...json } });
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ seats: 3 }, messages.seatsNeedMethod],
+      [{ method: "referendum" }, messages.questionRequired],
+      [{ method: "multi", seats: 2, question: "Why?" }, messages.questionNeedsReferendum],
+    ];
+    for (const [json, message] of refusals) {
+      const res = await create(json);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(message);
+    }
+    for (const json of [{ method: "plurality" }, { method: "multi", seats: 0 }, { method: "multi", seats: 1.5 }, { method: "referendum", question: "Q", passThreshold: 1 }]) {
+      expect((await create(json)).status).toBe(400);
+    }
+    const listed = await (await t.request("/admin/positions", { token: admin })).json();
+    expect(listed).toHaveLength(1); // nothing refused was stored
+  });
+
+  it("freeze the method at the first vote", async () => {
+    const { position, ids } = await openPosition({ method: "multi", seats: 2 }, ["Ada", "Grace", "Linus"]);
+    const edit = (json: Record<string, unknown>) => t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json });
+    expect((await edit({ seats: 3 })).status).toBe(200);
+    const voter = await t.createVoter(admin);
+    expect((await cast(voter.token, { positionId: position._id, candidateIds: [ids[0]] })).status).toBe(201);
+    const frozen = await edit({ method: "ranked" });
+    expect(frozen.status).toBe(409);
+    expect((await frozen.json()).message).toBe(messages.methodFrozen);
+    expect((await edit({ title: "Reps" })).status).toBe(200); // the title is not part of the method
+    const listed = (await (await t.request("/admin/positions", { token: admin })).json()) as { method: string; seats: number }[];
+    expect(listed[0]).toMatchObject({ method: "multi", seats: 3 });
+  });
+});
+
+describe("several seats", () => {
+  it("takes 1 to `seats` different candidates, elects the seats with most votes and counts ballots, not marks", async () => {
+    const { position, ids } = await openPosition({ method: "multi", seats: 2 }, ["Ada", "Grace", "Linus"]);
+    const votes = [[ids[0], ids[1]], [ids[0]], [ids[1], ids[0]], [ids[2]]];
+    for (const candidateIds of votes) {
+      const voter = await t.createVoter(admin);
+      const res = await cast(voter.token, { positionId: position._id, candidateIds });
+      expect(res.status).toBe(201);
+      const body = await res.json();
+      expect(body.vote).toMatchObject({ positionId: position._id, candidateIds, candidateId: candidateIds[0] });
+    }
+    const result = await resultOf(position._id);
+    expect(result).toMatchObject({ method: "multi", seats: 2, totalVotes: 4, elected: [ids[0], ids[1]], tied: [] });
+    expect(Object.fromEntries(result.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ada: 3, Grace: 2, Linus: 1 });
+    // The returning officer's recount agrees: each mark raised its candidate's tally once.
+    expect(await checkTallies(t.database, t.deps.keys)).toMatchObject({ ok: true, tallyMismatches: [], choiceTallyMismatches: [] });
+  });
+
+  it("reports a tie for the last seat as a tie", async () => {
+    const { position, ids } = await openPosition({ method: "multi", seats: 2 }, ["Ada", "Grace", "Linus"]);
+    for (const candidateIds of [[ids[0], ids[1]], [ids[0], ids[2]]]) {
+      const voter = await t.createVoter(admin);
+      expect((await cast(voter.token, { positionId: position._id, candidateIds })).status).toBe(201);
+    }
+    const result = await resultOf(position._id);
+    expect(result.elected).toEqual([ids[0]]);
+    expect([...result.tied!].sort()).toEqual([ids[1], ids[2]].sort());
+    const csv = await (await t.request("/admin/results.csv", { token: admin })).text();
+    expect(csv).toContain("elected");
+    expect(csv.split(/\r?\n/).filter((l) => l.endsWith(",tie"))).toHaveLength(2);
+  });
+
+  it("refuses a bad ballot with a clear 400 and stores nothing", async () => {
+    const { position, ids } = await openPosition({ method: "multi", seats: 2 }, ["Ada", "Grace", "Linus"]);
+    const other = await openPosition({}, ["Mallory"], "Treasurer");
+    const voter = await t.createVoter(admin);
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ candidateIds: [ids[0], ids[0]] }, messages.duplicateMarks],
+      [{ candidateIds: ids }, messages.tooManyMarks(2)],
+      [{ candidateIds: [ids[0], other.ids[0]] }, messages.candidateNotInPosition],
+      [{ candidateIds: [] }, messages.noMarks],
+      [{ ranking: [ids[0]] }, messages.multiNeedsCandidates],
+      [{ choice: "abstain" }, messages.abstainNotAllowed],
+    ];
+    for (const [json, message] of refusals) {
+      const res = await cast(voter.token, { positionId: position._id, ...json });
+      expect(res.status, JSON.stringify(json)).toBe(400);
+      expect((await res.json()).message).toBe(message);
+    }
+    expect(await stored()).toEqual({ ballots: 0, participations: 0, pending: 0 });
+    // A device that sends one candidate the old way casts a valid ballot of one mark.
+    expect((await cast(voter.token, { positionId: position._id, candidateId: ids[2] })).status).toBe(201);
+    expect((await resultOf(position._id)).breakdown.find((b) => b.candidateId === ids[2])?.votes).toBe(1);
+  });
+});
+
+describe("ranked", () => {
+  async function rankedElection(seats: number, rankings: (ids: string[]) => string[][]) {
+    const { position, ids } = await openPosition({ method: "ranked", seats }, ["Ada", "Grace", "Linus", "Margaret"]);
+    for (const ranking of rankings(ids)) {
+      const voter = await t.createVoter(admin);
+      const res = await cast(voter.token, { positionId: position._id, ranking });
+      expect(res.status).toBe(201);
+    }
+    return { position, ids };
+  }
+
+  it("shows first preferences while open, and the full instant-runoff count with its rounds once closed", async () => {
+    // Ada 3, Grace 2, Linus 2, Margaret 1 (to Linus): Margaret out (Linus 3), then Grace (one ballot
+    // to Ada, one with no further preference): Ada holds 4 of the 7 votes still in the count.
+    const { position, ids } = await rankedElection(1, ([a, g, l, m]) => [[a], [a, l], [a], [g], [g, a], [l, g], [l, g], [m, l]]);
+    const open = await resultOf(position._id);
+    expect(open).toMatchObject({ method: "ranked", rule: "instant-runoff", count: "first-preferences", totalVotes: 8 });
+    expect(open.elected).toBeUndefined();
+    expect(open.rounds).toBeUndefined();
+
+    t.clock.advance(HOUR + GRACE);
+    const closed = await resultOf(position._id);
+    expect(closed).toMatchObject({ count: "full", elected: [ids[0]] });
+    expect(closed.rounds!.map((r) => r.excluded)).toEqual([[], [ids[3]], [ids[1]]]);
+    expect(closed.rounds!.at(-1)!.votes).toEqual({ [ids[0]]: 4, [ids[1]]: 0, [ids[2]]: 3, [ids[3]]: 0 });
+    expect(closed.rounds!.at(-1)!.nonTransferable).toBe(1);
+    expect(closed.rounds!.at(-1)!.decisions).toContainEqual({ candidateId: ids[0], outcome: "elected", reason: "majority" });
+  });
+
+  it("counts several seats by Scottish STV and exports the ballots as BLT once closed", async () => {
+    const { position, ids } = await rankedElection(2, ([a, g, l, m]) => [[a, g], [a, g], [a, l], [a], [g], [l, m], [m, l]]);
+    const blt = () => t.request(`/admin/positions/${position._id}/ballots.blt`, { token: admin });
+    const early = await blt();
+    expect(early.status).toBe(409);
+    expect((await early.json()).message).toBe(messages.bltNotClosed);
+
+    t.clock.advance(HOUR + GRACE);
+    const result = await resultOf(position._id);
+    expect(result).toMatchObject({ rule: "scottish-stv", quota: 3, count: "full" });
+    // Ada's surplus of 1 moves at 1/4 per paper; then the lowest are excluded in turn.
+    expect(result.rounds![1].votes[ids[1]]).toBe(1.5);
+    expect(result.elected).toHaveLength(2);
+    expect(result.elected![0]).toBe(ids[0]);
+    expect(await checkTallies(t.database, t.deps.keys)).toMatchObject({ ok: true, tallyMismatches: [] });
+
+    const res = await blt();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const parsed = parseBlt(await res.text());
+    expect(parsed.seats).toBe(2);
+    expect(parsed.candidates.map((c) => c.name)).toEqual(["Ada", "Grace", "Linus", "Margaret"]);
+    expect(parsed.ballots.map((b) => b.join(">")).sort()).toEqual(["Ada", "Ada>Grace", "Ada>Grace", "Ada>Linus", "Grace", "Linus>Margaret", "Margaret>Linus"]);
+    const single = await openPosition({}, ["Ada"], "Treasurer");
+    expect((await t.request(`/admin/positions/${single.position._id}/ballots.blt`, { token: admin })).status).toBe(400);
+    const voter = await t.createVoter(admin);
+    expect((await t.request(`/admin/positions/${position._id}/ballots.blt`, { token: voter.token })).status).toBe(403);
+  });
+
+  it("refuses duplicate ranks and strangers, replays an identical ranking and refuses another under the same key", async () => {
+    const { position, ids } = await openPosition({ method: "ranked", seats: 1 }, ["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    const dup = await cast(voter.token, { positionId: position._id, ranking: [ids[0], ids[1], ids[0]] });
+    expect(dup.status).toBe(400);
+    expect((await dup.json()).message).toBe(messages.duplicateMarks);
+    expect((await cast(voter.token, { positionId: position._id, ranking: [ids[0], "nope"] })).status).toBe(400);
+    expect(await stored()).toEqual({ ballots: 0, participations: 0, pending: 0 });
+
+    const key = "7f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5";
+    const first = await cast(voter.token, { positionId: position._id, ranking: [ids[1], ids[0]] }, key);
+    expect(first.status).toBe(201);
+    const again = await cast(voter.token, { positionId: position._id, ranking: [ids[1], ids[0]] }, key);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect((await cast(voter.token, { positionId: position._id, ranking: [ids[0], ids[1]] }, key)).status).toBe(422);
+    const mine = await (await t.request("/vote/my-votes", { token: voter.token })).json();
+    expect(mine[0]).toMatchObject({ candidateIds: [ids[1], ids[0]], candidateNames: ["Grace", "Ada"] });
+    expect(await stored()).toMatchObject({ participations: 1 });
+  });
+});
+
+describe("referendum", () => {
+  it("takes Yes, No and (if allowed) Abstain, has no candidates, and passes strictly above its threshold", async () => {
+    const { position } = await openPosition({ method: "referendum", question: "Adopt the new constitution?", passThreshold: 2 / 3 });
+    const noCandidates = new FormData();
+    noCandidates.set("name", "Ada");
+    noCandidates.set("positionId", position._id);
+    const refused = await t.request("/admin/candidates", { method: "POST", token: admin, body: noCandidates });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toBe(messages.referendumHasNoCandidates);
+
+    const voters = await Promise.all([1, 2, 3, 4].map(() => t.createVoter(admin)));
+    const abstain = await cast(voters[0].token, { positionId: position._id, choice: "abstain" });
+    expect(abstain.status).toBe(400);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { allowAbstain: true } })).status).toBe(200);
+    for (const [voter, choice] of [[voters[0], "yes"], [voters[1], "yes"], [voters[2], "no"], [voters[3], "abstain"]] as const) {
+      const res = await cast(voter.token, { positionId: position._id, choice });
+      expect(res.status).toBe(201);
+      expect((await res.json()).vote).toMatchObject({ choice });
+    }
+    const result = await resultOf(position._id);
+    // 2 of 3 is exactly two thirds: not strictly above.
+    expect(result).toMatchObject({ method: "referendum", question: "Adopt the new constitution?", totalVotes: 4, referendum: { yes: 2, no: 1, abstentions: 1, passed: false } });
+    const csv = await (await t.request("/admin/results.csv", { token: admin })).text();
+    expect(csv).toContain("Yes,,2,66.67,not passed");
+    expect(await checkTallies(t.database, t.deps.keys)).toMatchObject({ ok: true, choiceTallyMismatches: [] });
+  });
+
+  it("is the only method that takes 'yes'", async () => {
+    const { position, ids } = await openPosition({}, ["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    for (const json of [{ choice: "yes" }, { candidateIds: [ids[0]] }, { ranking: [ids[0]] }]) {
+      const res = await cast(voter.token, { positionId: position._id, ...json });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(messages.methodNeedsOwnBody);
+    }
+  });
+});
+
+describe("what is stored about a vote has one length whatever the ballot", () => {
+  it("ranked and several-seat ballots of one position are stored at one length, padded to the largest ballot", async () => {
+    for (const [fields, bodies] of [
+      [{ method: "ranked", seats: 1 }, (ids: string[]) => [{ ranking: [ids[0]] }, { ranking: ids }, { ranking: [ids[2], ids[1]] }]],
+      [{ method: "multi", seats: 3 }, (ids: string[]) => [{ candidateIds: [ids[0]] }, { candidateIds: ids.slice(0, 3) }]],
+    ] as const) {
+      const { position, ids } = await openPosition(fields, ["Ada", "Grace", "Linus", "Margaret"], `P ${fields.method}`);
+      for (const body of bodies(ids)) {
+        const voter = await t.createVoter(admin);
+        expect((await cast(voter.token, { positionId: position._id, ...body })).status).toBe(201);
+      }
+      await t.deps.mixer.mix();
+      const sealed = await t.database.client.execute({ sql: "SELECT DISTINCT length(sealed_choice) AS n FROM participations WHERE position_id = ?", args: [position._id] });
+      expect(sealed.rows).toHaveLength(1);
+      const marks = await t.database.client.execute({ sql: "SELECT DISTINCT length(marks) AS n FROM ballots WHERE position_id = ?", args: [position._id] });
+      expect(marks.rows).toHaveLength(1);
+    }
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * Ballot secrecy for several-seat and ranked ballots (DESIGN.md section 8): a ranking of one
+ * candidate and a ranking of all four must leave records of one length, or a backup copy would
+ * tell how many candidates a voter ranked (and, with few voters per length, whom). Voters rank
+ * 1 to 4 candidates on a ranked position and mark 1 to 3 on a three-seat position; from a
+ * backup copy, no column or length of any table naming a voter predicts how many they marked
+ * better than chance (the same probe as secrecy.test.ts), and every stored ballot of a position
+ * has one length.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createClient } from "@libsql/client";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backupDatabase } from "../../scripts/backup.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { featureScores, voterTiedRows } from "../../test/secrecy-probe.ts";
+
+const HOUR = 3_600_000;
+const NAMES = ["Al", "Grace Hopper", "Margaret Heafield Hamilton", "Bartholomew Montgomery-Featherstonehaugh III"];
+const VOTERS = 64;
+
+let t: TestApp;
+let dir: string;
+let backup: string;
+const voters = new Map<string, { matric: string; label: string }>();
+const order: string[] = [];
+const positionIds: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
+  dir = mkdtempSync(join(tmpdir(), "evoting-secrecy-methods-"));
+  const admin = await t.adminToken();
+  const now = t.clock.now();
+  const window = { startTime: new Date(now - HOUR).toISOString(), endTime: new Date(now + HOUR).toISOString() };
+  const positions = [];
+  for (const [title, fields] of [
+    ["Chair", { method: "ranked", seats: 1 }],
+    ["Class Representatives", { method: "multi", seats: 3 }],
+  ] as const) {
+    const res = await t.request("/admin/positions", { method: "POST", token: admin, json: { title, ...window, ...fields } });
+    const position = (await res.json()) as { _id: string };
+    const ids = [];
+    for (const name of NAMES) ids.push((await t.createCandidate(admin, position._id, name))._id);
+    positions.push({ id: position._id, ids });
+    positionIds.push(position._id);
+  }
+  for (let i = 0; i < VOTERS; i++) {
+    const voter = await t.createVoter(admin);
+    const userId = (await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [voter.matricNumber] })).rows[0].id as string;
+    // Pairs of voters mark alike so both halves of the probe's split see every length.
+    const marks = 1 + (Math.floor(i / 2) % NAMES.length);
+    voters.set(userId, { matric: voter.matricNumber, label: String(marks) });
+    order.push(userId);
+    const [ranked, multi] = positions;
+    const vote = (json: object, key?: string) =>
+      t.request("/vote", { method: "POST", token: voter.token, json, headers: key ? { "idempotency-key": key } : {} });
+    const rotate = (ids: string[]) => [...ids.slice(i % ids.length), ...ids.slice(0, i % ids.length)];
+    const key = i % 3 === 0 ? undefined : crypto.randomUUID();
+    expect((await vote({ positionId: ranked.id, ranking: rotate(ranked.ids).slice(0, marks) }, key)).status).toBe(201);
+    expect((await vote({ positionId: multi.id, candidateIds: rotate(multi.ids).slice(0, Math.min(marks, 3)) }, crypto.randomUUID())).status).toBe(201);
+    if (i % 8 === 7) await t.deps.mixer.mix();
+  }
+  await t.deps.mixer.mix();
+  backup = join(dir, "backup.db");
+  const result = await backupDatabase(t.database.url, backup);
+  expect(result.audit).toMatchObject({ ok: true, ballots: VOTERS * 2, pending: 0, participations: VOTERS * 2 });
+}, 180_000);
+
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a backup copy, with ranked and several-seat ballots", () => {
+  it("has no column or length, in any table naming a voter, that predicts how many candidates were marked", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      const rows = await voterTiedRows(client, voters);
+      expect(new Set(rows.map((r) => r.table)).has("participations")).toBe(true);
+      const scores = featureScores(rows, order);
+      expect(scores.length).toBeGreaterThan(10);
+      const leaks = scores.filter((s) => s.accuracy > s.bound).map((s) => `${s.feature}: ${(s.accuracy * 100).toFixed(0)}% > ${(s.bound * 100).toFixed(0)}% (n=${s.n})`);
+      expect(leaks).toEqual([]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("stores every ballot and every sealed choice of a position at one length", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      for (const positionId of positionIds) {
+        for (const sql of [
+          "SELECT DISTINCT length(sealed_choice) FROM participations WHERE position_id = ?",
+          "SELECT DISTINCT length(marks) FROM ballots WHERE position_id = ?",
+        ]) {
+          expect((await client.execute({ sql, args: [positionId] })).rows, sql).toHaveLength(1);
+        }
+      }
+    } finally {
+      client.close();
+    }
+  });
+});

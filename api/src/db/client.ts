@@ -16,7 +16,6 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
-import { cacheVersionTriggers } from "./cache-versions.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { everywherePragmas, localPragmas } from "./pragmas.ts";
 import { threadExecutor } from "./thread-executor.ts";
@@ -64,7 +63,6 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   for (const pragma of local ? localPragmas({ synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS }) : everywherePragmas) await client.execute(pragma);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  for (const trigger of cacheVersionTriggers) await client.execute(trigger);
 
   if (!filePath) {
     const writer = new BatchWriter(clientExecutor(client));

@@ -5,15 +5,16 @@
  * once, on the first vote after any change.
  *
  * Changes take effect as they do for sessions (services/auth/sessions.ts):
- * - in this process at once: a write through the writer or the client that touches
- *   `positions` or `candidates` (other than a tally) empties the cache before it is
- *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
+ * - in this process at once: every write that adds, deletes or changes a position or a
+ *   candidate (other than a tally) calls `ballotRules.invalidate()` after its commit, before
+ *   the admin is answered, so an admin's edit is never followed by a vote checked against the
+ *   old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
 import { marksCapacity, messages, methodBallot, type BallotMethod, type MethodBallotRules, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
 import type { VoteChoice } from "./cast.ts";
-import { perDatabase, type Database } from "../../db/client.ts";
-import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
+import type { Database } from "../../db/client.ts";
+import { CATALOG_VERSION, VersionWatch } from "../../db/cache-versions.ts";
 import { parseGroups } from "../election/catalog.ts";
 
 export interface PositionRules extends PositionMethod {
@@ -36,16 +37,8 @@ interface Snapshot {
   candidates: Map<string, CandidateRef>;
 }
 
-/** A write to `positions` or `candidates` (names quoted as drizzle writes them), which may change what votes are checked against… */
-const TOUCHES_CATALOG =
-  /^\s*(?:UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO)\s+["`]?(?:positions|candidates)["`]?[\s(]/i;
-/** …unless it only bumps a tally (the mixer, several times a second: by one, or by its batch's count `mix.*`). */
-const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count|yes_count|multi_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\b)/i;
-
-/** Whether a write may change what votes are checked against (exported for tests). */
-export const touchesCatalog = (sql: string): boolean => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql);
-
-class BallotRulesCache {
+/** The ballot rules of one database (`Deps.ballotRules`). */
+export class BallotRules {
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
   /** Moves whenever the cache is emptied: a load that started before does not store. */
@@ -53,16 +46,17 @@ class BallotRulesCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = invalidateOn(database, CATALOG_VERSION, touchesCatalog, () => this.clear());
+    this.watch = new VersionWatch(database, CATALOG_VERSION, () => this.invalidate());
   }
 
-  clear(): void {
+  /** Forgets the rules: called after any write to positions or candidates other than a tally. */
+  invalidate(): void {
     this.snapshot = null;
     this.loading = null;
     this.generation++;
   }
 
-  async get(): Promise<Snapshot> {
+  private async get(): Promise<Snapshot> {
     await this.watch.check();
     if (this.snapshot) return this.snapshot;
     return (this.loading ??= this.load());
@@ -104,29 +98,23 @@ class BallotRulesCache {
     }
     return snapshot;
   }
-}
 
-const cacheOf = perDatabase((database) => new BallotRulesCache(database));
+  /**
+   * What casting a vote needs to know: the position's window and ballot rules (undefined: no
+   * such position) and the candidate's name and position (undefined: no such candidate, in
+   * any position).
+   */
+  async find(positionId: string, candidateId: string): Promise<{ position: PositionRules | undefined; candidate: CandidateRef | undefined }> {
+    const { positions, candidates } = await this.get();
+    const position = positions.get(positionId);
+    return { position, candidate: position ? candidates.get(candidateId) : undefined };
+  }
 
-/**
- * What casting a vote needs to know: the position's window and ballot rules (undefined: no
- * such position) and the candidate's name and position (undefined: no such candidate, in any
- * position).
- */
-export async function findBallotChoice(
-  database: Database,
-  positionId: string,
-  candidateId: string,
-): Promise<{ position: PositionRules | undefined; candidate: CandidateRef | undefined }> {
-  const { positions, candidates } = await cacheOf(database).get();
-  const position = positions.get(positionId);
-  return { position, candidate: position ? candidates.get(candidateId) : undefined };
-}
-
-/** A candidate's name from the same snapshot ('' for an unknown id). */
-export async function candidateNames(database: Database, ids: readonly string[]): Promise<string[]> {
-  const { candidates } = await cacheOf(database).get();
-  return ids.map((id) => candidates.get(id)?.name ?? "");
+  /** Candidates' names from the same snapshot ('' for an unknown id): a multi or ranked vote's answer. */
+  async names(ids: readonly string[]): Promise<string[]> {
+    const { candidates } = await this.get();
+    return ids.map((id) => candidates.get(id)?.name ?? "");
+  }
 }
 
 /**

@@ -197,3 +197,19 @@ export async function replayWal(dbCopy: string, walCopy: string): Promise<Commit
     rmSync(work, { recursive: true, force: true });
   }
 }
+
+/**
+ * The probe on a backup copy: the tables examined, how many features were scored, and each
+ * feature that predicts the voters' labels better than chance, described for a test's message.
+ */
+export async function backupLeaks(file: string, voters: Map<string, { matric: string; label: string }>, order: string[]) {
+  const client = createClient({ url: `file:${file}` });
+  try {
+    const rows = await voterTiedRows(client, voters);
+    const scores = featureScores(rows, order);
+    const leaks = scores.filter((s) => s.accuracy > s.bound).map((s) => `${s.feature}: ${(s.accuracy * 100).toFixed(0)}% > ${(s.bound * 100).toFixed(0)}% (n=${s.n})`);
+    return { tables: new Set(rows.map((r) => r.table)), features: scores.length, leaks };
+  } finally {
+    client.close();
+  }
+}

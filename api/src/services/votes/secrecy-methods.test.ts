@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backupDatabase } from "../../scripts/backup.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { featureScores, voterTiedRows } from "../../test/secrecy-probe.ts";
+import { backupLeaks } from "../../test/secrecy-probe.ts";
 
 const HOUR = 3_600_000;
 const NAMES = ["Al", "Grace Hopper", "Margaret Heafield Hamilton", "Bartholomew Montgomery-Featherstonehaugh III"];
@@ -74,17 +74,10 @@ afterAll(async () => {
 
 describe("a backup copy, with ranked and several-seat ballots", () => {
   it("has no column or length, in any table naming a voter, that predicts how many candidates were marked", async () => {
-    const client = createClient({ url: `file:${backup}` });
-    try {
-      const rows = await voterTiedRows(client, voters);
-      expect(new Set(rows.map((r) => r.table)).has("participations")).toBe(true);
-      const scores = featureScores(rows, order);
-      expect(scores.length).toBeGreaterThan(10);
-      const leaks = scores.filter((s) => s.accuracy > s.bound).map((s) => `${s.feature}: ${(s.accuracy * 100).toFixed(0)}% > ${(s.bound * 100).toFixed(0)}% (n=${s.n})`);
-      expect(leaks).toEqual([]);
-    } finally {
-      client.close();
-    }
+    const probe = await backupLeaks(backup, voters, order);
+    expect(probe.tables.has("participations")).toBe(true);
+    expect(probe.features).toBeGreaterThan(10);
+    expect(probe.leaks).toEqual([]);
   });
 
   it("stores every ballot and every sealed choice of a position at one length", async () => {

@@ -24,6 +24,9 @@ ALTER TABLE `positions` ADD `method` text DEFAULT 'single' NOT NULL;--> statemen
 ALTER TABLE `positions` ADD `seats` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE `positions` ADD `question` text;--> statement-breakpoint
 ALTER TABLE `positions` ADD `pass_threshold` real DEFAULT 0.5 NOT NULL;--> statement-breakpoint
+-- Stored in every existing row: on rows older than the ALTER, PRAGMA integrity_check (which the
+-- tally check runs) reported this REAL column NULL.
+UPDATE `positions` SET `pass_threshold` = 0.5;--> statement-breakpoint
 ALTER TABLE `positions` ADD `yes_count` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `positions` ADD `multi_count` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- What a vote is checked against now includes the method fields: other processes' caches must hear of a change.

@@ -9,6 +9,7 @@
  * exits as soon as its last write is acknowledged.
  */
 import { Worker } from "node:worker_threads";
+import { writerThreadUrl } from "../paths.ts";
 import { KeyRegistry, type KeyDefs, type WriteStatement } from "./deferred.ts";
 import type { WriteExecutor, WriteResult } from "./writer.ts";
 import type { FromWriter, ToWriter, WireError, WireStatement } from "./writer-thread.ts";
@@ -85,7 +86,7 @@ function failAll(error: unknown) {
 
 function thread(): Worker {
   if (worker) return worker;
-  const w = new Worker(new URL("./writer-thread-boot.mjs", import.meta.url));
+  const w = new Worker(writerThreadUrl);
   w.unref();
   w.on("message", (replies: FromWriter[]) => {
     for (const msg of replies) {

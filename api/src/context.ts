@@ -12,7 +12,8 @@ import { bindMixer, Mixer } from "./services/mixer.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   bindAuditKey(database, keys); // every audit entry signs the chain's new head with it
-  const results = new ResultsService(database, clock);
+  const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
+  const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
   bindMixer(database, mixer);
@@ -20,7 +21,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     database,
     clock,
     keys,
-    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
+    config: fullConfig,
     throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,
     hub,

@@ -95,7 +95,7 @@ export interface VoterChanges {
 }
 
 /** Changes the voter's own fields only: votes, sessions and password stay as they are. */
-export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges) {
+export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges, now: number) {
   const sets: string[] = [];
   const args: (string | null)[] = [];
   if (changes.name !== undefined) sets.push("name = ?") && args.push(changes.name);
@@ -105,14 +105,24 @@ export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, v
     sets.push("dob_hash = ?") && args.push(hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
   }
   if (sets.length === 0) return;
-  await database.writer.submit([{ sql: `UPDATE users SET ${sets.join(", ")} WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')`, args: [...args, voter._id] }]);
+  await database.writer.submit([
+    { sql: `UPDATE users SET ${sets.join(", ")} WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')`, args: [...args, voter._id] },
+    // A new date of birth is a new credential: sessions signed in with the old one end, as on a password reset.
+    ...(changes.dateOfBirth !== undefined ? [endSessionsStatement(voter._id, now)] : []),
+  ]);
 }
+
+/** Ends every session of the account that is still open at `now`. */
+export const endSessionsStatement = (userId: string, now: number) => ({
+  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
+  args: [now, userId, now],
+});
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
 export async function resetVoterPassword(database: Database, id: string, now: number) {
   await database.writer.submit([
     { sql: "UPDATE users SET password_hash = NULL WHERE id = ?", args: [id] },
-    { sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)", args: [now, id, now] },
+    endSessionsStatement(id, now),
   ]);
 }
 

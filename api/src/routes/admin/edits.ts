@@ -35,8 +35,8 @@ export function editRoutes(deps: Deps) {
         startTime: input.startTime === undefined ? current.startTime : Date.parse(input.startTime),
         endTime: input.endTime === undefined ? current.endTime : Date.parse(input.endTime),
       };
-      const problem = windowEditProblem(current, next, clock.now());
-      if (problem) fail(400, problem);
+      const problem = windowEditProblem(current, next, clock.now(), deps.config.voteGraceMs);
+      if (problem) fail(problem === messages.endLockedClosed ? 409 : 400, problem);
       const method = resolveMethod(current, input);
       if (typeof method === "string") fail(400, method);
       const methodChange =
@@ -53,13 +53,14 @@ export function editRoutes(deps: Deps) {
         eligibleGroups: input.eligibleGroups === undefined ? current.eligibleGroups : JSON.stringify(input.eligibleGroups),
         allowAbstain: input.allowAbstain ?? current.allowAbstain,
       };
-      // The method freezes at the first vote, like the candidates: checked in the same write,
-      // which the writer serialises with votes, so no vote slips in between.
+      // Who may vote, what a ballot offers and how it is counted freeze at the first vote:
+      // checked in the same write, which the writer serialises with votes, so no vote slips in between.
+      const rulesChange = updated.eligibleGroups !== current.eligibleGroups || updated.allowAbstain !== current.allowAbstain;
       const [result] = await database.writer.submit([
         {
           sql: `UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ?,
                        method = ?, seats = ?, question = ?, pass_threshold = ?
-                 WHERE id = ? ${methodChange ? `AND NOT ${positionHasVoteSql("positions.id")}` : ""}`,
+                 WHERE id = ? ${rulesChange || methodChange ? `AND NOT ${positionHasVoteSql("positions.id")}` : ""}`,
           args: [
             updated.title,
             updated.startTime,
@@ -77,7 +78,7 @@ export function editRoutes(deps: Deps) {
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (result.rowsAffected === 0) {
-        if (methodChange && (await findPosition(db, id))) fail(409, messages.methodFrozen);
+        if ((rulesChange || methodChange) && (await findPosition(db, id))) fail(409, methodChange ? messages.methodFrozen : messages.ballotFrozenEdit);
         fail(404, messages.positionNotFound); // deleted meanwhile
       }
       deps.hub.resultsChanged();
@@ -110,13 +111,17 @@ export function editRoutes(deps: Deps) {
       // update, which the writer serialises with votes, so no vote slips in between.
       const moving = positionId !== current.positionId;
       const oldPhoto = photo ? await database.get("SELECT photo_id FROM candidates WHERE id = ?", [id]) : undefined;
+      // What a voter saw on the ballot (name, photo, manifesto) is frozen once the position has a
+      // vote too: a rename would move counted votes to another name.
+      const rewriting = name !== current.name || manifesto !== (current.manifesto ?? null) || photo !== null;
+      const frozen = moving || rewriting;
       const statements: InStatement[] = [
         {
           sql: `UPDATE candidates SET name = ?, manifesto = ?, position_id = ?, photo_id = coalesce(?, photo_id)
-                 WHERE id = ? ${moving ? `AND NOT ${positionHasVoteSql("candidates.position_id")} AND NOT ${positionHasVoteSql("?")}` : ""}`,
+                 WHERE id = ? ${frozen ? `AND NOT ${positionHasVoteSql("candidates.position_id")}` : ""} ${moving ? `AND NOT ${positionHasVoteSql("?")}` : ""}`,
           args: [name, manifesto, positionId, photo?.id ?? null, id, ...(moving ? [positionId, positionId] : [])],
         },
-        bumpResultsVersionSql,
+        `${bumpResultsVersionSql} AND changes() = 1`,
       ];
       if (photo) {
         // The new photo goes in first (the candidate references it); whichever photo no
@@ -129,7 +134,7 @@ export function editRoutes(deps: Deps) {
       const results = await database.writer.submit(statements);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (results[photo ? 1 : 0].rowsAffected === 0) {
-        if (moving && (await findCandidateWithPosition(db, id))) fail(409, messages.ballotFrozen);
+        if (frozen && (await findCandidateWithPosition(db, id))) fail(409, moving ? messages.ballotFrozen : messages.ballotFrozenEdit);
         fail(404, messages.candidateNotFound);
       }
       deps.hub.resultsChanged();

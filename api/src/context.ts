@@ -4,6 +4,7 @@ import type { Config, Deps } from "./deps.ts";
 import type { Database } from "./db/client.ts";
 import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
+import { silentLogger } from "./log.ts";
 import type { Keys } from "./security/keys.ts";
 import { LIMITS, SignInThrottle } from "./security/throttle.ts";
 import { ResultsService } from "./services/results/results.ts";
@@ -14,13 +15,15 @@ import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
+  const log = config.log ?? silentLogger;
   const results = new ResultsService(database, clock);
-  const hub = createHub(results, config.realtime);
-  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
+  const hub = createHub(results, config.realtime, log);
+  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer, log).start();
   return {
     database,
     clock,
     keys,
+    log,
     config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
     throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,

@@ -2,6 +2,7 @@
 import type { Role } from "@evoting/shared";
 import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
+import type { Logger } from "./log.ts";
 import type { Keys } from "./security/keys.ts";
 import type { Limits, SignInThrottle } from "./security/throttle.ts";
 import type { ResultsService } from "./services/results/results.ts";
@@ -27,6 +28,8 @@ export interface Config {
   realtime?: Partial<HubOptions>;
   /** The ballot mixer (services/votes/mixer.ts): tests apply each ballot before answering. */
   mixer?: Partial<MixerOptions>;
+  /** Where the server logs (log.ts); silent when not given (tests, scripts). */
+  log?: Logger;
 }
 
 export interface Deps {
@@ -34,6 +37,7 @@ export interface Deps {
   clock: Clock;
   keys: Keys;
   config: Config;
+  log: Logger;
   throttle: SignInThrottle;
   results: ResultsService;
   hub: Hub;
@@ -63,5 +67,7 @@ export type AppEnv = {
   Variables: {
     user: AuthUser;
     tokenHash: string;
+    /** This request's id in the log (http/request-log.ts). */
+    requestId: string;
   };
 };

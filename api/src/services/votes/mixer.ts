@@ -30,6 +30,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import type { Database } from "../../db/client.ts";
 import type { WriteStatement } from "../../db/writer.ts";
+import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
@@ -223,6 +224,7 @@ export class Mixer {
     private readonly keys: Keys,
     private readonly onApplied: () => void,
     options: Partial<MixerOptions> = {},
+    private readonly log: Logger = silentLogger,
   ) {
     this.options = { ...MIXER_DEFAULTS, ...options };
   }
@@ -238,7 +240,7 @@ export class Mixer {
       // A database closed under a timer (a test that never stopped this mixer): nothing to do.
       if (this.database.client.closed) return void this.stop().catch(() => {});
       this.mix().catch((error) => {
-        if (!this.stopped) console.error("ballot mixer:", error);
+        if (!this.stopped) this.log.error({ err: error }, "ballot mixer: a pass failed");
       });
     }, this.options.intervalMs);
     this.timer.unref();
@@ -308,7 +310,7 @@ export class Mixer {
       if (record) rows.push([id, record.k, record.c, record.b, record.h]);
       else {
         this.unreadable.add(id);
-        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+        this.log.error({ pendingId: id }, "ballot mixer: a pending ballot cannot be unsealed with this server's key; left pending");
       }
     }
     // Commits of at most maxBatch, all of about the same size: never a small remainder (a

@@ -1,5 +1,4 @@
 /** What the app is built from. `server.ts` wires real ones; tests wire a fresh database and a fake clock. */
-import type { Role } from "@evoting/shared";
 import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
 import type { Logger } from "./log.ts";
@@ -11,6 +10,7 @@ import type { ChatService } from "./chat/service.ts";
 import type { Mixer, MixerOptions } from "./services/votes/mixer.ts";
 import type { AuditLog } from "./services/accountability/audit-log.ts";
 import type { SessionCache } from "./services/auth/sessions.ts";
+import type { AuthUser } from "./services/auth/users.ts";
 import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
 
@@ -54,14 +54,7 @@ export interface Deps {
   receiptLists: ReceiptLists;
 }
 
-export interface AuthUser {
-  id: string;
-  name: string;
-  role: Role;
-  matricNumber: string;
-  email: string | null;
-  hasPassword: boolean;
-}
+export type { AuthUser };
 
 export type AppEnv = {
   Variables: {

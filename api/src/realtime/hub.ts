@@ -433,7 +433,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       } else {
         add(subscriber);
         void (async () => {
-          let frames: Uint8Array[] = [];
+          let frames: Uint8Array[];
           try {
             frames = (await initial?.()) ?? [];
           } catch (error) {

@@ -5,9 +5,18 @@ import type { Role, UserProfile } from "@evoting/shared";
 import type { Database, Db } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";
 import { statementOf } from "../../db/writer.ts";
-import type { AuthUser } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
+
+/** The signed-in user a request acts for (its session's user). */
+export interface AuthUser {
+  id: string;
+  name: string;
+  role: Role;
+  matricNumber: string;
+  email: string | null;
+  hasPassword: boolean;
+}
 
 export type UserRow = typeof users.$inferSelect;
 

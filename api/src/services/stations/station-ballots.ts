@@ -26,7 +26,6 @@ import {
   type StationOutcome,
   type UnopposedMode,
 } from "@evoting/shared";
-import type { Database } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { listPositions } from "../election/catalog.ts";

@@ -28,13 +28,13 @@
  * Shutdown (`stop`) applies everything still pending.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import type { BallotChoiceKind } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { WriteStatement } from "../../db/writer.ts";
 import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
-import type { ChoiceKind } from "./cast.ts";
 
 export interface MixerOptions {
   /** How often pending ballots are applied (and the WAL truncated). */
@@ -65,7 +65,7 @@ export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false,
 
 /** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
 export interface PendingRecord {
-  k: ChoiceKind;
+  k: BallotChoiceKind;
   c: string | null;
   b: string;
   h: number;
@@ -113,7 +113,7 @@ function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): Pe
 }
 
 /** A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind, candidate, ballot id, hour]. */
-type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotId: string, hour: number];
+type MixRow = [id: string, kind: BallotChoiceKind, candidateId: string | null, ballotId: string, hour: number];
 
 /**
  * A mix commit's ballots, unsealed, in a

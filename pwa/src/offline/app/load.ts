@@ -5,8 +5,9 @@
  * used in the next, so neither makes a long task.
  */
 import { nextTask } from "../../lib/page-idle";
+import type * as Runtime from "./runtime";
 
-export type OfflineModule = typeof import("./runtime");
+export type OfflineModule = typeof Runtime;
 
 let loading: Promise<OfflineModule> | null = null;
 

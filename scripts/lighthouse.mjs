@@ -37,7 +37,9 @@ try {
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   for (let run = 0; run < runs; run++) {

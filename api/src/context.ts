@@ -16,7 +16,8 @@ import { ReceiptLists } from "./services/votes/receipts.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const log = config.log ?? silentLogger;
-  const results = new ResultsService(database, clock);
+  const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
+  const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime, log);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer, log).start();
   return {
@@ -24,7 +25,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     clock,
     keys,
     log,
-    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
+    config: fullConfig,
     throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,
     hub,

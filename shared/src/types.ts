@@ -14,6 +14,15 @@ export interface UserProfile {
   hasPassword: boolean;
 }
 
+/** An observer's or officer's account as the admin users screen lists it. */
+export interface StaffAccount {
+  _id: string;
+  name: string;
+  matricNumber: string;
+  role: "observer" | "officer";
+  disabled: boolean;
+}
+
 export interface LoginResponse {
   token: string;
   role: Role;

@@ -22,6 +22,8 @@ export const users = sqliteTable("users", {
   createdAt: integer("created_at").notNull(),
   /** JSON array of short group labels from the roll (position eligibility). */
   groups: text("groups").notNull().default("[]"),
+  /** When an admin disabled this observer's or officer's account: it cannot sign in and has no session. */
+  disabledAt: integer("disabled_at"),
 }, (t) => [
   // Manage Voters' pages (api/drizzle/0003_roll.sql).
   index("users_voters_idx").on(t.matricNumber).where(sql`${t.role} NOT IN ('admin', 'observer', 'officer')`),
@@ -229,7 +231,12 @@ export const auditLog = sqliteTable(
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
   },
-  (t) => [index("audit_log_action_idx").on(t.action, t.seq), index("audit_log_actor_idx").on(t.actorMatric, t.seq)],
+  (t) => [
+    index("audit_log_action_idx").on(t.action, t.seq),
+    index("audit_log_actor_idx").on(t.actorMatric, t.seq),
+    // The chain starts at 1: a row before it would be listed but never verified.
+    check("audit_log_seq_from_one", sql`seq >= 1`),
+  ],
 );
 
 /**

@@ -10,6 +10,7 @@ import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
+import { endSessionsStatement } from "../auth/sessions.ts";
 
 const VOTER = "u.role NOT IN ('admin', 'observer', 'officer')";
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
@@ -111,12 +112,6 @@ export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, v
     ...(changes.dateOfBirth !== undefined ? [endSessionsStatement(voter._id, now)] : []),
   ]);
 }
-
-/** Ends every session of the account that is still open at `now`. */
-export const endSessionsStatement = (userId: string, now: number) => ({
-  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
-  args: [now, userId, now],
-});
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
 export async function resetVoterPassword(database: Database, id: string, now: number) {

@@ -15,7 +15,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
   const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
   const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime);
-  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
+  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }).start();
   bindMixer(database, mixer);
   return {
     database,

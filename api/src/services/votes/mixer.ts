@@ -59,19 +59,27 @@ export interface MixerOptions {
    * ballot the pass read, whatever the commit size.
    */
   maxBatch: number;
+  /** The clock a position's close is judged by (its end plus `graceMs`). */
+  now: () => number;
+  /** The offline grace after a position's end: its remaining ballots are applied once both have passed. */
+  graceMs: number;
 }
 
-export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50 };
+export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50, now: Date.now, graceMs: 0 };
 
-/** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
+/**
+ * What a pending row seals: kind, candidate id (null for no/abstain), ballot id, and the
+ * ballot's MAC (./ballot-mac.ts; absent from rows sealed before it). Rows sealed before
+ * migration 0013 also hold the hour, which is no longer stored.
+ */
 export interface PendingRecord {
   k: ChoiceKind;
   c: string | null;
   b: string;
-  h: number;
+  m?: string;
 }
 
-const PENDING_PREFIX = "pending:";
+export const PENDING_PREFIX = "pending:";
 const pendingContext = (pendingId: string) => PENDING_PREFIX + pendingId;
 
 /**
@@ -105,7 +113,7 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /** The order of a pending record's fields in the rows the writer unseals (db/deferred.ts `Unsealed`). */
-const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
+const RECORD_FIELDS = ["k", "c", "b", "m"] as const;
 
 /**
  * A mix commit's ballots, unsealed by the writer (on its thread for a database file), in a
@@ -113,8 +121,8 @@ const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
  * emptied before the commit ends: it never reaches the database file or the WAL.
  */
 const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
-  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL,
-  position_id TEXT
+  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, mac TEXT,
+  slot INTEGER NOT NULL, position_id TEXT
 ) WITHOUT ROWID`;
 
 /**
@@ -148,8 +156,11 @@ function applyStatements(keys: Keys, part: readonly (readonly [string, string])[
   return [
     MIX_TABLE,
     {
-      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour)
-            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+      // `slot` is the entry's place in the shuffled part: the ballots go in in that order, not
+      // in this table's key order (the pending ids follow arrival), so a page of the ballots
+      // table orders a group's ballots at random, never by when they were cast.
+      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, mac, slot)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, key FROM json_each(?)`,
       args: [new Unsealed(keys, PENDING_PREFIX, RECORD_FIELDS, part)],
     },
     "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
@@ -164,8 +175,8 @@ function applyStatements(keys: Keys, part: readonly (readonly [string, string])[
        FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain FROM temp.mix_batch
               WHERE kind IN ('no', 'abstain') GROUP BY position_id) AS mix
       WHERE positions.id = mix.id`,
-    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
-     SELECT ballot_id, position_id, kind, candidate_id, cast_hour FROM temp.mix_batch`,
+    `INSERT INTO ballots (id, position_id, choice, candidate_id, mac)
+     SELECT ballot_id, position_id, kind, candidate_id, mac FROM temp.mix_batch ORDER BY slot`,
     "DELETE FROM temp.mix_batch",
   ];
 }
@@ -261,18 +272,8 @@ export class Mixer {
     return this.mix();
   }
 
-  /** Pending ballots one pass reads: a backlog this large is applied in several passes. */
-  private get readLimit(): number {
-    return this.options.maxBatch * 40;
-  }
-
   private async passes(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { read, applied } = await this.pass();
-      total += applied;
-      if (read < this.readLimit || applied === 0) break;
-    }
+    const total = await this.pass();
     if (total > 0) {
       this.onApplied();
       await this.checkpoint();
@@ -280,28 +281,69 @@ export class Mixer {
     return total;
   }
 
-  private async pass(): Promise<{ read: number; applied: number }> {
-    const limit = this.readLimit;
+  /**
+   * The positions whose pending ballots are due: those holding at least the election's
+   * `ballot_batch` of them, and every closed one (its end plus the grace passed), whatever it
+   * holds, so a closed position's tallies are final. The others wait: applying fewer would
+   * move a tally by less than a group, and whoever watches who voted beside the tallies (an
+   * observer, a station officer) could tie those few voters to their choices.
+   */
+  private async duePositions(): Promise<Set<string>> {
+    const [waiting, settings] = await this.database.client.batch(
+      [
+        { sql: `SELECT q.position_id, count(*) AS n, p.end_time FROM pending_ballots q JOIN positions p ON p.id = q.position_id GROUP BY q.position_id`, args: [] },
+        "SELECT ballot_batch FROM election_settings WHERE id = 1",
+      ],
+      "read",
+    );
+    const batch = Math.max(1, Number(settings.rows[0]?.ballot_batch ?? 1));
+    const closedBefore = this.options.now() - this.options.graceMs;
+    const due = new Set<string>();
+    for (const r of waiting.rows) {
+      if (Number(r.n) >= batch || Number(r.end_time) <= closedBefore) due.add(String(r.position_id));
+    }
+    return due;
+  }
+
+  private async pass(): Promise<number> {
+    const due = await this.duePositions();
+    if (due.size === 0) return 0;
     const rs = await this.database.client.execute({
-      sql: "SELECT id, sealed FROM pending_ballots LIMIT ?",
-      args: [limit + this.unreadable.size],
+      sql: "SELECT id, position_id, sealed FROM pending_ballots WHERE position_id IN (SELECT value FROM json_each(?))",
+      args: [JSON.stringify([...due])],
     });
-    const batch: [string, string][] = [];
+    // Each due position's ballots, all of them: a position's group is never split across
+    // commits (a commit between would show its tally moved by part of the group).
+    const groups = new Map<string, [string, string][]>();
+    let read = 0;
     for (const row of rs.rows) {
       const id = String(row.id);
-      if (!this.unreadable.has(id) && batch.length < limit) batch.push([id, String(row.sealed)]);
+      if (this.unreadable.has(id)) continue;
+      const position = String(row.position_id);
+      let group = groups.get(position);
+      if (!group) groups.set(position, (group = []));
+      group.push([id, String(row.sealed)]);
+      read++;
     }
-    if (batch.length === 0) return { read: 0, applied: 0 };
+    if (read === 0) return 0;
     this.stats.passes++;
-    // Shuffled before they are unsealed: which commit a ballot lands in depends on nothing it holds.
-    shuffle(batch);
-    // Commits of at most maxBatch, all of about the same size: never a small remainder (a
-    // commit of one ballot would tie it to its voter). Votes commit in between.
-    const commits = Math.ceil(batch.length / this.options.maxBatch);
+    // Whole groups into commits of about maxBatch (a larger group is a commit of its own), in
+    // a random order; each commit's ballots shuffled before they are unsealed, so where a
+    // ballot lands in a commit, and in what order it is inserted, depends on nothing it holds.
+    const commits: [string, string][][] = [];
+    let current: [string, string][] = [];
+    for (const group of shuffle([...groups.values()])) {
+      if (current.length > 0 && current.length + group.length > this.options.maxBatch) {
+        commits.push(current);
+        current = [];
+      }
+      current.push(...group);
+    }
+    if (current.length > 0) commits.push(current);
     let applied = 0;
     const done: string[] = [];
-    for (let k = 0; k < commits; k++) {
-      const part = batch.slice(Math.floor((k * batch.length) / commits), Math.floor(((k + 1) * batch.length) / commits));
+    for (const part of commits) {
+      shuffle(part);
       const results = await this.database.writer.submit(applyStatements(this.keys, part), { last: [bumpResultsVersionSql] });
       applied += results[APPLIED_AT].rowsAffected;
       for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
@@ -310,7 +352,7 @@ export class Mixer {
     // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
     if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
     this.stats.applied += applied;
-    return { read: batch.length, applied };
+    return applied;
   }
 
   /**
@@ -337,7 +379,10 @@ export class Mixer {
     return done;
   }
 
-  /** Stops the timer and applies everything still pending (shutdown, tests). */
+  /**
+   * Stops the timer after one last pass (shutdown, tests). Ballots not due stay pending in the
+   * database and the next start applies them: a shutdown never applies a group below the batch.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);

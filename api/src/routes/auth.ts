@@ -18,7 +18,8 @@ import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, verifySecret } from "../security/passwords.ts";
-import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/auth/sessions.ts";
+import { createSession, revokeSessions, revokeStatement } from "../services/auth/sessions.ts";
+import { statementOf } from "../db/writer.ts";
 import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
 import { auditSignIn } from "../http/audit.ts";
 
@@ -57,7 +58,7 @@ export function authRoutes(deps: Deps) {
       // Counted before anything is checked: a burst of parallel guesses gets the free tries' worth.
       const attempt = await takeTry(matricNumber, requestAddress(c, deps.config.trustProxy));
       try {
-        const mark = sessionCacheMark(deps.database);
+        const mark = deps.sessions.mark;
         const user = await findUserByMatric(db, matricNumber);
         let ok = false;
         if (!user) {
@@ -76,7 +77,7 @@ export function authRoutes(deps: Deps) {
         // Said only to someone who proved the password: a guess learns nothing from it.
         if (user.disabledAt !== null) fail(403, messages.accountDisabled);
         await attempt.succeeded();
-        const session = await createSession(deps.database, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
+        const session = await createSession(deps, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({
           token: session.token,
           role: user.role,
@@ -89,7 +90,7 @@ export function authRoutes(deps: Deps) {
     })
 
     .post("/logout", authed, async (c) => {
-      await revokeSession(db, c.var.tokenHash, clock.now());
+      await revokeSessions(deps, { tokenHash: c.var.tokenHash }, clock.now());
       // Its stream and chat tokens stop working (stream-auth.ts); its open streams here end now.
       deps.hub.endSession(c.var.tokenHash);
       return c.body(null, 204);
@@ -102,7 +103,8 @@ export function authRoutes(deps: Deps) {
 
     .put("/email", authed, ...jsonBody(emailUpdateSchema), async (c) => {
       const { email } = c.req.valid("json");
-      await db.update(users).set({ email }).where(eq(users.id, c.var.user.id));
+      await deps.database.writer.submit([statementOf(db.update(users).set({ email }).where(eq(users.id, c.var.user.id)))]);
+      deps.sessions.invalidate(); // the session's user carries the email
       return c.json({ email, message: messages.updateEmailSuccess });
     })
 
@@ -122,11 +124,15 @@ export function authRoutes(deps: Deps) {
           ? await verifySecret(row.passwordHash, currentPassword)
           : row.dobHash !== null && DOB_PATTERN.test(currentPassword) && (await dobMatches(deps, row, currentPassword));
         if (!ok) return await refuse(attempt, 400, row.passwordHash ? messages.currentPasswordWrong : messages.currentDobWrong);
-        await db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id));
+        // The new password and the end of every other session, in one write.
+        await deps.database.writer.submit([
+          statementOf(db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id))),
+          revokeStatement({ userId: user.id, keepTokenHash: c.var.tokenHash }, clock.now()),
+        ]);
+        deps.sessions.invalidate();
       } finally {
         attempt.end();
       }
-      await revokeOtherSessions(db, user.id, c.var.tokenHash, clock.now());
       return c.json({ message: messages.updatePasswordSuccess, hasPassword: true });
     });
 }

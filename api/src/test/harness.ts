@@ -36,7 +36,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // Each ballot is applied before its vote is answered (services/votes/mixer.ts), so a test reads
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
-  await ensureAdmin(database.db, ADMIN, clock.now(), () => {});
+  await ensureAdmin(database, ADMIN, clock.now(), () => {});
   await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
   const app = createApp(deps);
 

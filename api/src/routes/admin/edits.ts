@@ -54,6 +54,7 @@ export function editRoutes(deps: Deps) {
         },
         `${bumpResultsVersionSql} AND changes() = 1`,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (result.rowsAffected === 0) {
         if (rulesChange && (await findPosition(db, id))) fail(409, messages.ballotFrozenEdit);
         fail(404, messages.positionNotFound); // deleted meanwhile
@@ -109,6 +110,7 @@ export function editRoutes(deps: Deps) {
         if (oldPhoto?.photo_id) statements.push({ sql: unused, args: [String(oldPhoto.photo_id), String(oldPhoto.photo_id)] });
       }
       const results = await database.writer.submit(statements);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (results[photo ? 1 : 0].rowsAffected === 0) {
         if (frozen && (await findCandidateWithPosition(db, id))) fail(409, moving ? messages.ballotFrozen : messages.ballotFrozenEdit);
         fail(404, messages.candidateNotFound);

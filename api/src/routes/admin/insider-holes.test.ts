@@ -42,7 +42,7 @@ it("an import that races a voter's delete writes nothing (the roll changed meanw
   expect(plan.report).toMatchObject({ updated: 3, errors: [] });
   const gone = (await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [voters[1].matricNumber] })).rows[0].id;
   expect((await t.request(`/admin/voters/${gone}`, { method: "DELETE", token: admin })).status).toBe(204);
-  expect(await applyRollPlan(t.database, plan, [])).toBe(false);
+  expect(await applyRollPlan(t.deps, plan, [])).toBe(false);
   const renamed = await t.database.client.execute("SELECT count(*) AS n FROM users WHERE name LIKE 'Renamed%'");
   expect(renamed.rows[0].n).toBe(0);
 });

@@ -18,10 +18,9 @@
  */
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
-import { unsealEntry } from "../../db/deferred.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
-import { PENDING_PREFIX, type PendingRecord } from "../votes/mixer.ts";
+import { unsealPending } from "../votes/mixer.ts";
 import { verifyAuditChain } from "./audit-log.ts";
 import { checkTallies, type TallyCheckReport } from "./tally-check.ts";
 
@@ -102,7 +101,7 @@ export async function checkBallotMatches(database: Pick<Database, "client">, key
   // A participation's ballot that is not counted must still be waiting for the mixer.
   for (const [i, r] of pending.rows.entries()) {
     await breathe(i);
-    const record = unsealEntry<PendingRecord>(keys, PENDING_PREFIX, String(r.id), String(r.sealed));
+    const record = unsealPending(keys, String(r.id), String(r.sealed));
     if (!record) {
       problems.push(`Pending ballot ${String(r.id)} does not unseal with the server key`);
       continue;

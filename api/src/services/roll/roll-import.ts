@@ -27,6 +27,7 @@ import {
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
+import type { Deps } from "../../deps.ts";
 
 export class RollTooLarge extends Error {}
 /** A file refused as a whole, before its rows are read (400). */
@@ -196,10 +197,11 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
 const ROLL_UNCHANGED_GUARD = "SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('the roll changed while this file was imported') END";
 
 /** Applies a clean plan in one transaction; false when the roll changed under it (nothing written). */
-export async function applyRollPlan(database: Database, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
+export async function applyRollPlan({ database, sessions }: Pick<Deps, "database" | "sessions">, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
   if (plan.statements.length === 0) return true;
   try {
     await database.writer.submit([...plan.statements, ...extra]);
+    sessions.invalidate(); // updated voters' names, emails and groups
     return true;
   } catch {
     // A matric number taken since the check (unique index), or a voter deleted or edited since

@@ -27,6 +27,7 @@ import {
   type UnopposedMode,
 } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
@@ -67,7 +68,8 @@ export interface DeliverInput {
   graceMs: number;
 }
 
-export async function deliverStationBallot(database: Database, keys: Keys, input: DeliverInput): Promise<StationDelivery> {
+export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer">, input: DeliverInput): Promise<StationDelivery> {
+  const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
   if (!session) return refused(400, messages.stationBallotInvalid);
@@ -116,7 +118,7 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
       outcomes.push(refusal(problem));
       continue;
     }
-    const answer = await castVote(database, keys, {
+    const answer = await castVote(deps, {
       voterId: voter._id,
       positionId: position._id,
       choice: voteChoice(position, choice),

@@ -23,6 +23,14 @@ export interface StaffAccount {
   disabled: boolean;
 }
 
+/** The last integrity check (GET /admin/integrity); all null before the first. */
+export interface IntegrityStatus {
+  ok: boolean | null;
+  at: string | null;
+  trigger: "close" | "declaration" | "admin" | "start" | null;
+  problems: string[];
+}
+
 export interface LoginResponse {
   token: string;
   role: Role;

@@ -99,6 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
 
   async function close() {
     deps.hub.close();
+    deps.integrity.stop();
     await deps.mixer.stop();
     await database.writer.drain();
     database.close();

@@ -15,6 +15,7 @@ import { auditRoutes } from "./audit.ts";
 import { resultsRoutes } from "./results.ts";
 import { stationAdminRoutes } from "./stations.ts";
 import { staffRoutes } from "./staff.ts";
+import { integrityRoutes } from "./integrity.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -27,5 +28,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", auditRoutes(deps))
     .route("/", resultsRoutes(deps))
     .route("/", stationAdminRoutes(deps))
-    .route("/", staffRoutes(deps));
+    .route("/", staffRoutes(deps))
+    .route("/", integrityRoutes(deps));
 }

@@ -14,7 +14,7 @@ import { listStaff, setStaffDisabled } from "../../services/auth/users.ts";
 export function staffRoutes(deps: Deps) {
   const setDisabled = (disabled: boolean) => async (c: Context<AppEnv>) => {
     const id = c.req.param("id") ?? "";
-    const account = await setStaffDisabled(deps.database, id, disabled, deps.clock.now());
+    const account = await setStaffDisabled(deps, id, disabled, deps.clock.now());
     if (!account) fail(404, messages.userNotFound);
     await audit(deps, c, {
       action: disabled ? "user.disable" : "user.enable",

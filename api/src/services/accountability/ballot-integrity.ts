@@ -17,6 +17,7 @@
  * part of `npm run audit`; each run in the service is recorded in `integrity_checks`.
  */
 import type { Database } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
@@ -151,4 +152,84 @@ export async function runIntegrityCheck(database: Database, keys: Keys): Promise
     ...chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`),
   ];
   return { ok: problems.length === 0, problems, tallies, ballots };
+}
+
+export type IntegrityTrigger = "close" | "declaration" | "admin" | "start";
+
+export interface IntegrityRecord {
+  at: number;
+  trigger: IntegrityTrigger;
+  ok: boolean;
+  problems: string[];
+}
+
+/** How often a process looks for positions that closed since the last check. */
+const CLOSE_POLL_MS = 1_000;
+
+/**
+ * Runs the check and records each run in `integrity_checks`: by itself after a position
+ * closes (its end plus the offline grace: the mixer applies its remaining ballots first, so
+ * its tallies are final), and when asked (the Admin Panel, a declaration). Any process that
+ * sees a close since the last recorded close check runs one; two at once both record theirs.
+ */
+export class IntegrityService {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: Pick<Deps, "database" | "keys" | "clock" | "config" | "mixer">) {}
+
+  start(): this {
+    if (this.timer) return this;
+    this.timer = setInterval(() => {
+      if (this.deps.database.client.closed) return this.stop();
+      this.tick().catch((error) => console.error("integrity check:", error));
+    }, CLOSE_POLL_MS);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One look for positions closed since the last close check; runs one check when there are. */
+  async tick(): Promise<IntegrityRecord | null> {
+    const closedBy = this.deps.clock.now() - this.deps.config.voteGraceMs;
+    const row = await this.deps.database.get(
+      `SELECT count(*) AS n FROM positions
+        WHERE end_time <= ? AND end_time > coalesce((SELECT max(at) FROM integrity_checks WHERE "trigger" = 'close'), -1) - ?`,
+      [closedBy, this.deps.config.voteGraceMs],
+    );
+    if (Number(row?.n ?? 0) === 0) return null;
+    await this.deps.mixer.mix(); // a closed position's remaining ballots, whatever their number
+    return this.run("close");
+  }
+
+  /** Runs the check now and records it; one run at a time in this process. */
+  run(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
+    const next = this.running.catch(() => undefined).then(() => this.runNow(trigger));
+    this.running = next;
+    return next;
+  }
+
+  private async runNow(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
+    const result = await runIntegrityCheck(this.deps.database, this.deps.keys);
+    const record: IntegrityRecord = { at: this.deps.clock.now(), trigger, ok: result.ok, problems: result.problems };
+    await this.deps.database.writer.submit([
+      {
+        sql: `INSERT INTO integrity_checks (at, "trigger", ok, problems) VALUES (?, ?, ?, ?)`,
+        args: [record.at, trigger, record.ok ? 1 : 0, JSON.stringify(record.problems)],
+      },
+    ]);
+    if (!record.ok) console.error(`Integrity check (${trigger}) failed:\n${record.problems.join("\n")}`);
+    return record;
+  }
+
+  /** The latest recorded run, or null before the first. */
+  async last(): Promise<IntegrityRecord | null> {
+    const row = await this.deps.database.get(`SELECT at, "trigger", ok, problems FROM integrity_checks ORDER BY id DESC LIMIT 1`);
+    if (!row) return null;
+    return { at: Number(row.at), trigger: String(row.trigger) as IntegrityTrigger, ok: Number(row.ok) === 1, problems: JSON.parse(String(row.problems)) as string[] };
+  }
 }

@@ -6,7 +6,7 @@ import type { Database, Db } from "../../db/client.ts";
 import { endSessionsStatement } from "./sessions.ts";
 import { users } from "../../db/schema.ts";
 import { statementOf } from "../../db/writer.ts";
-import type { AuthUser } from "../../deps.ts";
+import type { AuthUser, Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
 
@@ -111,12 +111,18 @@ export async function listStaff(database: Database): Promise<StaffAccount[]> {
  * Disables (at `now`) or enables an observer's or officer's account; disabling ends every
  * session in the same write. Null when no such account; else its row as it was.
  */
-export async function setStaffDisabled(database: Database, id: string, disabled: boolean, now: number): Promise<{ name: string; matricNumber: string; role: string } | null> {
+export async function setStaffDisabled(
+  { database, sessions }: Pick<Deps, "database" | "sessions">,
+  id: string,
+  disabled: boolean,
+  now: number,
+): Promise<{ name: string; matricNumber: string; role: string } | null> {
   const row = await database.get(`SELECT name, matric_number, role FROM users WHERE id = ? AND ${DISABLEABLE}`, [id]);
   if (!row) return null;
   const [updated] = await database.writer.submit([
     { sql: `UPDATE users SET disabled_at = ? WHERE id = ? AND ${DISABLEABLE}`, args: [disabled ? now : null, id] },
     ...(disabled ? [endSessionsStatement(id, now)] : []),
   ]);
+  sessions.invalidate();
   return updated.rowsAffected === 1 ? { name: String(row.name), matricNumber: String(row.matric_number), role: String(row.role) } : null;
 }

@@ -296,7 +296,7 @@ export class Mixer {
    * move a tally by less than a group, and whoever watches who voted beside the tallies (an
    * observer, a station officer) could tie those few voters to their choices.
    */
-  private async duePositions(): Promise<Set<string>> {
+  private async duePositions(): Promise<{ due: Set<string>; batch: number }> {
     const [waiting, settings] = await this.database.client.batch(
       [
         { sql: `SELECT q.position_id, count(*) AS n, p.end_time FROM pending_ballots q JOIN positions p ON p.id = q.position_id GROUP BY q.position_id`, args: [] },
@@ -310,18 +310,18 @@ export class Mixer {
     for (const r of waiting.rows) {
       if (Number(r.n) >= batch || Number(r.end_time) <= closedBefore) due.add(String(r.position_id));
     }
-    return due;
+    return { due, batch };
   }
 
   private async pass(): Promise<number> {
-    const due = await this.duePositions();
+    const { due, batch } = await this.duePositions();
     if (due.size === 0) return 0;
     const rs = await this.database.client.execute({
       sql: "SELECT id, position_id, sealed FROM pending_ballots WHERE position_id IN (SELECT value FROM json_each(?))",
       args: [JSON.stringify([...due])],
     });
-    // Each due position's ballots, all of them: a position's group is never split across
-    // commits (a commit between would show its tally moved by part of the group).
+    // Each due position's ballots, all of them: a commit applies a position's ballots only in
+    // parts of at least the batch (a commit between would show its tally moved by less).
     const groups = new Map<string, [string, string][]>();
     let read = 0;
     for (const row of rs.rows) {
@@ -335,17 +335,23 @@ export class Mixer {
     }
     if (read === 0) return 0;
     this.stats.passes++;
-    // Whole groups into commits of about maxBatch (a larger group is a commit of its own), in
-    // a random order; each commit's ballots shuffled, so where a ballot lands in a commit, and
-    // in what order it is inserted, depends on nothing it holds.
+    // Each group shuffled and split into parts of about maxBatch, all of about equal size and
+    // none smaller than the batch (never a remainder of one); parts of several positions share a
+    // commit while they fit. Where a ballot lands, and in what order it is inserted, depends on
+    // nothing it holds.
     const commits: [string, string][][] = [];
     let current: [string, string][] = [];
     for (const group of shuffle([...groups.values()])) {
-      if (current.length > 0 && current.length + group.length > this.options.maxBatch) {
-        commits.push(current);
-        current = [];
+      shuffle(group);
+      const parts = Math.max(1, Math.min(Math.ceil(group.length / this.options.maxBatch), Math.floor(group.length / batch)));
+      for (let k = 0; k < parts; k++) {
+        const part = group.slice(Math.floor((k * group.length) / parts), Math.floor(((k + 1) * group.length) / parts));
+        if (current.length > 0 && current.length + part.length > this.options.maxBatch) {
+          commits.push(current);
+          current = [];
+        }
+        current.push(...part);
       }
-      current.push(...group);
     }
     if (current.length > 0) commits.push(current);
     let applied = 0;

@@ -13,7 +13,7 @@ CREATE TABLE `turnout_hours` (
 	`votes` integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE `election_settings` ADD `ballot_batch` integer DEFAULT 10 NOT NULL;--> statement-breakpoint
+ALTER TABLE `election_settings` ADD `ballot_batch` integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 -- The turnout chart keeps its hourly counts as totals that name no choice; a ballot keeps no hour.
 INSERT INTO `turnout_hours` (`hour`, `votes`) SELECT `cast_hour`, count(*) FROM `ballots` GROUP BY `cast_hour`;--> statement-breakpoint
 ALTER TABLE `ballots` DROP COLUMN `cast_hour`;

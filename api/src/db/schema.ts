@@ -351,10 +351,9 @@ export const electionSettings = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     /**
      * The smallest group of a position's ballots applied to its tallies together (the mixer):
-     * 10 by default, 1 applies each ballot as it comes. A position's remainder is applied at
-     * its close.
+     * 1 applies each ballot as it comes. A position's remainder is applied at its close.
      */
-    ballotBatch: integer("ballot_batch").notNull().default(10),
+    ballotBatch: integer("ballot_batch").notNull().default(1),
   },
   () => [
     check("election_settings_one_row", sql`id = 1`),

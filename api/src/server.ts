@@ -46,9 +46,10 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info(`${signal}: finishing queued writes and closing`);
   deps.hub.close();
+  deps.integrity.stop();
   server.close();
   await database.writer.drain();
-  await deps.mixer.stop(); // applies every pending ballot
+  await deps.mixer.stop(); // applies what is due; smaller groups wait in the database for the next start
   database.close();
   log.flush(() => process.exit(0));
 }

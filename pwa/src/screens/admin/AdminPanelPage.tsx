@@ -6,6 +6,7 @@ import { useSession } from "../../auth/use-session";
 import { useLogout } from "../../auth/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
+import { IntegrityCard } from "../../components/admin/IntegrityCard";
 import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
@@ -67,6 +68,8 @@ export function AdminPanelPage() {
           </li>
         ))}
       </ul>
+
+      <IntegrityCard canRun={canWrite} />
 
       <Suspense fallback={null}>
         <TurnoutPanel />

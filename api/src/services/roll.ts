@@ -10,8 +10,9 @@ import type { Database } from "../db/client.ts";
 import type { Keys } from "../security/keys.ts";
 import { hashDateOfBirth } from "../security/passwords.ts";
 import { bumpResultsVersionSql } from "./results.ts";
+import { isVoterSql } from "../db/voters.ts";
 
-const VOTER = "u.role NOT IN ('admin', 'observer', 'officer')";
+const VOTER = isVoterSql("u");
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
 const COLUMNS = `u.id, u.name, u.matric_number, u.email, u.groups, u.password_hash IS NOT NULL AS has_password, ${HAS_VOTED} AS has_voted`;
 

@@ -4,8 +4,9 @@
  * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
  */
 import { hkdfSync, randomUUID } from "node:crypto";
-import { isStaff, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
+import { isStaff, matricSearchKey, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
 import type { Database } from "../db/client.ts";
+import { isVoterSql } from "../db/voters.ts";
 import type { Keys } from "../security/keys.ts";
 
 /**
@@ -205,15 +206,20 @@ export async function stationRoll(database: Database): Promise<RollEntry[]> {
   return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u ORDER BY u.matric_number`)).rows);
 }
 
-/** Voters by exact matriculation number or part of the name (case-insensitive), at most `limit`. */
+/**
+ * Voters whose matriculation number contains the query's letters and digits (separators
+ * ignored), or whose name contains it (case-insensitive), at most `limit`.
+ */
 export async function searchRoll(database: Database, query: string, limit: number): Promise<RollEntry[]> {
-  const like = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const escape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const like = `%${escape(query.toLowerCase())}%`;
+  const key = matricSearchKey(query);
   const rs = await database.client.execute({
     sql: `SELECT ${ROLL_COLUMNS} FROM users u
-           WHERE (u.matric_number = ? OR lower(u.name) LIKE ? ESCAPE '\\')
-             AND u.role NOT IN ('admin', 'observer', 'officer')
+           WHERE ((? <> '' AND replace(lower(u.matric_number), '/', '') LIKE ? ESCAPE '\\') OR lower(u.name) LIKE ? ESCAPE '\\')
+             AND ${isVoterSql("u")}
            ORDER BY u.matric_number LIMIT ?`,
-    args: [query, like, limit],
+    args: [key, `%${escape(key)}%`, like, limit],
   });
   return toRoll(rs.rows);
 }

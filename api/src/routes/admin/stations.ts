@@ -1,13 +1,20 @@
 /**
  * /admin/stations: create polling stations, assign and remove their officers, revoke them, and
- * the ballots taken per station (results screen). Behind the admin gate: observers read only.
+ * the ballots taken per station (results screen), and a station's exported ballot file.
+ * Behind the admin gate: observers read only.
  */
+
+/** A file of 10,000 sealed ballots is about 17 MB of JSON. */
+export const STATION_FILE_LIMIT = 24 * 1024 * 1024;
 import { Hono } from "hono";
-import { assignOfficerSchema, createStationSchema, messages } from "@evoting/shared";
+import { bodyLimit } from "hono/body-limit";
+import { assignOfficerSchema, createStationSchema, messages, stationExportSchema, type StationImportReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../services/audit-log.ts";
+import { auditStationAnswer, auditUnreadable, deliverStationBallot, stationTarget } from "../../services/station-ballots.ts";
+import { sha256Hex } from "./results.ts";
 import {
   assignOfficer,
   createStation,
@@ -19,7 +26,7 @@ import {
 } from "../../services/stations.ts";
 
 export function stationAdminRoutes(deps: Deps) {
-  const { database, clock } = deps;
+  const { database, clock, keys } = deps;
 
   const liveStation = async (id: string) => {
     const station = await findStation(database, id);
@@ -67,6 +74,49 @@ export function stationAdminRoutes(deps: Deps) {
       });
       return c.body(null, 204);
     })
+
+    // A station's sealed queue from a USB stick: each ballot goes through the same delivery as
+    // from its device (same checks, same exactly-once answer, same refusals and audit), with
+    // the admin in place of an officer of the station. Only the grace period does not apply:
+    // the file is how ballots cast in time reach the count when the network never came back.
+    .post(
+      "/stations/import",
+      bodyLimit({ maxSize: STATION_FILE_LIMIT, onError: () => fail(413, messages.bodyTooLarge) }),
+      ...jsonBody(stationExportSchema),
+      async (c) => {
+        const file = c.req.valid("json");
+        // Over the ballots exactly as they came in the file (the parsed copy may order keys differently).
+        const raw = (await c.req.json()) as { ballots: unknown };
+        if (sha256Hex(JSON.stringify(raw.ballots)) !== file.sha256) fail(400, messages.stationFileTampered);
+        const report = { counted: 0, refused: 0, alreadyIn: 0, unreadable: 0 };
+        for (const ballot of file.ballots) {
+          const result = await deliverStationBallot(database, keys, {
+            sealed: ballot.sealed,
+            idempotencyKey: ballot.ballotId,
+            officerId: null,
+            now: clock.now(),
+            graceMs: Number.POSITIVE_INFINITY,
+          });
+          if (result.kind === "refused") {
+            report.unreadable++;
+            await auditUnreadable(deps, c, ballot.sealed.sessionId, result.message);
+          } else if (!result.fresh) {
+            report.alreadyIn++;
+          } else {
+            await auditStationAnswer(deps, c, result.station, result.answer);
+            if (result.answer.outcomes.some((o) => o.counted)) report.counted++;
+            else report.refused++;
+          }
+        }
+        const message = `${report.counted} counted, ${report.refused} refused, ${report.alreadyIn} already delivered, ${report.unreadable} unreadable`;
+        await audit(deps, c, {
+          action: "station.import",
+          target: stationTarget({ id: file.station._id, name: file.station.name }),
+          summary: `Imported a ballot file of polling station "${file.station.name}" (${file.ballots.length} ballots): ${message}`,
+        });
+        return c.json({ ...report, message: `Station ballots imported: ${message}` } satisfies StationImportReport);
+      },
+    )
 
     .post("/stations/:id/revoke", async (c) => {
       const station = await liveStation(c.req.param("id"));

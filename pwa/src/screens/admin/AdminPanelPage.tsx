@@ -6,6 +6,7 @@ import { useSession } from "../../lib/use-session";
 import { useLogout } from "../../lib/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
+import { ElectionWindowNotice } from "../../components/admin/ElectionWindowNotice";
 import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
@@ -50,6 +51,8 @@ export function AdminPanelPage() {
           Logout
         </Button>
       </section>
+
+      <ElectionWindowNotice canWrite={canWrite} />
 
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {visible.map((action) => (

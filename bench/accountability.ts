@@ -10,8 +10,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { openDatabase } from "../api/src/db/client.ts";
 import { keysFromMaster } from "../api/src/security/keys.ts";
 import { auditPage } from "../api/src/routes/admin/audit.ts";
-import { appendAudit, bindAuditKey, verifyAuditChain } from "../api/src/services/audit-log.ts";
-import { positionReceipts } from "../api/src/services/receipts.ts";
+import { appendAudit, bindAuditKey, verifyAuditChain } from "../api/src/services/accountability/audit-log.ts";
+import { positionReceipts } from "../api/src/services/votes/receipts.ts";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { tempDir } from "./lib/seed.ts";
 

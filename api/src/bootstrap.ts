@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "./db/client.ts";
 import { users } from "./db/schema.ts";
-import { createUser } from "./services/users.ts";
+import { createUser } from "./services/auth/users.ts";
 
 export interface AdminSeed {
   matricNumber: string;

@@ -6,9 +6,9 @@ import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
 import type { Keys } from "./security/keys.ts";
 import { LIMITS, SignInThrottle } from "./security/throttle.ts";
-import { ResultsService } from "./services/results.ts";
-import { bindAuditKey } from "./services/audit-log.ts";
-import { bindMixer, Mixer } from "./services/mixer.ts";
+import { ResultsService } from "./services/results/results.ts";
+import { bindAuditKey } from "./services/accountability/audit-log.ts";
+import { bindMixer, Mixer } from "./services/votes/mixer.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   bindAuditKey(database, keys); // every audit entry signs the chain's new head with it

@@ -4,10 +4,10 @@ import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
 import type { Keys } from "./security/keys.ts";
 import type { Limits, SignInThrottle } from "./security/throttle.ts";
-import type { ResultsService } from "./services/results.ts";
+import type { ResultsService } from "./services/results/results.ts";
 import type { Hub, HubOptions } from "./realtime/hub.ts";
 import type { ChatService } from "./chat/service.ts";
-import type { Mixer, MixerOptions } from "./services/mixer.ts";
+import type { Mixer, MixerOptions } from "./services/votes/mixer.ts";
 
 export interface Config {
   sessionMs: number;
@@ -21,7 +21,7 @@ export interface Config {
   signInLimits?: Partial<Limits>;
   /** Realtime delivery intervals (tests shorten them). */
   realtime?: Partial<HubOptions>;
-  /** The ballot mixer (services/mixer.ts): tests apply each ballot before answering. */
+  /** The ballot mixer (services/votes/mixer.ts): tests apply each ballot before answering. */
   mixer?: Partial<MixerOptions>;
 }
 

@@ -13,7 +13,7 @@ import { parseEnv } from "./env.ts";
 import { loadKeys } from "./security/keys.ts";
 import { serverKeyFile } from "./security/server-keys.ts";
 import { keyPlacementWarning } from "./security/key-placement.ts";
-import { resealLegacyChoices } from "./services/legacy-choices.ts";
+import { resealLegacyChoices } from "./services/votes/legacy-choices.ts";
 
 const env = parseEnv();
 const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN, synchronous: env.DB_SYNCHRONOUS });

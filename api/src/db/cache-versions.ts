@@ -6,9 +6,9 @@
  * once, through Database.onWrite, before the write is acknowledged.
  *
  * - `auth_version`: a session revoked, re-dated or deleted; a user edited or deleted
- *   (services/sessions.ts).
+ *   (services/auth/sessions.ts).
  * - `catalog_version`: a position or candidate added, deleted, or changed in what a vote is
- *   checked against: window, eligibility, abstain, name, position (services/ballot-rules.ts).
+ *   checked against: window, eligibility, abstain, name, position (services/votes/ballot-rules.ts).
  *   Tallies are not among them: the mixer moves them several times a second.
  *
  * Created at open with IF NOT EXISTS (idempotent, no migration slot needed): the counters are

@@ -89,7 +89,7 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
     // Deleted rows (pending ballots, expired keys) are zeroed, not left in free space (issue 9).
     await client.execute("PRAGMA secure_delete = ON");
   }
-  // Temporary tables (the mixer's batch, services/mixer.ts) in memory, never in a file.
+  // Temporary tables (the mixer's batch, services/votes/mixer.ts) in memory, never in a file.
   await client.execute("PRAGMA temp_store = MEMORY");
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });

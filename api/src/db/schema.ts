@@ -92,14 +92,14 @@ export const participations = sqliteTable(
       .references(() => positions.id, { onDelete: "cascade" }),
     /**
      * AES-256-GCM sealed {kind, candidateId, ballotId}, padded to one length, bound to voter
-     * and position (services/votes.ts). No time: a voter's row is never finer than a ballot's.
+     * and position (services/votes/cast.ts). No time: a voter's row is never finer than a ballot's.
      */
     sealedChoice: text("sealed_choice").notNull(),
     /** The polling station the vote was cast at (issue 14); null from the voter's own device. */
     stationId: text("station_id"),
     /**
      * The Idempotency-Key that counted this vote, as sent, and the HMAC of (voter, key, body)
-     * under the ballot key (services/votes.ts): a replay of the key is answered from this row.
+     * under the ballot key (services/votes/cast.ts): a replay of the key is answered from this row.
      * Null for a vote sent without a key, and for votes counted before migration 0009.
      */
     idemKey: text("idem_key"),
@@ -125,7 +125,7 @@ export const ballots = sqliteTable(
     castHour: integer("cast_hour").notNull(),
   },
   // No index (migration 0010): keyed by the random id, its entries went to a random page each.
-  // Tallies answer by candidate; the audit recounts in one pass (services/audit.ts).
+  // Tallies answer by candidate; the audit recounts in one pass (services/accountability/tally-check.ts).
 );
 
 /**
@@ -149,14 +149,14 @@ export const idempotencyKeys = sqliteTable(
     status: integer("status").notNull(),
     /** Empty; rows written before issue 13 hold the answer to replay, sealed and padded to one length. */
     sealedBody: text("sealed_body").notNull(),
-    /** Start of the hour it was written: rows expire after 24 h (services/votes.ts). */
+    /** Start of the hour it was written: rows expire after 24 h (services/votes/cast.ts). */
     createdHour: integer("created_hour").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_hour_idx").on(t.createdHour)],
 );
 
 /**
- * Ballots waiting for the mixer (services/mixer.ts): written in the participation's commit,
+ * Ballots waiting for the mixer (services/votes/mixer.ts): written in the participation's commit,
  * sealed and fixed-length, applied to `ballots` and the tallies later in shuffled batches.
  */
 export const pendingBallots = sqliteTable(
@@ -203,7 +203,7 @@ export const chatMutes = sqliteTable("chat_mutes", {
 });
 
 /**
- * The audit trail (api/src/services/audit-log.ts): append-only; `hash` = SHA-256 over the
+ * The audit trail (api/src/services/accountability/audit-log.ts): append-only; `hash` = SHA-256 over the
  * previous row's hash and this row's fields, so a changed or removed row breaks the chain.
  * Never holds a secret, a date of birth, or anything about how someone voted.
  */

@@ -134,7 +134,7 @@ function ask<T extends WriteResult[] | string[]>(post: (id: number) => Worker): 
 
 /**
  * `n` fresh ballot ids with their receipt codes under `receiptKey`, made on the writer thread:
- * [id, code, id, code, …] (services/receipts.ts `BallotIds`).
+ * [id, code, id, code, …] (services/votes/receipts.ts `BallotIds`).
  */
 export const ballotsFromThread = (receiptKey: Buffer, n: number): Promise<string[]> =>
   ask((id) => {

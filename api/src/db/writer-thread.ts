@@ -31,7 +31,7 @@ export type ToWriter =
   | { op: "tx"; id: number; db: number; defs: [number, string][]; keys?: KeyDefs; statements?: WireStatement[]; json?: string }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
   | { op: "checkpoint"; id: number; db: number }
-  /** `n` fresh ballot ids with their receipt codes (services/receipts.ts `BallotIds`); no database. */
+  /** `n` fresh ballot ids with their receipt codes (services/votes/receipts.ts `BallotIds`); no database. */
   | { op: "ballots"; id: number; n: number; receiptKey: Uint8Array }
   | { op: "close"; db: number };
 

@@ -178,7 +178,7 @@ export class BatchWriter {
   }
 
   /**
-   * Truncates the WAL (the ballot mixer, services/mixer.ts) where the executor can: on the
+   * Truncates the WAL (the ballot mixer, services/votes/mixer.ts) where the executor can: on the
    * writer thread for a database file, so the event loop never waits on it. False otherwise.
    */
   async checkpoint(): Promise<boolean> {

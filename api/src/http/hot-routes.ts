@@ -28,7 +28,7 @@ import { canVote, castVoteSchema } from "@evoting/shared";
 import { API_GZIP_THRESHOLD, JSON_BODY_LIMIT, SECURITY_HEADERS, type App } from "../app.ts";
 import type { Deps } from "../deps.ts";
 import { castVoteRequest } from "../routes/vote.ts";
-import { findSession, type Session } from "../services/sessions.ts";
+import { findSession, type Session } from "../services/auth/sessions.ts";
 import { tokenOfAuthorization } from "./auth.ts";
 import { unexpectedError } from "./errors.ts";
 import { headersOf } from "./security-headers.ts";

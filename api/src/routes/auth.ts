@@ -13,14 +13,14 @@ import {
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { users } from "../db/schema.ts";
-import { clientAddress, requireUser } from "../http/auth.ts";
+import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, isKeyedDobHash, verifySecret } from "../security/passwords.ts";
-import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/sessions.ts";
-import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/users.ts";
-import { auditSignIn } from "../services/audit-log.ts";
+import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/auth/sessions.ts";
+import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
+import { auditSignIn } from "../http/audit.ts";
 
 /** The one place a date of birth is checked against an account (sign-in and first password). */
 const dobMatches = (deps: Deps, user: Pick<UserRow, "id" | "matricNumber" | "dobHash">, dateOfBirth: string): Promise<boolean> =>
@@ -45,7 +45,7 @@ export function authRoutes(deps: Deps) {
 
   return new Hono<AppEnv>()
     .post("/check-user", ...jsonBody(checkUserSchema), async (c) => {
-      const wait = throttle.checkUser.take(clientAddress(c, deps.config.trustProxy));
+      const wait = throttle.checkUser.take(requestAddress(c, deps.config.trustProxy));
       if (wait > 0) tooMany(wait);
       const user = await findUserByMatric(db, c.req.valid("json").matricNumber);
       if (!user) fail(404, messages.userNotFound);
@@ -54,7 +54,7 @@ export function authRoutes(deps: Deps) {
 
     .post("/login", ...jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
-      const address = clientAddress(c, deps.config.trustProxy);
+      const address = requestAddress(c, deps.config.trustProxy);
       const mark = sessionCacheMark(deps.database);
       const user = await findUserByMatric(db, matricNumber);
       // Only argon2 work takes one of the address's hash slots; a keyed date of birth is microseconds.
@@ -117,7 +117,7 @@ export function authRoutes(deps: Deps) {
       if (!currentPassword) fail(400, user.hasPassword ? messages.currentPasswordRequired : messages.currentDobRequired);
       // A change is a try on the account like a sign-in, and it stays counted when it succeeds.
       // Its hash slot and try come first: a flood of changes is refused before it costs a read or a hash.
-      const address = clientAddress(c, deps.config.trustProxy);
+      const address = requestAddress(c, deps.config.trustProxy);
       const free = throttle.hashSlot(address);
       if (!free) tooMany(1_000);
       try {

@@ -10,7 +10,7 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
-import { positionReceipts } from "../services/receipts.ts";
+import { positionReceipts } from "../services/votes/receipts.ts";
 
 const receiptsQuery = z.object({ positionId: z.string({ error: "positionId is required" }).trim().min(1, { error: "positionId is required" }).max(64) });
 

@@ -2,7 +2,7 @@
  * /station: the polling-station device (issue 14). A staff member (admin, observer or officer)
  * assigned to a live station signs in as usual, opens a station session on the device, takes
  * the package it needs to work alone, and delivers sealed ballots, now or after an outage.
- * Ballot rules and their order: services/station-ballots.ts; trust: docs/decisions/0009.
+ * Ballot rules and their order: services/stations/station-ballots.ts; trust: docs/decisions/0009.
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -16,15 +16,16 @@ import {
   type StationSessionInfo,
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
-import { clientAddress, requireUser } from "../http/auth.ts";
+import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import { verifySecret } from "../security/passwords.ts";
 import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
-import { audit } from "../services/audit-log.ts";
-import { listPositions } from "../services/catalog.ts";
-import { getElection } from "../services/election.ts";
-import { auditStationAnswer, auditUnreadable, deliverStationBallot } from "../services/station-ballots.ts";
+import { audit } from "../http/audit.ts";
+import { listPositions } from "../services/election/catalog.ts";
+import { getElection } from "../services/election/settings.ts";
+import { deliverStationBallot } from "../services/stations/station-ballots.ts";
+import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
   closeStationSession,
   findStation,
@@ -35,7 +36,7 @@ import {
   stationRoll,
   stationSessionKey,
   stationsOf,
-} from "../services/stations.ts";
+} from "../services/stations/stations.ts";
 
 /** Most voters a look-up answers with: the officer narrows the query instead. */
 const LOOKUP_LIMIT = 20;
@@ -63,7 +64,7 @@ export function stationRoutes(deps: Deps) {
    * of the address): a token left on a device must not open a station by itself.
    */
   const provePassword = async (c: Context<AppEnv>, password: string) => {
-    const address = clientAddress(c, deps.config.trustProxy);
+    const address = requestAddress(c, deps.config.trustProxy);
     const free = deps.throttle.hashSlot(address);
     if (!free) tooMany(1_000);
     try {

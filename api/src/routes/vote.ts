@@ -21,10 +21,10 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
-import { findBallotChoice } from "../services/ballot-rules.ts";
-import { listPositions, voterGroups } from "../services/catalog.ts";
-import { getElection, orderForVoter } from "../services/election.ts";
-import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes.ts";
+import { findBallotChoice } from "../services/votes/ballot-rules.ts";
+import { listPositions, voterGroups } from "../services/election/catalog.ts";
+import { getElection, orderForVoter } from "../services/election/settings.ts";
+import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes/cast.ts";
 
 interface BallotTicket {
   k: "ticket";

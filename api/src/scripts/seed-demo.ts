@@ -8,11 +8,11 @@ import { randomUUID } from "node:crypto";
 import { ensureAdmin } from "../bootstrap.ts";
 import { openDatabase } from "../db/client.ts";
 import { parseEnv } from "../env.ts";
-import { avatarPng } from "../services/avatar.ts";
-import { bumpResultsVersionSql } from "../services/results.ts";
+import { avatarPng } from "../services/election/avatar.ts";
+import { bumpResultsVersionSql } from "../services/results/results.ts";
 import { loadKeys } from "../security/keys.ts";
 import { serverKeyFile } from "../security/server-keys.ts";
-import { createUser } from "../services/users.ts";
+import { createUser } from "../services/auth/users.ts";
 
 const ELECTION: [string, string[]][] = [
   ["President", ["Adaeze Okafor", "Tunde Bakare", "Chiamaka Eze"]],

@@ -3,8 +3,8 @@
  * - `seal`: AES-256-GCM for each voter's own choice and for stored vote answers;
  * - `fingerprint`: HMAC comparing idempotent request bodies without storing them;
  * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
- * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/receipts.ts);
- * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught;
+ * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/votes/receipts.ts);
+ * - `audit`: HMAC over the audit chain's head (services/accountability/audit-log.ts), so a truncated log is caught;
  * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0007-keyed-date-of-birth.md).
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone

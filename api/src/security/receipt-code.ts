@@ -1,5 +1,5 @@
 /**
- * Receipt codes (issue 12; services/receipts.ts says what they are for): an HMAC of the
+ * Receipt codes (issue 12; services/votes/receipts.ts says what they are for): an HMAC of the
  * ballot's random id under the server's `receipt` key, shown as 10 characters of Crockford
  * base32. Here on its own so the writer thread can make codes without loading the services.
  */

@@ -5,7 +5,7 @@
 import { isEligible, matricSearchKey, positionStatus, seededBallotOrder, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
 import { prefetchPhotos } from "../offline/photos";
 import { stationApi, type DevicePackage } from "./station-api";
-import { session } from "../lib/session";
+import { session } from "../auth/session";
 import { sealBallot } from "./station-crypto";
 import { stationLink } from "./station-link";
 import { queueBallot, stationDb, type StationDB, type StoredPackage } from "./station-db";

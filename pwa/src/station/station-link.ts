@@ -4,7 +4,7 @@
  * the server said so (revoked, officer unassigned, session closed). A tiny external store.
  */
 import { messages } from "@evoting/shared";
-import { API_BASE, ApiRequestError } from "../lib/api-client";
+import { API_BASE, ApiRequestError } from "../api/client";
 import { stationApi } from "./station-api";
 import { stationSession } from "./station-session";
 

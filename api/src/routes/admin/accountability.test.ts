@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUDIT_PAGE_SIZE, type AuditPage, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { appendAudit } from "../../services/audit-log.ts";
+import { appendAudit } from "../../services/accountability/audit-log.ts";
 
 let t: TestApp;
 let admin: string;
@@ -136,7 +136,7 @@ describe("published results", () => {
 
     // One more vote: both digests' inputs move, and the sheet follows.
     await vote(voters[3].token, president.position._id, president.candidates[1]._id);
-    // Results may be served up to a few seconds stale under load (services/results.ts): wait for the vote.
+    // Results may be served up to a few seconds stale under load (services/results/results.ts): wait for the vote.
     let csv2 = csv;
     for (let i = 0; i < 60 && csv2 === csv; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 100));

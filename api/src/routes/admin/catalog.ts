@@ -15,12 +15,12 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { candidates } from "../../db/schema.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { cleanImage } from "../../services/images.ts";
+import { audit } from "../../http/audit.ts";
+import { cleanImage } from "../../services/election/images.ts";
 import { positionHasVoteSql } from "./candidate-form.ts";
-import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
-import { createUser, toProfile } from "../../services/users.ts";
+import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { createUser, toProfile } from "../../services/auth/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
 const CANDIDATE_BODY_LIMIT = MAX_PHOTO_BYTES + 64 * 1024;
@@ -114,7 +114,7 @@ export function catalogRoutes(deps: Deps) {
         let photoRow: { id: string; mime: string; data: Buffer } | null = null;
         if (photo instanceof File && photo.size > 0) {
           if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
-          // Decoded and re-encoded: only the pixels are stored (services/images.ts).
+          // Decoded and re-encoded: only the pixels are stored (services/election/images.ts).
           const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()));
           if (!image) fail(400, messages.photoInvalid);
           photoRow = { id: randomUUID(), mime: image.mime, data: image.data };
@@ -173,7 +173,7 @@ export function catalogRoutes(deps: Deps) {
       // change the result (docs/decisions/0001). The check and delete are one statement,
       // serialised with votes by the writer, so no vote slips in between. Votes not yet
       // applied by the mixer are sealed: apply them first, and refuse while any of the
-      // position's ballots is still pending (services/mixer.ts).
+      // position's ballots is still pending (services/votes/mixer.ts).
       await deps.mixer.mix();
       const [deleted] = await database.writer.submit([
         {

@@ -14,10 +14,10 @@ import {
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/catalog.ts";
-import { describeChanges } from "../../services/election.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
+import { audit } from "../../http/audit.ts";
+import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { describeChanges } from "../../services/election/settings.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { candidateBodyLimit, photoFromForm, positionHasVoteSql, readCandidateForm, textField } from "./candidate-form.ts";
 
 export function editRoutes(deps: Deps) {

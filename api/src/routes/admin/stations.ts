@@ -12,8 +12,9 @@ import { assignOfficerSchema, createStationSchema, messages, stationExportSchema
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { auditStationAnswer, auditUnreadable, deliverStationBallot, stationTarget } from "../../services/station-ballots.ts";
+import { audit } from "../../http/audit.ts";
+import { deliverStationBallot, stationTarget } from "../../services/stations/station-ballots.ts";
+import { auditStationAnswer, auditUnreadable } from "../station-audit.ts";
 import { sha256Hex } from "./results.ts";
 import {
   assignOfficer,
@@ -23,7 +24,7 @@ import {
   removeOfficer,
   revokeStation,
   stationTally,
-} from "../../services/stations.ts";
+} from "../../services/stations/stations.ts";
 
 export function stationAdminRoutes(deps: Deps) {
   const { database, clock, keys } = deps;

@@ -9,8 +9,8 @@ import { MAX_GROUP_LENGTH, MAX_NAME_LENGTH, MAX_VOTERS_PAGE_SIZE, VOTERS_PAGE_SI
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody, validate } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, rollGroups, updateVoter } from "../../services/roll.ts";
+import { audit } from "../../http/audit.ts";
+import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, rollGroups, updateVoter } from "../../services/roll/roll.ts";
 
 const listQuerySchema = z.object({
   query: z.string().max(MAX_NAME_LENGTH, { error: "Search text is too long" }).optional(),

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, type ElectionSettings, type Position } from "@evoting/shared";
-import { electionApi, electionQuery, invalidateSettings } from "../../lib/election-api";
-import { adminPositionsQuery } from "../../lib/queries";
+import { electionApi, electionQuery, invalidateSettings } from "../../api/election";
+import { adminPositionsQuery } from "../../data/queries";
 import { formatDateTime } from "../../lib/format";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { useNow } from "../../lib/use-now";
+import { useNow } from "../../hooks/use-now";
 import { Button } from "../ui/Button";
 import { ConfirmDeleteDialog } from "./ConfirmDeleteDialog";
 

@@ -4,10 +4,10 @@
  * queued votes that need the voter to sign in again before they can be sent.
  */
 import { useEffect, useSyncExternalStore } from "react";
-import { getAppShell } from "../../lib/app-shell";
+import { getAppShell } from "../../offline/app/shell";
 import { freshness, offlineNotice } from "../../offline/freshness";
 import { offlineText } from "../../offline/notices";
-import { useOfflineRuntime, useOptionalStore } from "../../lib/use-offline";
+import { useOfflineRuntime, useOptionalStore } from "../../offline/app/use-offline";
 import { Button } from "../ui/Button";
 
 const noSync = { authRequired: 0 };

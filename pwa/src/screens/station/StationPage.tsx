@@ -7,9 +7,9 @@
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { messages, type RollEntry, type StationChoice } from "@evoting/shared";
-import { session } from "../../lib/session";
-import { useLogout } from "../../lib/use-logout";
-import { useNow } from "../../lib/use-now";
+import { session } from "../../auth/session";
+import { useLogout } from "../../auth/use-logout";
+import { useNow } from "../../hooks/use-now";
 import { formatClock } from "../../offline/freshness";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Button } from "../../components/ui/Button";

@@ -5,6 +5,7 @@
  * a later delivery of the same ballot count it once (its id).
  */
 import { STATION_EXPORT_KIND, type ExportedBallot, type StationExport } from "@evoting/shared";
+import { saveFile } from "../lib/save-file";
 import { stationDb, type StationDB } from "./station-db";
 
 const hex = (buffer: ArrayBuffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -31,14 +32,5 @@ export async function exportQueue(db: StationDB = stationDb(), now = new Date())
   return files;
 }
 
-/** Saves each file through the browser's download. */
-export function download(name: string, file: StationExport) {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(file)], { type: "application/json" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
+/** Saves one file through the browser's download. */
+export const download = (name: string, file: StationExport) => saveFile(new Blob([JSON.stringify(file)], { type: "application/json" }), name);

@@ -16,7 +16,6 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
-import { cacheVersionTriggers } from "./cache-versions.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { threadExecutor } from "./thread-executor.ts";
 import { BatchWriter, clientExecutor, notifyAll, type WriteStatement } from "./writer.ts";
@@ -94,7 +93,6 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   await client.execute("PRAGMA foreign_keys = ON");
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  for (const trigger of cacheVersionTriggers) await client.execute(trigger);
   const writeListeners: ((statements: WriteStatement[]) => void)[] = [];
   observeClient(client, writeListeners);
   const onWrite = (writer: BatchWriter | null) => (listener: (statements: WriteStatement[]) => void) => {

@@ -9,7 +9,7 @@
  * O(candidates); `npm run audit` recounts it from the ballots.
  */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -19,9 +19,9 @@ export const users = sqliteTable("users", {
   email: text("email"),
   passwordHash: text("password_hash"),
   dobHash: text("dob_hash"),
+  createdAt: integer("created_at").notNull(),
   /** JSON array of short group labels from the roll (position eligibility). */
   groups: text("groups").notNull().default("[]"),
-  createdAt: integer("created_at").notNull(),
 }, (t) => [
   // Manage Voters' pages (api/drizzle/0003_roll.sql).
   index("users_voters_idx").on(t.matricNumber).where(sql`${t.role} NOT IN ('admin', 'observer', 'officer')`),
@@ -61,7 +61,7 @@ export const positions = sqliteTable("positions", {
   /** Issue 11: JSON array of roll groups allowed to vote here; '[]' means every voter. */
   eligibleGroups: text("eligible_groups").notNull().default("[]"),
   /** Issue 11: whether the ballot offers an explicit 'Abstain'. */
-  allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(false),
+  allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(sql`0`),
 });
 
 export const candidates = sqliteTable(
@@ -126,6 +126,12 @@ export const ballots = sqliteTable(
   },
   // No index (migration 0010): keyed by the random id, its entries went to a random page each.
   // Tallies answer by candidate; the audit recounts in one pass (services/accountability/tally-check.ts).
+  () => [
+    // Written in migration 0002; spelled with bare column names, as there, so a table that
+    // drizzle-kit rebuilds under a temporary name keeps valid checks.
+    check("ballots_choice_check", sql`choice IN ('candidate', 'no', 'abstain')`),
+    check("ballots_candidate_check", sql`(choice = 'candidate') = (candidate_id IS NOT NULL)`),
+  ],
 );
 
 /**
@@ -318,18 +324,28 @@ export const usedStreamTokens = sqliteTable("used_stream_tokens", {
  * Issue 11: the election's settings, one row (id = 1), seeded with the spec's fixed election
  * (api/drizzle/0004_election.sql). Times are epoch ms, UTC.
  */
-export const electionSettings = sqliteTable("election_settings", {
-  id: integer("id").primaryKey(),
-  title: text("title").notNull(),
-  subtitle: text("subtitle").notNull(),
-  startTime: integer("start_time").notNull(),
-  endTime: integer("end_time").notNull(),
-  resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
-  ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
-  /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
-  unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const electionSettings = sqliteTable(
+  "election_settings",
+  {
+    id: integer("id").primaryKey(),
+    title: text("title").notNull(),
+    subtitle: text("subtitle").notNull(),
+    startTime: integer("start_time").notNull(),
+    endTime: integer("end_time").notNull(),
+    resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
+    ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
+    /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
+    unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  () => [
+    check("election_settings_one_row", sql`id = 1`),
+    check("election_settings_visibility_check", sql`results_visibility IN ('live', 'after-close')`),
+    check("election_settings_order_check", sql`ballot_order IN ('fixed', 'random')`),
+    check("election_settings_unopposed_check", sql`unopposed IN ('single', 'yes-no')`),
+    check("election_settings_window_check", sql`start_time < end_time`),
+  ],
+);
 
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {

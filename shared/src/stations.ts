@@ -12,6 +12,9 @@ import { z } from "zod";
 import { MAX_MATRIC_LENGTH, MAX_NAME_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
 
+/** Most ballots one file (or one device's close) carries: a station's whole polling day, with room to spare. */
+export const MAX_EXPORTED_BALLOTS = 10_000;
+
 const requiredString = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
 
 export const createStationSchema = z.object({
@@ -86,6 +89,30 @@ export interface StationTally {
   total: number;
 }
 
+/**
+ * A device a station was opened on (one station session), for the admin: who opened it, when
+ * it closed, whether it was reported lost, and the ballots held from it for the committee,
+ * counted per position (never a choice).
+ */
+export interface StationDevice {
+  _id: string;
+  station: { _id: string; name: string };
+  officer: { name: string; matricNumber: string };
+  openedAt: string;
+  closedAt: string | null;
+  lostAt: string | null;
+  held: { total: number; positions: { positionId: string; positionTitle: string; ballots: number }[] };
+}
+
+/** Closing a station on its device: the ids of the ballots of this session it still holds (undelivered). */
+export const closeStationSchema = z.object({
+  pending: z.array(z.string().min(1).max(64)).max(MAX_EXPORTED_BALLOTS).default([]),
+});
+
+export const disputedDecisionSchema = z.object({
+  decision: z.enum(["accept", "reject"], { error: "Decision must be accept or reject" }),
+});
+
 /** What opening a station on a device hands it. `key` is the session's raw AES key (base64url). */
 export interface StationSessionInfo {
   sessionId: string;
@@ -153,8 +180,6 @@ export const matricSearchKey = (text: string): string => text.toLowerCase().repl
 
 /** What an exported file says it is: a station's sealed queue, to be imported by an admin. */
 export const STATION_EXPORT_KIND = "csc-evoting-station-ballots";
-/** Most ballots one file carries (a station's whole polling day, with room to spare). */
-export const MAX_EXPORTED_BALLOTS = 10_000;
 
 export const exportedBallotSchema = z.object({
   ballotId: z.string().min(1).max(64),

@@ -10,9 +10,17 @@ import { stationTarget } from "../services/stations/station-ballots.ts";
 import { findStation, findStationSession } from "../services/stations/stations.ts";
 
 /** A settled ballot in the audit log: how many positions counted, and each refusal (voter and position, never a choice). */
-export async function auditStationAnswer(deps: Deps, c: Context<AppEnv>, station: { id: string; name: string }, answer: StationBallotAnswer) {
+export async function auditStationAnswer(deps: Deps, c: Context<AppEnv>, station: { id: string; name: string }, answer: StationBallotAnswer, held = false) {
   const counted = answer.outcomes.filter((o) => o.counted).length;
   const target = stationTarget(station);
+  if (held) {
+    await audit(deps, c, {
+      action: "station.held",
+      target,
+      summary: `Ballot from a device of polling station "${station.name}" reported lost, held for the election committee (${answer.outcomes.length} positions)`,
+    });
+    return;
+  }
   const who = answer.voter.matricNumber ? `${answer.voter.name} (${answer.voter.matricNumber})` : "a voter not on the roll";
   await audit(deps, c, {
     action: "station.ballot",

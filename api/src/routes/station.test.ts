@@ -5,7 +5,7 @@
  */
 import { createCipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STATION_BALLOT_BLOCK, STATION_EXPORT_KIND, messages, type StationBallotAnswer, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
+import { STATION_BALLOT_BLOCK, STATION_EXPORT_KIND, messages, type StationBallotAnswer, type StationDevice, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -252,7 +252,7 @@ describe("station ballots", () => {
     const session = (await opened.json()) as StationSessionInfo;
     const status = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
     expect(await status.json()).toEqual({ open: true });
-    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: officer.token })).status).toBe(204);
+    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: officer.token, json: { pending: [] } })).status).toBe(204);
     const ended = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
     expect(ended.status).toBe(403);
     expect(((await ended.json()) as { message: string }).message).toBe(messages.stationSessionEnded);
@@ -385,5 +385,83 @@ describe("a station's ballot file", () => {
     const forged = fileOf(s.stationId, [{ ...ballot, sealed: { ...ballot.sealed, data: ballot.sealed.data.slice(0, -4) + "AAAA" } }], [{ matricNumber: s.voter.matricNumber, name: "label" }]);
     expect(await (await importFile(forged)).json()).toMatchObject({ counted: 0, unreadable: 1 });
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+  });
+});
+
+describe("a station device reported lost", () => {
+  it("holds its ballots arriving after, for the committee, who sees counts per position and accepts them as a batch", async () => {
+    const s = await setUp();
+    const before = seal(s.session, s.voterId, [s.choice]);
+    expect(((await (await deliver(s.officer.token, before)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const voters = [await t.createVoter(admin), await t.createVoter(admin)];
+    const queued = await Promise.all(voters.map(async (v) => seal(s.session, await voterId(v.matricNumber), [s.choice])));
+    t.clock.advance(60_000);
+    const devices = (await (await t.request("/admin/stations/devices", { token: admin })).json()) as StationDevice[];
+    expect(devices).toEqual([expect.objectContaining({ _id: s.session.sessionId, lostAt: null, held: { total: 0, positions: [] } })]);
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin })).status).toBe(200);
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin })).status).toBe(409);
+
+    // What the device (or whoever has it) sends from now on is held, not counted; a replay is held once.
+    for (const ballot of [...queued, queued[0]]) {
+      const res = await deliver(s.officer.token, ballot);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationBallotHeld })]);
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+    // Delivered before the report, still answered as then.
+    expect(((await (await deliver(s.officer.token, before)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const held = (await (await t.request("/admin/stations/devices", { token: admin })).json()) as StationDevice[];
+    expect(held[0]).toMatchObject({ lostAt: expect.any(String), closedAt: expect.any(String), held: { total: 2, positions: [{ positionId: s.position._id, positionTitle: "President", ballots: 2 }] } });
+    expect(JSON.stringify(held)).not.toContain(s.candidates[0]._id);
+    // Held as sealed as it came: no voter, no choice, no time in the clear, every row the same length.
+    const rows = (await t.database.client.execute("SELECT * FROM disputed_ballots")).rows.map((r) => JSON.stringify(r));
+    const ids = await Promise.all(voters.map((v) => voterId(v.matricNumber)));
+    for (const row of rows) for (const secret of [...ids, s.candidates[0]._id, String(t.clock.now()).slice(0, 8)]) expect(row).not.toContain(secret);
+    expect(new Set(rows.map((r) => r.length - (JSON.parse(r) as { id: string }).id.length)).size).toBe(1);
+
+    const observer = await createStaff("observer");
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: observer.token, json: { decision: "accept" } })).status).toBe(403);
+    const accepted = await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "accept" } });
+    expect(accepted.status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(3);
+    expect(await count("SELECT COUNT(*) AS n FROM disputed_ballots")).toBe(0);
+    // Decided once: a second decision finds nothing, a later delivery answers the accepted outcome.
+    await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(((await (await deliver(s.officer.token, queued[1])).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(3);
+    const actions = (await t.database.client.execute("SELECT action FROM audit_log WHERE action LIKE 'station.%'")).rows.map((r) => String(r.action));
+    expect(actions.filter((a) => a === "station.held")).toHaveLength(2);
+    expect(actions).toEqual(expect.arrayContaining(["station.device.lost", "station.held.accept", "station.held.reject"]));
+  });
+
+  it("counts nothing of a rejected batch, and the device's ballots stay refused", async () => {
+    const s = await setUp();
+    const ballot = seal(s.session, s.voterId, [s.choice]);
+    t.clock.advance(1_000);
+    await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin });
+    await deliver(s.officer.token, ballot);
+    const rejected = await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(((await rejected.json()) as { message: string }).message).toBe("1 held ballots rejected");
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+    expect(((await (await deliver(s.officer.token, ballot)).json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationBallotRejected })]);
+    // The voter may still vote elsewhere: nothing of theirs counted.
+    expect((await t.request("/vote", { method: "POST", token: s.voter.token, json: { positionId: s.position._id, candidateId: s.candidates[1]._id } })).status).toBe(201);
+  });
+});
+
+describe("a station session its device closed", () => {
+  it("counts afterwards only the ballots the device said it still held: its key makes no new ballot that counts", async () => {
+    const s = await setUp();
+    const voter2 = await t.createVoter(admin);
+    const held = seal(s.session, s.voterId, [s.choice]);
+    // Made with the same key, dated inside the session, but not on the device when it closed.
+    const forged = seal(s.session, await voterId(voter2.matricNumber), [s.choice]);
+    t.clock.advance(60_000);
+    const closed = await t.request(`/station/sessions/${s.session.sessionId}/close`, { method: "POST", token: s.officer.token, json: { pending: [held.ballotId] } });
+    expect(closed.status).toBe(204);
+    expect(((await (await deliver(s.officer.token, held)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const late = (await (await deliver(s.officer.token, forged)).json()) as StationBallotAnswer;
+    expect(late.outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationSessionInvalid })]);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
   });
 });

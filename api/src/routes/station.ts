@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   isStaff,
+  closeStationSchema,
   markYesNo,
   messages,
   openStationSchema,
@@ -123,9 +124,9 @@ export function stationRoutes(deps: Deps) {
       return c.json({ open: true });
     })
 
-    .post("/sessions/:id/close", async (c) => {
+    .post("/sessions/:id/close", ...jsonBody(closeStationSchema), async (c) => {
       const { session, station } = await liveSession(c.var.user.id, c.req.param("id"));
-      await closeStationSession(database, session.id, clock.now());
+      await closeStationSession(database, session.id, clock.now(), c.req.valid("json").pending);
       await audit(deps, c, {
         action: "station.signout",
         target: `station:${station.id} "${station.name}"`,
@@ -170,7 +171,7 @@ export function stationRoutes(deps: Deps) {
         if (result.final) await auditUnreadable(deps, c, c.req.valid("json").sessionId, result.message);
         fail(result.status, result.message);
       }
-      if (result.fresh) await auditStationAnswer(deps, c, result.station, result.answer);
+      if (result.fresh) await auditStationAnswer(deps, c, result.station, result.answer, result.held);
       return c.json(result.answer);
     });
 }

@@ -58,11 +58,17 @@ export async function openStation(stationId: string, password: string, db: Stati
   return refreshPackage(db);
 }
 
-/** Closing the station on this device: the key is forgotten; queued ballots stay and are still delivered. */
-export async function closeStation() {
+/**
+ * Closing the station on this device: the key is forgotten; queued ballots stay and are still
+ * delivered. The server is told which of this session's ballots the device still holds: after
+ * the close only those can count.
+ */
+export async function closeStation(db: StationDB = stationDb()) {
   const live = stationSession.get();
   stationSession.end();
-  if (live) await stationApi.close(live.sessionId).catch(() => undefined);
+  if (!live) return;
+  const pending = (await db.queue.toArray()).filter((q) => q.sealed.sessionId === live.sessionId).map((q) => q.ballotId);
+  await stationApi.close(live.sessionId, pending).catch(() => undefined);
 }
 
 /** The seed a ballot is ordered by: only when the election's ballot order is 'random' (issue 11). */

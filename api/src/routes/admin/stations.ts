@@ -8,19 +8,23 @@
 export const STATION_FILE_LIMIT = 24 * 1024 * 1024;
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { assignOfficerSchema, createStationSchema, messages, stationExportSchema, type StationImportReport } from "@evoting/shared";
+import { assignOfficerSchema, createStationSchema, disputedDecisionSchema, messages, stationExportSchema, type StationImportReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
-import { deliverStationBallot, stationTarget } from "../../services/stations/station-ballots.ts";
+import { decideHeld, deliverStationBallot, stationTarget } from "../../services/stations/station-ballots.ts";
+import { listPositions } from "../../services/election/catalog.ts";
 import { auditStationAnswer, auditUnreadable } from "../station-audit.ts";
 import { sha256Hex } from "./results.ts";
 import {
   assignOfficer,
   createStation,
   findStation,
+  findStationSession,
+  listStationDevices,
   listStations,
+  markSessionLost,
   removeOfficer,
   revokeStation,
   stationTally,
@@ -104,7 +108,7 @@ export function stationAdminRoutes(deps: Deps) {
           } else if (!result.fresh) {
             report.alreadyIn++;
           } else {
-            await auditStationAnswer(deps, c, result.station, result.answer);
+            await auditStationAnswer(deps, c, result.station, result.answer, result.held);
             if (result.answer.outcomes.some((o) => o.counted)) report.counted++;
             else report.refused++;
           }
@@ -118,6 +122,44 @@ export function stationAdminRoutes(deps: Deps) {
         return c.json({ ...report, message: `Station ballots imported: ${message}` } satisfies StationImportReport);
       },
     )
+
+    // Every device a station was opened on, with what is held from lost ones.
+    .get("/stations/devices", async (c) => {
+      const titles = new Map((await listPositions(database.db)).map((p) => [p._id, p.title]));
+      return c.json(await listStationDevices(database, titles));
+    })
+
+    // A lost device is a lost ballot box: what it sends from now on waits for the committee.
+    .post("/stations/devices/:sessionId/lost", async (c) => {
+      const session = await findStationSession(database, c.req.param("sessionId"));
+      const station = session ? await findStation(database, session.stationId) : null;
+      if (!session || !station) fail(404, messages.stationDeviceNotFound);
+      if (!(await markSessionLost(database, session.id, clock.now()))) fail(409, messages.stationDeviceLost);
+      await audit(deps, c, {
+        action: "station.device.lost",
+        target: stationTarget(station),
+        summary: `Reported lost a device of polling station "${station.name}" (opened ${new Date(session.openedAt).toISOString()}): its ballots arriving from now on are held for the election committee`,
+      });
+      return c.json({ message: messages.stationDeviceLost });
+    })
+
+    // The committee accepts or rejects a lost device's held ballots, all of them at once.
+    .post("/stations/devices/:sessionId/held", ...jsonBody(disputedDecisionSchema), async (c) => {
+      const accept = c.req.valid("json").decision === "accept";
+      const decided = await decideHeld(database, keys, c.req.param("sessionId"), accept, clock.now());
+      if (!decided) fail(404, messages.stationDeviceNotFound);
+      for (const answer of decided.fresh) if (accept) await auditStationAnswer(deps, c, decided.station, answer);
+      const counted = decided.answers.filter((a) => a.outcomes.some((o) => o.counted)).length;
+      const message = accept
+        ? `${decided.answers.length} held ballots accepted: ${counted} counted, ${decided.answers.length - counted} refused`
+        : `${decided.answers.length} held ballots rejected`;
+      await audit(deps, c, {
+        action: accept ? "station.held.accept" : "station.held.reject",
+        target: stationTarget(decided.station),
+        summary: `The election committee ${accept ? "accepted" : "rejected"} the ballots held from a lost device of polling station "${decided.station.name}": ${message}`,
+      });
+      return c.json({ message: `${message.charAt(0).toUpperCase()}${message.slice(1)}` });
+    })
 
     .post("/stations/:id/revoke", async (c) => {
       const station = await liveStation(c.req.param("id"));

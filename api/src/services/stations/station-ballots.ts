@@ -60,7 +60,7 @@ export function openStationBallot(keys: Keys, sealed: SealedStationBallot): Stat
  * the device keeps it, except for an envelope that can never open (`final`).
  */
 export type StationDelivery =
-  | { kind: "answer"; answer: StationBallotAnswer; fresh: boolean; station: { id: string; name: string } }
+  | { kind: "answer"; answer: StationBallotAnswer; fresh: boolean; station: { id: string; name: string }; held?: boolean }
   | { kind: "refused"; status: 400 | 403 | 404; message: string; final: boolean };
 
 const refused = (status: 400 | 403 | 404, message: string, final = false): StationDelivery => ({ kind: "refused", status, message, final });
@@ -70,6 +70,8 @@ export interface DeliverInput {
   idempotencyKey: string | undefined;
   /** The officer delivering from a device; null for an admin importing a station's file (any station). */
   officerId: string | null;
+  /** The committee accepted the held ballots of a device reported lost: they go through as if it were not. */
+  committee?: boolean;
   now: number;
   graceMs: number;
 }
@@ -113,11 +115,14 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
       outcomes: chosen.map((c) => refusal(c.positionId, message)),
     });
   if (row.revokedAt !== null) return whole(messages.stationRevoked);
+  if (session.lostAt !== null && !input.committee) return hold(database, station, ballot.ballotId, sealed, chosen.map((c) => refusal(c.positionId, messages.stationBallotHeld)));
   const end = await sessionEnd(database, session);
   const castAt = ballot.castAt;
   if (castAt + STATION_CLOCK_SKEW_MS < session.openedAt || castAt >= end || castAt > now + STATION_CLOCK_SKEW_MS) {
     return whole(messages.stationSessionInvalid);
   }
+  // Closed by its own device: only the ballots it said it still held can count; the key made no other in time.
+  if (session.closedPending !== null && !session.closedPending.includes(ballot.ballotId)) return whole(messages.stationSessionInvalid);
   if (!voter) return whole(messages.stationVoterNotFound);
 
   const outcomes: StationOutcome[] = [];
@@ -144,6 +149,66 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
     outcomes.push(counted ? { positionId: position._id, positionTitle: position.title, counted, message: messages.stationBallotCounted } : refusal(position._id, messages.stationVotedElsewhere));
   }
   return settle(database, station, { ballotId: ballot.ballotId, voter: { matricNumber: voter.matricNumber, name: voter.name }, outcomes });
+}
+
+/**
+ * A ballot of a device reported lost, held sealed for the committee: nothing counted, nothing
+ * settled (no station_ballots row), so the committee's decision is the answer that stays. The
+ * device may let it go: the server has it.
+ */
+async function hold(
+  database: Database,
+  station: { id: string; name: string },
+  ballotId: string,
+  sealed: SealedStationBallot,
+  outcomes: StationOutcome[],
+): Promise<StationDelivery> {
+  const [inserted] = await database.writer.submit([
+    {
+      sql: "INSERT OR IGNORE INTO disputed_ballots (id, session_id, sealed, positions) VALUES (?, ?, ?, ?)",
+      args: [ballotId, sealed.sessionId, JSON.stringify(sealed), JSON.stringify(outcomes.map((o) => o.positionId))],
+    },
+  ]);
+  const answer: StationBallotAnswer = { ballotId, voter: { matricNumber: "", name: "" }, outcomes };
+  return { kind: "answer", answer, fresh: inserted.rowsAffected === 1, station, held: true };
+}
+
+/**
+ * The committee's decision on every ballot held from a device reported lost: accepted, each
+ * goes through the delivery it was held from (same checks, counted once); rejected, each is
+ * settled as refused. Either way its sealed copy is deleted with the decision.
+ */
+export async function decideHeld(
+  database: Database,
+  keys: Keys,
+  sessionId: string,
+  accept: boolean,
+  now: number,
+): Promise<{ station: { id: string; name: string }; answers: StationBallotAnswer[]; fresh: StationBallotAnswer[] } | null> {
+  const session = await findStationSession(database, sessionId);
+  const row = session ? await findStation(database, session.stationId) : null;
+  if (!session || !row) return null;
+  const station = { id: row.id, name: row.name };
+  const held = await database.client.execute({ sql: "SELECT id, sealed, positions FROM disputed_ballots WHERE session_id = ?", args: [sessionId] });
+  const titles = new Map((await listPositions(database.db)).map((p) => [p._id, p.title]));
+  const answers: StationBallotAnswer[] = [];
+  const fresh: StationBallotAnswer[] = [];
+  for (const r of held.rows) {
+    const ballotId = String(r.id);
+    let result: StationDelivery;
+    if (accept) {
+      const sealed = JSON.parse(String(r.sealed)) as SealedStationBallot;
+      result = await deliverStationBallot(database, keys, { sealed, idempotencyKey: ballotId, officerId: null, committee: true, now, graceMs: Number.POSITIVE_INFINITY });
+    } else {
+      const outcomes = (JSON.parse(String(r.positions)) as string[]).map((positionId) => ({ positionId, positionTitle: titles.get(positionId) ?? "", counted: false, message: messages.stationBallotRejected }));
+      result = await settle(database, station, { ballotId, voter: { matricNumber: "", name: "" }, outcomes });
+    }
+    await database.writer.submit([{ sql: "DELETE FROM disputed_ballots WHERE id = ?", args: [ballotId] }]);
+    if (result.kind !== "answer") continue;
+    answers.push(result.answer);
+    if (result.fresh) fresh.push(result.answer);
+  }
+  return { station, answers, fresh };
 }
 
 /** Stores the answer under the ballot id and moves the station's counter, once: `fresh` only for the delivery that stored it. */

@@ -20,6 +20,7 @@ import { Badge } from "../../components/ui/Badge";
 import { Button } from "../../components/ui/Button";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { StateMessage } from "../../components/ui/Spinner";
+import { StationDevices } from "./StationDevices";
 
 export const stationsKey = ["admin", "stations"] as const;
 
@@ -68,6 +69,7 @@ export function StationsPage() {
           ))}
         </ul>
       )}
+      <StationDevices canWrite={canWrite && online} />
       <ConfirmDeleteDialog
         title="Revoke Station"
         confirmLabel="Revoke Station"

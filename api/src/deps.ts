@@ -8,6 +8,10 @@ import type { ResultsService } from "./services/results/results.ts";
 import type { Hub, HubOptions } from "./realtime/hub.ts";
 import type { ChatService } from "./chat/service.ts";
 import type { Mixer, MixerOptions } from "./services/votes/mixer.ts";
+import type { AuditLog } from "./services/accountability/audit-log.ts";
+import type { SessionCache } from "./services/auth/sessions.ts";
+import type { BallotRules } from "./services/votes/ballot-rules.ts";
+import type { ReceiptLists } from "./services/votes/receipts.ts";
 
 export interface Config {
   sessionMs: number;
@@ -36,6 +40,14 @@ export interface Deps {
   chat: ChatService;
   /** Applies pending ballots in shuffled batches (issue 9); `stop()` before closing the database. */
   mixer: Mixer;
+  /** The admin trail; every entry signs the chain's new head with the server's audit key. */
+  auditLog: AuditLog;
+  /** Sessions served from memory; writes that end a session or change a user call `invalidate()`. */
+  sessions: SessionCache;
+  /** What votes are checked against, from memory; writes to positions or candidates call `invalidate()`. */
+  ballotRules: BallotRules;
+  /** Published receipt lists of closed positions. */
+  receiptLists: ReceiptLists;
 }
 
 export interface AuthUser {

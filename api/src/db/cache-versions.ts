@@ -3,7 +3,7 @@
  * what they hold. Triggers keep them, so every writer in every process moves them, whatever
  * code path it takes; a cache reads its counter at most once a second (`VersionWatch`) and
  * forgets what it holds when it moved. Changes made in the cache's own process reach it at
- * once, through Database.onWrite, before the write is acknowledged.
+ * once: the code that writes them calls the cache's `invalidate()` after the commit.
  *
  * - `auth_version`: a session revoked, re-dated or deleted; a user edited or deleted
  *   (services/auth/sessions.ts).
@@ -50,18 +50,3 @@ export class VersionWatch {
     })());
   }
 }
-
-/**
- * Keeps an in-memory cache of `database` honest: `clear` runs when a write in this process
- * matches `touches` (before the write is acknowledged) and when `key` moved in another process
- * (checked through the returned watch, at most once a second).
- */
-export function invalidateOn(database: Database, key: string, touches: (sql: string) => boolean, clear: () => void): VersionWatch {
-  database.onWrite((statements) => {
-    for (const st of statements) {
-      if (touches(typeof st === "string" ? st : st.sql)) return clear();
-    }
-  });
-  return new VersionWatch(database, key, clear);
-}
-

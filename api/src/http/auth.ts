@@ -4,7 +4,6 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { canViewAdmin, canWriteAdmin, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
-import { findSession } from "../services/auth/sessions.ts";
 import { fail } from "./errors.ts";
 
 export function bearerToken(c: Context): string | null {
@@ -21,7 +20,7 @@ export function requireUser(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c);
     if (!token) fail(401, messages.unauthenticated);
-    const session = await findSession(deps.database, token, deps.clock.now());
+    const session = await deps.sessions.find(token, deps.clock.now());
     if (!session) fail(401, messages.sessionExpired);
     c.set("user", session.user);
     c.set("tokenHash", session.tokenHash);

@@ -18,7 +18,8 @@ import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, isKeyedDobHash, verifySecret } from "../security/passwords.ts";
-import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/auth/sessions.ts";
+import { createSession, revokeSessions, revokeStatement } from "../services/auth/sessions.ts";
+import { statementOf } from "../db/writer.ts";
 import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
 import { auditSignIn } from "../http/audit.ts";
 
@@ -55,7 +56,7 @@ export function authRoutes(deps: Deps) {
     .post("/login", ...jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
       const address = requestAddress(c, deps.config.trustProxy);
-      const mark = sessionCacheMark(deps.database);
+      const mark = deps.sessions.mark;
       const user = await findUserByMatric(db, matricNumber);
       // Only argon2 work takes one of the address's hash slots; a keyed date of birth is microseconds.
       const hashes = password !== undefined || (user?.dobHash != null && !isKeyedDobHash(user.dobHash));
@@ -79,7 +80,7 @@ export function authRoutes(deps: Deps) {
         if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
         await attempt.succeeded();
-        const session = await createSession(deps.database, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
+        const session = await createSession(deps, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({
           token: session.token,
           role: user.role,
@@ -92,7 +93,7 @@ export function authRoutes(deps: Deps) {
     })
 
     .post("/logout", authed, async (c) => {
-      await revokeSession(db, c.var.tokenHash, clock.now());
+      await revokeSessions(deps, { tokenHash: c.var.tokenHash }, clock.now());
       // Its stream and chat tokens stop working (stream-auth.ts); its open streams here end now.
       deps.hub.endSession(c.var.tokenHash);
       return c.body(null, 204);
@@ -105,7 +106,8 @@ export function authRoutes(deps: Deps) {
 
     .put("/email", authed, ...jsonBody(emailUpdateSchema), async (c) => {
       const { email } = c.req.valid("json");
-      await db.update(users).set({ email }).where(eq(users.id, c.var.user.id));
+      await deps.database.writer.submit([statementOf(db.update(users).set({ email }).where(eq(users.id, c.var.user.id)))]);
+      deps.sessions.invalidate(); // the session's user carries the email
       return c.json({ email, message: messages.updateEmailSuccess });
     })
 
@@ -128,11 +130,15 @@ export function authRoutes(deps: Deps) {
           ? await verifySecret(row.passwordHash, currentPassword)
           : row.dobHash !== null && DOB_PATTERN.test(currentPassword) && (await dobMatches(deps, row, currentPassword));
         if (!ok) return await refuse(attempt, 400, row.passwordHash ? messages.currentPasswordWrong : messages.currentDobWrong);
-        await db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id));
+        // The new password and the end of every other session, in one write.
+        await deps.database.writer.submit([
+          statementOf(db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id))),
+          revokeStatement({ userId: user.id, keepTokenHash: c.var.tokenHash }, clock.now()),
+        ]);
+        deps.sessions.invalidate();
       } finally {
         free();
       }
-      await revokeOtherSessions(db, user.id, c.var.tokenHash, clock.now());
       return c.json({ message: messages.updatePasswordSuccess, hasPassword: true });
     });
 }

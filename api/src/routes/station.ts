@@ -159,7 +159,7 @@ export function stationRoutes(deps: Deps) {
     })
 
     .post("/ballots", ...jsonBody(sealedStationBallotSchema), async (c) => {
-      const result = await deliverStationBallot(database, keys, {
+      const result = await deliverStationBallot(deps, {
         sealed: c.req.valid("json"),
         idempotencyKey: c.req.header("idempotency-key")?.trim(),
         officerId: c.var.user.id,

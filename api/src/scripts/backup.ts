@@ -23,7 +23,7 @@ import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databaseFilePath, openDatabase } from "../db/client.ts";
 import { checkTallies, type TallyCheckReport } from "../services/accountability/tally-check.ts";
-import { OPERATOR, appendAudit, bindAuditKey } from "../services/accountability/audit-log.ts";
+import { AuditLog, OPERATOR } from "../services/accountability/audit-log.ts";
 import type { Keys } from "../security/keys.ts";
 
 export interface BackupResult {
@@ -68,8 +68,7 @@ export async function backupDatabase(sourceUrl: string, outPath: string, keys?: 
 export async function recordBackup(sourceUrl: string, keys: Keys, result: BackupResult, at: number): Promise<void> {
   const database = await openDatabase({ url: sourceUrl });
   try {
-    bindAuditKey(database, keys);
-    await appendAudit(database, {
+    await new AuditLog(database, keys).append({
       action: "backup",
       target: `file:${result.out}`,
       summary: `Backed up the database (${(result.bytes / 1024).toFixed(0)} KiB, ${result.audit.ballots} ballots, copy check ${result.audit.ok ? "passed" : "FAILED"})`,

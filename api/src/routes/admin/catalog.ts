@@ -33,7 +33,7 @@ export function catalogRoutes(deps: Deps) {
     // The spec's voter form, plus groups, and staff accounts (role + password; issue 10).
     .post("/users", ...jsonBody(createAccountSchema), async (c) => {
       const input = c.req.valid("json");
-      const user = await createUser(db, input, clock.now(), deps.keys);
+      const user = await createUser(database, input, clock.now(), deps.keys);
       if (!user) fail(409, messages.duplicateMatric);
       await database.client.execute(bumpResultsVersionSql); // registered voters changed
       deps.hub.resultsChanged();
@@ -57,6 +57,7 @@ export function catalogRoutes(deps: Deps) {
         },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "position.create",
@@ -81,6 +82,7 @@ export function catalogRoutes(deps: Deps) {
         // Only when something was deleted: a 404 must not touch stored state (fuzz.fuzz.test.ts).
         `${bumpResultsVersionSql} AND changes() > 0`,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
       deps.hub.resultsChanged();
       await audit(deps, c, { action: "position.delete", target: `position:${id} "${title}"`, summary: `Deleted position ${title}` });
@@ -149,6 +151,7 @@ export function catalogRoutes(deps: Deps) {
         } catch {
           fail(404, messages.positionNotFound); // the position was deleted meanwhile
         }
+        deps.ballotRules.invalidate(); // votes are checked against positions and candidates
         if (inserted === 0) fail(409, messages.ballotFrozen);
         deps.hub.resultsChanged();
         const created = await findCandidateWithPosition(db, id);
@@ -185,6 +188,7 @@ export function catalogRoutes(deps: Deps) {
         { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) {
         // Issue 11: a candidate without votes of their own is still frozen on a ballot that has votes.
         const own = await database.get("SELECT vote_count FROM candidates WHERE id = ?", [id]);

@@ -50,6 +50,7 @@ export function editRoutes(deps: Deps) {
         },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
       deps.hub.resultsChanged();
       // Both without candidates: the summary names only the fields that changed.
@@ -98,6 +99,7 @@ export function editRoutes(deps: Deps) {
         if (oldPhoto?.photo_id) statements.push({ sql: unused, args: [String(oldPhoto.photo_id), String(oldPhoto.photo_id)] });
       }
       const results = await database.writer.submit(statements);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (results[photo ? 1 : 0].rowsAffected === 0) {
         if (moving && (await findCandidateWithPosition(db, id))) fail(409, messages.ballotFrozen);
         fail(404, messages.candidateNotFound);

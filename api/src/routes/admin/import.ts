@@ -64,7 +64,7 @@ export function rollImportRoutes(deps: Deps) {
       if (report.errors.length > 0) return c.json({ ...report, message: messages.rollHasErrors }, 400);
 
       const registeredChanged = report.created > 0;
-      if (!(await applyRollPlan(database, plan, registeredChanged ? [bumpResultsVersionSql] : []))) fail(409, messages.rollChanged);
+      if (!(await applyRollPlan(deps, plan, registeredChanged ? [bumpResultsVersionSql] : []))) fail(409, messages.rollChanged);
       if (registeredChanged) deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "voters.import",

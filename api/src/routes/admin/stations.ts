@@ -31,7 +31,7 @@ import {
 } from "../../services/stations/stations.ts";
 
 export function stationAdminRoutes(deps: Deps) {
-  const { database, clock, keys } = deps;
+  const { database, clock } = deps;
 
   const liveStation = async (id: string) => {
     const station = await findStation(database, id);
@@ -95,7 +95,7 @@ export function stationAdminRoutes(deps: Deps) {
         if (sha256Hex(JSON.stringify(raw.ballots)) !== file.sha256) fail(400, messages.stationFileTampered);
         const report = { counted: 0, refused: 0, alreadyIn: 0, unreadable: 0 };
         for (const ballot of file.ballots) {
-          const result = await deliverStationBallot(database, keys, {
+          const result = await deliverStationBallot(deps, {
             sealed: ballot.sealed,
             idempotencyKey: ballot.ballotId,
             officerId: null,
@@ -146,7 +146,7 @@ export function stationAdminRoutes(deps: Deps) {
     // The committee accepts or rejects a lost device's held ballots, all of them at once.
     .post("/stations/devices/:sessionId/held", ...jsonBody(disputedDecisionSchema), async (c) => {
       const accept = c.req.valid("json").decision === "accept";
-      const decided = await decideHeld(database, keys, c.req.param("sessionId"), accept, clock.now());
+      const decided = await decideHeld(deps, c.req.param("sessionId"), accept, clock.now());
       if (!decided) fail(404, messages.stationDeviceNotFound);
       for (const answer of decided.fresh) if (accept) await auditStationAnswer(deps, c, decided.station, answer);
       const counted = decided.answers.filter((a) => a.outcomes.some((o) => o.counted)).length;

@@ -15,7 +15,7 @@ import { keysFromMaster } from "../../security/keys.ts";
 import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 import { runAudit } from "../../scripts/audit.ts";
 import { backupDatabase, recordBackup } from "../../scripts/backup.ts";
-import { appendAudit, bindAuditKey, verifyAuditChain } from "./audit-log.ts";
+import { AuditLog, verifyAuditChain } from "./audit-log.ts";
 
 let t: TestApp;
 beforeEach(async () => (t = await createTestApp()));
@@ -126,7 +126,7 @@ describe("tamper evidence", () => {
     const appended = [];
     for (let i = 0; i < n; i++) {
       appended.push(
-        await appendAudit(t.database, {
+        await t.deps.auditLog.append({
           action: "test.entry",
           target: `thing:${i}`,
           summary: `Entry ${i}`,
@@ -187,8 +187,7 @@ describe("tamper evidence", () => {
     // Someone with the file but not the key appends a well-chained entry.
     const otherKey = keysFromMaster(randomBytes(32));
     const copy = await openDatabase({ url: t.database.url });
-    bindAuditKey(copy, otherKey);
-    const forged = await appendAudit(copy, { action: "test.entry", target: "", summary: "forged", actor: { id: null, name: "X", matricNumber: "-" }, address: "x", at: 0 });
+    const forged = await new AuditLog(copy, otherKey).append({ action: "test.entry", target: "", summary: "forged", actor: { id: null, name: "X", matricNumber: "-" }, address: "x", at: 0 });
     await copy.writer.drain();
     copy.close();
     const report = await runAudit(t.database, t.deps.keys);
@@ -204,9 +203,9 @@ describe("npm run audit", () => {
     const url = `file:${join(dir, "audit.db")}`;
     try {
       const database = await openDatabase({ url });
-      bindAuditKey(database, keysFromMaster(Buffer.from(master, "hex")));
+      const log = new AuditLog(database, keysFromMaster(Buffer.from(master, "hex")));
       for (let i = 0; i < 3; i++) {
-        await appendAudit(database, { action: "test.entry", target: "", summary: `Entry ${i}`, actor: { id: null, name: "T", matricNumber: "-" }, address: "local", at: i });
+        await log.append({ action: "test.entry", target: "", summary: `Entry ${i}`, actor: { id: null, name: "T", matricNumber: "-" }, address: "local", at: i });
       }
       await database.writer.drain();
       const run = () =>

@@ -57,60 +57,59 @@ export function entryHash(prevHash: string, e: Omit<AuditEntry, "seq" | "prevHas
   return createHash("sha256").update(JSON.stringify(fields)).digest("hex");
 }
 
-const tails = new WeakMap<Database, Promise<unknown>>();
-const anchorKeys = new WeakMap<Database, Buffer>();
-
-/** Tells appends on this database which key signs the head (buildDeps and the scripts call it). */
-export function bindAuditKey(database: Database, keys: Pick<Keys, "audit">): void {
-  anchorKeys.set(database, keys.audit);
-}
-
 export const anchorMac = (key: Buffer, seq: number, hash: string) =>
   createHmac("sha256", key).update(`audit-head:${seq}:${hash}`).digest("hex");
 
 /** Someone without a request (the server operator at the console: backups). */
 export const OPERATOR: AuditActor = { id: null, name: "Server operator", matricNumber: "-" };
 
-/** Appends one entry. Resolves once it is committed. */
-export async function appendAudit(
-  database: Database,
-  entry: AuditInput & { actor: AuditActor; address: string; at: number },
-): Promise<AuditEntry> {
-  const previous = tails.get(database) ?? Promise.resolve();
-  const run = previous.catch(() => undefined).then(() => appendNow(database, entry));
-  tails.set(database, run);
-  return run;
-}
+/** The audit log of one database, signing its head with the server's `audit` key. */
+export class AuditLog {
+  /** The append in progress: appends in this process run one after the other. */
+  private tail: Promise<unknown> = Promise.resolve();
 
-async function appendNow(database: Database, entry: AuditInput & { actor: AuditActor; address: string; at: number }): Promise<AuditEntry> {
-  const key = anchorKeys.get(database);
-  if (!key) throw new Error("The audit log needs the server key: call bindAuditKey(database, keys) first");
-  for (let attempt = 0; ; attempt++) {
-    const tip = await database.client.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
-    const prevHash = tip.rows[0] ? String(tip.rows[0].hash) : GENESIS_HASH;
-    const seq = tip.rows[0] ? Number(tip.rows[0].seq) + 1 : 1;
-    const id = randomUUID();
-    const full = { ...entry, id };
-    const hash = entryHash(prevHash, full);
-    const [inserted] = await database.writer.submit([
-      {
-        sql: `INSERT INTO audit_log (seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash)
-              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-               WHERE COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), ?) = ?
-                 AND NOT EXISTS (SELECT 1 FROM audit_log WHERE seq = ?)`,
-        args: [
-          seq, id, entry.at, entry.actor.id, entry.actor.name, entry.actor.matricNumber, entry.action, entry.target,
-          entry.summary, entry.address, prevHash, hash, GENESIS_HASH, prevHash, seq,
-        ],
-      },
-      // Same write, only when the entry went in: the signed head always names the last entry.
-      {
-        sql: "INSERT OR REPLACE INTO audit_anchor (id, seq, hash, mac) SELECT 1, ?, ?, ? WHERE changes() = 1",
-        args: [seq, hash, anchorMac(key, seq, hash)],
-      },
-    ]);
-    if (inserted.rowsAffected === 1) return { ...full, seq, prevHash, hash };
-    if (attempt > 20) throw new Error("Could not append to the audit log: the chain tip kept moving");
+  constructor(
+    private readonly database: Database,
+    private readonly keys: Pick<Keys, "audit">,
+  ) {}
+
+  /** Appends one entry. Resolves once it is committed. */
+  append(entry: AuditInput & { actor: AuditActor; address: string; at: number }): Promise<AuditEntry> {
+    const run = this.tail.catch(() => undefined).then(() => this.appendNow(entry));
+    this.tail = run;
+    return run;
+  }
+
+  private async appendNow(entry: AuditInput & { actor: AuditActor; address: string; at: number }): Promise<AuditEntry> {
+    const { database } = this;
+    const key = this.keys.audit;
+    for (let attempt = 0; ; attempt++) {
+      const tip = await database.client.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
+      const prevHash = tip.rows[0] ? String(tip.rows[0].hash) : GENESIS_HASH;
+      const seq = tip.rows[0] ? Number(tip.rows[0].seq) + 1 : 1;
+      const id = randomUUID();
+      const full = { ...entry, id };
+      const hash = entryHash(prevHash, full);
+      const [inserted] = await database.writer.submit([
+        {
+          sql: `INSERT INTO audit_log (seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+                 WHERE COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), ?) = ?
+                   AND NOT EXISTS (SELECT 1 FROM audit_log WHERE seq = ?)`,
+          args: [
+            seq, id, entry.at, entry.actor.id, entry.actor.name, entry.actor.matricNumber, entry.action, entry.target,
+            entry.summary, entry.address, prevHash, hash, GENESIS_HASH, prevHash, seq,
+          ],
+        },
+        // Same write, only when the entry went in: the signed head always names the last entry.
+        {
+          sql: "INSERT OR REPLACE INTO audit_anchor (id, seq, hash, mac) SELECT 1, ?, ?, ? WHERE changes() = 1",
+          args: [seq, hash, anchorMac(key, seq, hash)],
+        },
+      ]);
+      if (inserted.rowsAffected === 1) return { ...full, seq, prevHash, hash };
+      if (attempt > 20) throw new Error("Could not append to the audit log: the chain tip kept moving");
+    }
   }
 }
 

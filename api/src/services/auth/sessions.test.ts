@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
 import { secondProcesses } from "../../test/second-process.ts";
-import { createSession, findSession, revokeSessions, sessionCacheMark } from "./sessions.ts";
+import { SessionCache, createSession, revokeSessions } from "./sessions.ts";
 import { findUserByMatric, sessionUser } from "./users.ts";
 
 let t: TestApp;
@@ -31,13 +31,13 @@ describe("session cache", () => {
     const b = await t.login(...adminLogin());
     const c = await t.login(...adminLogin());
     for (const s of [a, b, c]) expect((await profile(s.token)).status).toBe(200);
-    const kept = await findSession(t.database, a.token, t.clock.now());
-    const ended = await revokeSessions(t.database, { userId: a.user._id, keepTokenHash: kept!.tokenHash }, t.clock.now());
+    const kept = await t.deps.sessions.find(a.token, t.clock.now());
+    const ended = await revokeSessions(t.deps, { userId: a.user._id, keepTokenHash: kept!.tokenHash }, t.clock.now());
     expect(ended).toBe(2);
     expect((await profile(a.token)).status).toBe(200);
     expect((await profile(b.token)).status).toBe(401);
     expect((await profile(c.token)).status).toBe(401);
-    await revokeSessions(t.database, { tokenHash: kept!.tokenHash }, t.clock.now());
+    await revokeSessions(t.deps, { tokenHash: kept!.tokenHash }, t.clock.now());
     expect((await profile(a.token)).status).toBe(401);
   });
 
@@ -64,7 +64,7 @@ describe("session cache", () => {
     expect((await profile(token)).status).toBe(200);
     // Another process: its own connections and its own cache on the same database file.
     const other = await secondProcess(t);
-    expect(await revokeSessions(other, { userId: user._id }, t.clock.now())).toBe(1);
+    expect(await revokeSessions({ database: other, sessions: new SessionCache(other) }, { userId: user._id }, t.clock.now())).toBe(1);
     // Until this process next reads the counter it may still serve the session from memory;
     // after a second it must not.
     await new Promise((r) => setTimeout(r, 1_100));
@@ -100,13 +100,13 @@ describe("session reads", () => {
   it("a session made from a user read before a change is read afresh, not remembered", async () => {
     t = await createTestApp();
     const reads = countSessionReads(t);
-    const mark = sessionCacheMark(t.database);
+    const mark = t.deps.sessions.mark;
     const row = await findUserByMatric(t.database.db, ADMIN.matricNumber);
     // The account changes between the read and the session's commit (an admin's edit).
     const { token: other } = await t.login(...adminLogin());
     const put = await t.request("/auth/email", { method: "PUT", token: other, json: { email: "ro@uniport.edu.ng" } });
     expect(put.status).toBe(200);
-    const { token } = await createSession(t.database, sessionUser(row!), t.clock.now(), 60_000, mark);
+    const { token } = await createSession(t.deps, sessionUser(row!), t.clock.now(), 60_000, mark);
     const res = await profile(token);
     expect(((await res.json()) as { email: string | null }).email).toBe("ro@uniport.edu.ng");
     expect(reads()).toBe(1);
@@ -117,9 +117,9 @@ describe("session reads", () => {
     const row = await findUserByMatric(t.database.db, ADMIN.matricNumber);
     // A mark that is already out of date: the session is committed but not kept in memory,
     // as for a session made by another process.
-    const { token } = await createSession(t.database, sessionUser(row!), t.clock.now(), 60_000, -1);
+    const { token } = await createSession(t.deps, sessionUser(row!), t.clock.now(), 60_000, -1);
     const reads = countSessionReads(t);
-    const found = await Promise.all(Array.from({ length: 5 }, () => findSession(t.database, token, t.clock.now())));
+    const found = await Promise.all(Array.from({ length: 5 }, () => t.deps.sessions.find(token, t.clock.now())));
     expect(found.every((s) => s?.user.id === row!.id)).toBe(true);
     expect(reads()).toBe(1);
     expect((await profile(token)).status).toBe(200);

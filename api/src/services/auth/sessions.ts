@@ -4,11 +4,11 @@
  * (logout, password change, an admin's reset, sign-in limits).
  *
  * Every authenticated request needs its session, so each process keeps the sessions it has
- * seen in memory (SessionCache) instead of reading the database per request. What ends a
- * session still takes effect at once:
- * - in this process, before the revoking write is even acknowledged: every write through
- *   the writer or the client that updates or deletes sessions or users empties the cache
- *   (Database.onWrite); `revokeSessions` is the one helper for revoking;
+ * seen in memory (SessionCache, `Deps.sessions`) instead of reading the database per
+ * request. What ends a session still takes effect at once:
+ * - in this process, before the revoking request is answered: every write that ends a session
+ *   or changes a user's cached fields calls `sessions.invalidate()` once it has committed
+ *   (`revokeSessions` is the one helper for revoking; the voter roll's writes call it too);
  * - from any other process within a second: triggers move `meta.auth_version` on every such
  *   change (db/cache-versions.ts) and the cache reads it at most once a second, as the
  *   realtime hub polls its own counters.
@@ -16,12 +16,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { InStatement } from "@libsql/client";
-import { and, eq, gt, isNull, ne, or } from "drizzle-orm";
 import { toRole } from "@evoting/shared";
-import { perDatabase, type Database, type Db } from "../../db/client.ts";
-import { AUTH_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
-import { sessions } from "../../db/schema.ts";
-import type { AuthUser } from "../../deps.ts";
+import type { Database } from "../../db/client.ts";
+import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
+import type { AuthUser, Deps } from "../../deps.ts";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
 
@@ -37,7 +35,7 @@ const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_a
  * after signing in read no session from the database, unless anything that ends sessions or
  * changes users was written since the mark (then the first call reads it, as any other).
  */
-export async function createSession(database: Database, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
+export async function createSession({ database, sessions }: Pick<Deps, "database" | "sessions">, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
   const token = randomBytes(32).toString("base64url");
   const tokenHash = hashToken(token);
   const expiresAt = now + lifetimeMs;
@@ -49,7 +47,7 @@ export async function createSession(database: Database, user: AuthUser, now: num
     // Keeps the table small.
     { sql: DELETE_EXPIRED_SQL, args: [user.id, now] },
   ]);
-  cacheOf(database).remember(token, { tokenHash, expiresAt, user: Object.freeze(user) }, mark);
+  sessions.remember(token, { tokenHash, expiresAt, user: Object.freeze(user) }, mark);
   return { token, expiresAt };
 }
 
@@ -59,13 +57,10 @@ export interface Session {
   expiresAt: number;
 }
 
-/** A write that may end a session or change a signed-in user (names quoted as drizzle writes them). */
-const ENDS_OR_CHANGES = /^\s*(?:UPDATE|DELETE\s+FROM|REPLACE\s+INTO|INSERT\s+OR\s+REPLACE\s+INTO)\s+["`]?(?:sessions|users)["`]?[\s(]/i;
-
 /** Bounds memory (~1 KB each); far more than the voters one process serves in a session's lifetime. */
 const MAX_CACHED = 100_000;
 
-class SessionCache {
+export class SessionCache {
   /** By bearer token: a hit costs no hash either. */
   private readonly entries = new Map<string, Session>();
   /** Reads in flight, by bearer token: requests that miss together wait for the same one. */
@@ -75,7 +70,7 @@ class SessionCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = invalidateOn(database, AUTH_VERSION, (sql) => sql !== DELETE_EXPIRED_SQL && ENDS_OR_CHANGES.test(sql), () => this.clear());
+    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.invalidate());
   }
 
   /** Where the cache stands now: see `remember`. */
@@ -90,14 +85,17 @@ class SessionCache {
     this.entries.set(token, session);
   }
 
-  clear(): void {
+  /** Forgets every session: called after any write that ends a session or changes a user. */
+  invalidate(): void {
     this.entries.clear();
     // A request after this reads afresh: a read begun before the change may be stale.
     this.loading.clear();
     this.generation++;
   }
 
+  /** The live session of a bearer token (its user and the token's hash), or null. */
   async find(token: string, now: number): Promise<Session | null> {
+    if (token.length < 20 || token.length > 200) return null;
     await this.watch.check();
     const hit = this.entries.get(token);
     if (hit) {
@@ -149,19 +147,14 @@ class SessionCache {
   }
 }
 
-const cacheOf = perDatabase((database) => new SessionCache(database));
-
-/** Taken before reading the user a session is made for (createSession). */
-export const sessionCacheMark = (database: Database): number => cacheOf(database).mark;
-
-/** The live session of a bearer token (its user and the token's hash), or null. */
-export async function findSession(database: Database, token: string, now: number): Promise<Session | null> {
-  if (token.length < 20 || token.length > 200) return null;
-  return cacheOf(database).find(token, now);
-}
-
-export async function findSessionUser(database: Database, token: string, now: number): Promise<AuthUser | null> {
-  return (await findSession(database, token, now))?.user ?? null;
+/** The statement that revokes `target`'s sessions (revokeSessions; a password change writes it with the new hash). */
+export function revokeStatement(target: RevokeTarget, now: number): InStatement {
+  return "tokenHash" in target
+    ? { sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", args: [now, target.tokenHash] }
+    : {
+        sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)",
+        args: [now, target.userId, target.keepTokenHash ?? "", now],
+      };
 }
 
 export type RevokeTarget =
@@ -175,33 +168,8 @@ export type RevokeTarget =
  * no longer serves them from memory; other processes stop within a second. Returns how
  * many sessions it ended.
  */
-export async function revokeSessions(database: Database, target: RevokeTarget, now: number): Promise<number> {
-  const statement: InStatement =
-    "tokenHash" in target
-      ? { sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", args: [now, target.tokenHash] }
-      : {
-          sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)",
-          args: [now, target.userId, target.keepTokenHash ?? "", now],
-        };
-  const [result] = await database.writer.submit([statement]);
+export async function revokeSessions({ database, sessions }: Pick<Deps, "database" | "sessions">, target: RevokeTarget, now: number): Promise<number> {
+  const [result] = await database.writer.submit([revokeStatement(target, now)]);
+  sessions.invalidate();
   return result.rowsAffected;
-}
-
-/** Logout (older name; through drizzle, which the cache observes as well). */
-export async function revokeSession(db: Db, tokenHash: string, now: number): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.tokenHash, tokenHash));
-}
-
-/** Revokes every other live session of the user (after a password change). */
-export async function revokeOtherSessions(db: Db, userId: string, keepTokenHash: string, now: number) {
-  await db
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(sessions.userId, userId),
-        ne(sessions.tokenHash, keepTokenHash),
-        or(isNull(sessions.revokedAt), gt(sessions.revokedAt, now)),
-      ),
-    );
 }

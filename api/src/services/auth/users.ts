@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { Role, UserProfile } from "@evoting/shared";
 import type { Database, Db } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";
+import { statementOf } from "../../db/writer.ts";
 import type { AuthUser } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
@@ -43,14 +44,15 @@ export interface NewUser {
  * Inserts a user; returns null when the matriculation number is taken (unique index decides).
  * A date of birth needs `keys` (it is stored as a keyed hash, security/passwords.ts).
  */
-export async function createUser(db: Db, input: NewUser, now: number, keys?: Pick<Keys, "dob">): Promise<UserRow | null> {
+export async function createUser(database: Database, input: NewUser, now: number, keys?: Pick<Keys, "dob">): Promise<UserRow | null> {
   if (input.dateOfBirth && !keys) throw new Error("createUser: a date of birth needs the server's keys");
   const passwordHash = input.password ? await hashSecret(input.password) : null;
   const dobHash = input.dateOfBirth && keys ? hashDateOfBirth(keys.dob, input.matricNumber, input.dateOfBirth) : null;
-  const rows = await db
+  const id = randomUUID();
+  const insert = database.db
     .insert(users)
     .values({
-      id: randomUUID(),
+      id,
       name: input.name,
       matricNumber: input.matricNumber,
       role: input.role ?? "voter",
@@ -59,9 +61,10 @@ export async function createUser(db: Db, input: NewUser, now: number, keys?: Pic
       groups: JSON.stringify(input.groups ?? []),
       createdAt: now,
     })
-    .onConflictDoNothing({ target: users.matricNumber })
-    .returning();
-  return rows[0] ?? null;
+    .onConflictDoNothing({ target: users.matricNumber });
+  const [inserted] = await database.writer.submit([statementOf(insert)]);
+  if (inserted.rowsAffected === 0) return null;
+  return (await database.db.select().from(users).where(eq(users.id, id)))[0] ?? null;
 }
 
 /**

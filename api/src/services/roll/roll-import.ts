@@ -26,6 +26,7 @@ import {
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
+import type { Deps } from "../../deps.ts";
 
 export class RollTooLarge extends Error {}
 
@@ -166,10 +167,11 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
 }
 
 /** Applies a clean plan in one transaction; false when the roll changed under it (nothing written). */
-export async function applyRollPlan(database: Database, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
+export async function applyRollPlan({ database, sessions }: Pick<Deps, "database" | "sessions">, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
   if (plan.statements.length === 0) return true;
   try {
     await database.writer.submit([...plan.statements, ...extra]);
+    sessions.invalidate(); // updated voters' names, emails and groups
     return true;
   } catch {
     // A matric number taken since the check (unique index): the whole transaction rolled back.

@@ -11,6 +11,10 @@ import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
+import type { Deps } from "../../deps.ts";
+
+/** What a write to users needs: the database, and the session cache it must empty after the commit. */
+type UserWriter = Pick<Deps, "database" | "sessions">;
 
 const VOTER = isVoterSql("u");
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
@@ -96,7 +100,7 @@ export interface VoterChanges {
 }
 
 /** Changes the voter's own fields only: votes, sessions and password stay as they are. */
-export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges) {
+export async function updateVoter({ database, sessions }: UserWriter, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges) {
   const sets: string[] = [];
   const args: (string | null)[] = [];
   if (changes.name !== undefined) sets.push("name = ?") && args.push(changes.name);
@@ -107,25 +111,28 @@ export async function updateVoter(database: Database, keys: Pick<Keys, "dob">, v
   }
   if (sets.length === 0) return;
   await database.writer.submit([{ sql: `UPDATE users SET ${sets.join(", ")} WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')`, args: [...args, voter._id] }]);
+  sessions.invalidate(); // a signed-in voter's session carries name, email and groups
 }
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
-export async function resetVoterPassword(database: Database, id: string, now: number) {
+export async function resetVoterPassword({ database, sessions }: UserWriter, id: string, now: number) {
   await database.writer.submit([
     { sql: "UPDATE users SET password_hash = NULL WHERE id = ?", args: [id] },
     { sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)", args: [now, id, now] },
   ]);
+  sessions.invalidate();
 }
 
 /**
  * Deletes a voter who has not voted, in one statement so a vote arriving at the same moment
  * either lands first (and the delete is refused) or finds no voter. True when deleted.
  */
-export async function deleteVoterIfNotVoted(database: Database, id: string): Promise<boolean> {
+export async function deleteVoterIfNotVoted({ database, sessions }: UserWriter, id: string): Promise<boolean> {
   const [deleted] = await database.writer.submit([
     { sql: `DELETE FROM users AS u WHERE u.id = ? AND ${VOTER} AND NOT ${HAS_VOTED}`, args: [id] },
     `${bumpResultsVersionSql} AND changes() > 0`, // registered voters changed
   ]);
+  sessions.invalidate(); // the voter's sessions went with the row
   return deleted.rowsAffected === 1;
 }
 

@@ -28,6 +28,7 @@ import {
   type UnopposedMode,
 } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
@@ -76,7 +77,8 @@ export interface DeliverInput {
   graceMs: number;
 }
 
-export async function deliverStationBallot(database: Database, keys: Keys, input: DeliverInput): Promise<StationDelivery> {
+export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer">, input: DeliverInput): Promise<StationDelivery> {
+  const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
   if (!session) return refused(400, messages.stationBallotInvalid, true);
@@ -137,7 +139,7 @@ export async function deliverStationBallot(database: Database, keys: Keys, input
       outcomes.push(refusal(position._id, problem));
       continue;
     }
-    const answer = await castVote(database, keys, {
+    const answer = await castVote(deps, {
       voterId: voter._id,
       positionId: position._id,
       choice: voteChoice(position, choice),
@@ -179,12 +181,12 @@ async function hold(
  * settled as refused. Either way its sealed copy is deleted with the decision.
  */
 export async function decideHeld(
-  database: Database,
-  keys: Keys,
+  deps: Pick<Deps, "database" | "keys" | "mixer">,
   sessionId: string,
   accept: boolean,
   now: number,
 ): Promise<{ station: { id: string; name: string }; answers: StationBallotAnswer[]; fresh: StationBallotAnswer[] } | null> {
+  const { database } = deps;
   const session = await findStationSession(database, sessionId);
   const row = session ? await findStation(database, session.stationId) : null;
   if (!session || !row) return null;
@@ -198,7 +200,7 @@ export async function decideHeld(
     let result: StationDelivery;
     if (accept) {
       const sealed = JSON.parse(String(r.sealed)) as SealedStationBallot;
-      result = await deliverStationBallot(database, keys, { sealed, idempotencyKey: ballotId, officerId: null, committee: true, now, graceMs: Number.POSITIVE_INFINITY });
+      result = await deliverStationBallot(deps, { sealed, idempotencyKey: ballotId, officerId: null, committee: true, now, graceMs: Number.POSITIVE_INFINITY });
     } else {
       const outcomes = (JSON.parse(String(r.positions)) as string[]).map((positionId) => ({ positionId, positionTitle: titles.get(positionId) ?? "", counted: false, message: messages.stationBallotRejected }));
       result = await settle(database, station, { ballotId, voter: { matricNumber: "", name: "" }, outcomes });

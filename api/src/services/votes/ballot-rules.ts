@@ -5,13 +5,14 @@
  * once, on the first vote after any change.
  *
  * Changes take effect as they do for sessions (services/auth/sessions.ts):
- * - in this process at once: a write through the writer or the client that touches
- *   `positions` or `candidates` (other than a tally) empties the cache before it is
- *   acknowledged, so an admin's edit is never followed by a vote checked against the old rule;
+ * - in this process at once: every write that adds, deletes or changes a position or a
+ *   candidate (other than a tally) calls `ballotRules.invalidate()` after its commit, before
+ *   the admin is answered, so an admin's edit is never followed by a vote checked against the
+ *   old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
-import { perDatabase, type Database } from "../../db/client.ts";
-import { CATALOG_VERSION, invalidateOn, type VersionWatch } from "../../db/cache-versions.ts";
+import type { Database } from "../../db/client.ts";
+import { CATALOG_VERSION, VersionWatch } from "../../db/cache-versions.ts";
 import { parseGroups } from "../election/catalog.ts";
 
 export interface PositionRules {
@@ -32,16 +33,8 @@ interface Snapshot {
   candidates: Map<string, CandidateRef>;
 }
 
-/** A write to `positions` or `candidates` (names quoted as drizzle writes them), which may change what votes are checked against… */
-const TOUCHES_CATALOG =
-  /^\s*(?:UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM|(?:INSERT|REPLACE)(?:\s+OR\s+\w+)?\s+INTO)\s+["`]?(?:positions|candidates)["`]?[\s(]/i;
-/** …unless it only bumps a tally (the mixer, several times a second: by one, or by its batch's count `mix.*`). */
-const TALLY_ONLY = /^\s*UPDATE\s+["`]?(?:positions|candidates)["`]?\s+SET\s+(?:vote_count|no_count|abstain_count)\s*=\s*\w+\s*\+\s*(?:1\b|mix\.\w+\b)/i;
-
-/** Whether a write may change what votes are checked against (exported for tests). */
-export const touchesCatalog = (sql: string): boolean => TOUCHES_CATALOG.test(sql) && !TALLY_ONLY.test(sql);
-
-class BallotRulesCache {
+/** The ballot rules of one database (`Deps.ballotRules`). */
+export class BallotRules {
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
   /** Moves whenever the cache is emptied: a load that started before does not store. */
@@ -49,16 +42,17 @@ class BallotRulesCache {
   private readonly watch: VersionWatch;
 
   constructor(private readonly database: Database) {
-    this.watch = invalidateOn(database, CATALOG_VERSION, touchesCatalog, () => this.clear());
+    this.watch = new VersionWatch(database, CATALOG_VERSION, () => this.invalidate());
   }
 
-  clear(): void {
+  /** Forgets the rules: called after any write to positions or candidates other than a tally. */
+  invalidate(): void {
     this.snapshot = null;
     this.loading = null;
     this.generation++;
   }
 
-  async get(): Promise<Snapshot> {
+  private async get(): Promise<Snapshot> {
     await this.watch.check();
     if (this.snapshot) return this.snapshot;
     return (this.loading ??= this.load());
@@ -95,21 +89,15 @@ class BallotRulesCache {
     }
     return snapshot;
   }
-}
 
-const cacheOf = perDatabase((database) => new BallotRulesCache(database));
-
-/**
- * What casting a vote needs to know: the position's window and ballot rules (undefined: no
- * such position) and the candidate's name and position (undefined: no such candidate, in any
- * position).
- */
-export async function findBallotChoice(
-  database: Database,
-  positionId: string,
-  candidateId: string,
-): Promise<{ position: PositionRules | undefined; candidate: CandidateRef | undefined }> {
-  const { positions, candidates } = await cacheOf(database).get();
-  const position = positions.get(positionId);
-  return { position, candidate: position ? candidates.get(candidateId) : undefined };
+  /**
+   * What casting a vote needs to know: the position's window and ballot rules (undefined: no
+   * such position) and the candidate's name and position (undefined: no such candidate, in
+   * any position).
+   */
+  async find(positionId: string, candidateId: string): Promise<{ position: PositionRules | undefined; candidate: CandidateRef | undefined }> {
+    const { positions, candidates } = await this.get();
+    const position = positions.get(positionId);
+    return { position, candidate: position ? candidates.get(candidateId) : undefined };
+  }
 }

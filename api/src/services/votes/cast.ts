@@ -21,19 +21,17 @@
  *   expire after 24 h and are capped per voter (services/votes/idempotency.ts). Rows written before
  *   this kept a sealed, padded answer, which is still read.
  *
- * Cost (issue 13): the sealing and the fingerprint are deferred arguments (db/deferred.ts) the
- * writer computes on its own thread; the event loop only builds the statements. A counted
- * keyed vote is two statements and one voter-keyed row, as an unkeyed one (eighth pass).
+ * A counted keyed vote is two statements and one voter-keyed row, as an unkeyed one.
  */
 import { randomUUID } from "node:crypto";
 import type { CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
-import { Fingerprinted, Sealed } from "../../db/deferred.ts";
+import type { Deps } from "../../deps.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
-import { mixerOf, pendingBallotStatement } from "./mixer.ts";
+import { pendingBallotStatement } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
@@ -150,19 +148,18 @@ export interface CastVoteInput {
 }
 
 export async function castVote(
-  database: Database,
-  keys: Keys,
+  { database, keys, mixer }: Pick<Deps, "database" | "keys" | "mixer">,
   input: CastVoteInput,
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
   // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
-  const { ballotId, receipt } = newBallot(database, keys);
+  const { ballotId, receipt } = newBallot(keys);
   const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
   const hour = hourOf(now);
 
-  const fingerprinted = key ? new Fingerprinted(keys, fingerprintInput(voterId, key, positionId, choice)) : null;
-  const sealed = new Sealed(keys, { k: choice.kind, c: candidateId, b: ballotId } satisfies ChoiceRecord, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+  const fingerprinted = key ? requestFingerprint(keys, voterId, key, positionId, choice) : null;
+  const sealed = sealChoice(keys, voterId, positionId, { k: choice.kind, c: candidateId, b: ballotId });
   const participation = key
     ? {
         sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
@@ -179,8 +176,7 @@ export async function castVote(
   // Expired refused answers are purged first in the commit, so an expired key counts as new.
   const results = await database.writer.submit([participation, pending], key ? { first: [purgeAllExpired(now)] } : {});
   if (results[1].rowsAffected === 1) {
-    const mixer = mixerOf(database);
-    if (mixer?.immediate) await mixer.mix();
+    if (mixer.immediate) await mixer.mix();
     return success;
   }
   if (!key || !fingerprinted) return conflictAnswer();

@@ -6,8 +6,7 @@
  * with a random id, the position, and the ballot sealed at one fixed length. Nothing in that
  * commit names the choice. The mixer then, every `intervalMs`:
  *   1. reads every pending ballot and shuffles the lot (still sealed);
- *   2. in commits through the writer, set-based: the writer unseals the commit's ballots
- *      (on its thread for a database file), then one statement each inserts the ballots
+ *   2. unseals them and, in commits through the writer, set-based, one statement each inserts the ballots
  *      (their own random ids, not the pending rows') and bumps the tallies, skipping a
  *      ballot whose id exists already, so a ballot is applied exactly once even when two
  *      processes mix at the same time or a crash cuts a pass off;
@@ -30,9 +29,9 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { Database } from "../../db/client.ts";
-import { Sealed, Unsealed, unsealEntry, type WriteStatement } from "../../db/deferred.ts";
+import type { WriteStatement } from "../../db/writer.ts";
 import type { Keys } from "../../security/keys.ts";
-import { CHOICE_RECORD_BYTES } from "../../security/padded-seal.ts";
+import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import type { ChoiceKind } from "./cast.ts";
 
@@ -90,8 +89,7 @@ export function pendingBallotStatement(keys: Keys, positionId: string, record: P
   const id = nextPendingId();
   return {
     sql: "INSERT INTO pending_ballots (id, position_id, sealed) SELECT ?, ?, ? WHERE changes() = 1",
-    // Sealed by the writer, on its thread (db/deferred.ts).
-    args: [id, positionId, new Sealed(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
+    args: [id, positionId, sealPadded(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
   };
 }
 
@@ -104,11 +102,20 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-/** The order of a pending record's fields in the rows the writer unseals (db/deferred.ts `Unsealed`). */
-const RECORD_FIELDS = ["k", "c", "b", "h"] as const;
+/** A pending row's record, or null when it does not unseal (another key, damaged). */
+function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): PendingRecord | null {
+  try {
+    return unsealPadded<PendingRecord>(keys as Keys, sealed, pendingContext(id));
+  } catch {
+    return null;
+  }
+}
+
+/** A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind, candidate, ballot id, hour]. */
+type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotId: string, hour: number];
 
 /**
- * A mix commit's ballots, unsealed by the writer (on its thread for a database file), in a
+ * A mix commit's ballots, unsealed, in a
  * table of this connection's own that lives in memory (`temp_store`, db/direct.ts) and is
  * emptied before the commit ends: it never reaches the database file or the WAL.
  */
@@ -125,14 +132,12 @@ const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
 const APPLICABLE = "(candidate_id IS NULL OR EXISTS (SELECT 1 FROM candidates c WHERE c.id = mix_batch.candidate_id))";
 
 /** Where each statement's answer is in a commit's results. */
-const UNSEALED_AT = 1;
 const DONE_AT = 4;
 const APPLIED_AT = 8;
 
 /**
  * One commit's statements, set-based: each statement handles the whole batch, so a commit of
- * 50 ballots is 10 statements, not 150, and none of its unsealing or building happens on the
- * event loop (issue 13: a pass unsealed and built 3 statements per ballot there, ~6% of it).
+ * 50 ballots is 10 statements, not 150.
  *
  * A commit inserts ballots and raises tallies; it leaves the pending rows alone. The pass
  * deletes every pending row it applied in one commit at its end (`Mixer.pass`), so a copy of
@@ -144,13 +149,13 @@ const APPLIED_AT = 8;
  * or of another process) and is only marked done, never counted twice. A pending row already
  * deleted was finished by another process; one whose candidate is gone stays pending.
  */
-function applyStatements(keys: Keys, part: readonly (readonly [string, string])[]): WriteStatement[] {
+function applyStatements(part: readonly MixRow[]): WriteStatement[] {
   return [
     MIX_TABLE,
     {
       sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour)
             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
-      args: [new Unsealed(keys, PENDING_PREFIX, RECORD_FIELDS, part)],
+      args: [JSON.stringify(part)],
     },
     "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
     `DELETE FROM temp.mix_batch WHERE position_id IS NULL OR NOT ${APPLICABLE}`,
@@ -187,7 +192,7 @@ export async function appliedPendingByPosition(client: Pick<Database["client"], 
   const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
   const positionOf = new Map<string, string>();
   for (const row of pending.rows) {
-    const record = unsealEntry<PendingRecord>(keys, PENDING_PREFIX, String(row.id), String(row.sealed));
+    const record = unsealPending(keys, String(row.id), String(row.sealed));
     if (record) positionOf.set(record.b, String(row.position_id));
   }
   if (positionOf.size === 0) return byPosition;
@@ -295,35 +300,32 @@ export class Mixer {
     this.stats.passes++;
     // Shuffled before they are unsealed: which commit a ballot lands in depends on nothing it holds.
     shuffle(batch);
+    // What this key cannot unseal (sealed under another key, or damaged) stays pending (the
+    // tally check counts it) and must not hold up every other ballot: skipped from now on.
+    const rows: MixRow[] = [];
+    for (const [id, sealed] of batch) {
+      const record = unsealPending(this.keys, id, sealed);
+      if (record) rows.push([id, record.k, record.c, record.b, record.h]);
+      else {
+        this.unreadable.add(id);
+        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+      }
+    }
     // Commits of at most maxBatch, all of about the same size: never a small remainder (a
     // commit of one ballot would tie it to its voter). Votes commit in between.
-    const commits = Math.ceil(batch.length / this.options.maxBatch);
+    const commits = Math.ceil(rows.length / this.options.maxBatch);
     let applied = 0;
     const done: string[] = [];
     for (let k = 0; k < commits; k++) {
-      const part = batch.slice(Math.floor((k * batch.length) / commits), Math.floor(((k + 1) * batch.length) / commits));
-      const results = await this.database.writer.submit(applyStatements(this.keys, part), { last: [bumpResultsVersionSql] });
+      const part = rows.slice(Math.floor((k * rows.length) / commits), Math.floor(((k + 1) * rows.length) / commits));
+      const results = await this.database.writer.submit(applyStatements(part), { last: [bumpResultsVersionSql] });
       applied += results[APPLIED_AT].rowsAffected;
       for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
-      if (results[UNSEALED_AT].rowsAffected < part.length) this.findUnreadable(part);
     }
     // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
     if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
     this.stats.applied += applied;
     return { read: batch.length, applied };
-  }
-
-  /**
-   * The writer leaves out what it cannot unseal (sealed under another key, or damaged): such a
-   * ballot stays pending (the audit counts it) and must not hold up every other one. Found here,
-   * only when a commit unsealed fewer than it was given; said once per row.
-   */
-  private findUnreadable(part: readonly (readonly [string, string])[]): void {
-    for (const [id, sealed] of part) {
-      if (unsealEntry<PendingRecord>(this.keys, PENDING_PREFIX, id, sealed)) continue;
-      this.unreadable.add(id);
-      console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
-    }
   }
 
   /**
@@ -345,8 +347,3 @@ export class Mixer {
     if (!this.database.client.closed) await this.mix();
   }
 }
-
-/** The mixer serving a database in this process (bound by buildDeps), for castVote's immediate mode. */
-const mixers = new WeakMap<Database, Mixer>();
-export const bindMixer = (database: Database, mixer: Mixer) => mixers.set(database, mixer);
-export const mixerOf = (database: Database): Mixer | undefined => mixers.get(database);

@@ -14,7 +14,7 @@
  */
 import { messages, type StationBallotAnswer } from "@evoting/shared";
 import { ApiRequestError } from "../api/client";
-import { liveQuery } from "../offline/idb";
+import { liveQuery } from "dexie";
 import { stationApi } from "./station-api";
 import { stationDb, type QueuedBallot, type StationDB } from "./station-db";
 import { heardFrom, stationLink } from "./station-link";
@@ -90,6 +90,6 @@ export function flushStationQueue(deps: SyncDeps = defaults()): Promise<void> {
 }
 
 /** The queue (oldest first) and every refusal on this device, live, for the screen. */
-export const watchQueue = (db: StationDB = stationDb()) => liveQuery(db, ["queue"], () => db.queue.orderBy("queuedAt").toArray());
-export const watchRefusals = (db: StationDB = stationDb()) => liveQuery(db, ["refusals"], () => db.refusals.orderBy("at").reverse().toArray());
-export const watchServed = (db: StationDB = stationDb()) => liveQuery(db, ["served"], async () => new Set((await db.served.toArray()).map((s) => s.voterId)));
+export const watchQueue = (db: StationDB = stationDb()) => liveQuery(() => db.queue.orderBy("queuedAt").toArray());
+export const watchRefusals = (db: StationDB = stationDb()) => liveQuery(() => db.refusals.orderBy("at").reverse().toArray());
+export const watchServed = (db: StationDB = stationDb()) => liveQuery(async () => new Set((await db.served.toArray()).map((s) => s.voterId)));

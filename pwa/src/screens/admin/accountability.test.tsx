@@ -3,7 +3,7 @@
  * sheet (outcomes, digests as the server gave them), Counted Ballots, receipts on the vote
  * card, and observers: read-only panel, nav, tables and guards.
  */
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
 import { SPEC_ELECTION, type AuditEntryView, type AuditPage, type BallotPosition, type ResultsSheet, type UserProfile } from "@evoting/shared";
@@ -16,6 +16,7 @@ import { observerMayOpen } from "../../auth/guards";
 import { ManageTable } from "../../components/admin/ManageTable";
 import { VoteCard } from "../../components/vote/VoteCard";
 import { AuditLogPage } from "./AuditLogPage";
+import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
@@ -61,8 +62,8 @@ describe("Audit Log", () => {
     URL.createObjectURL = vi.fn(() => "blob:x");
     URL.revokeObjectURL = vi.fn();
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
-    renderWithQuery(<AuditLogPage />);
-    expect(screen.getByText("Loading the audit log...")).toBeInTheDocument();
+    const { router } = renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
+    expect(await screen.findByText("Loading the audit log...")).toBeInTheDocument();
     const rows = await screen.findAllByRole("row");
     expect(rows).toHaveLength(51); // heading + 50
     expect(within(rows[1]).getByText("Entry 120")).toBeInTheDocument();
@@ -85,6 +86,11 @@ describe("Audit Log", () => {
     const exportCall = fetch.mock.calls.find(([u]) => String(u).includes("export.csv"))!;
     expect(String(exportCall[0])).toContain("/api/admin/audit/export.csv?action=auth.login&actor=ada");
     expect((exportCall[1] as RequestInit).headers).toMatchObject({ Authorization: "Bearer token-123456789012345678901" });
+    // The filters live in the URL; Back undoes the last one.
+    expect(router.state.location.search).toEqual({ action: "auth.login", actor: "ada" });
+    act(() => router.history.back());
+    await waitFor(() => expect(router.state.location.search).toEqual({ action: "auth.login" }));
+    await waitFor(() => expect(screen.getByLabelText("Actor")).toHaveValue(""));
   });
 
   test("an empty log says so, and a broken chain is an alert naming the entry", async () => {
@@ -92,7 +98,7 @@ describe("Audit Log", () => {
       "GET /api/admin/audit": () => json({ items: [], total: 0, page: 1, pageSize: 50, actions: [] }),
       "GET /api/admin/audit/verify": () => json({ ok: false, entries: 3, headSeq: 3, head: "0", problems: [{ seq: 2, id: "e2", problem: "was changed after it was written" }] }),
     });
-    renderWithQuery(<AuditLogPage />);
+    renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
     expect(await screen.findByText("No entries match.")).toBeInTheDocument();
     expect(await screen.findByRole("alert")).toHaveTextContent("Entry 2: was changed after it was written");
   });

@@ -86,6 +86,12 @@ export const messages = {
   ballotFrozenEdit:
     "This position already has votes: its candidates' names, photos and manifestos, its eligible groups and its abstain option can no longer change",
   endLockedClosed: "This position has closed: its end can no longer change",
+  accountDisabled: "This account has been disabled. Ask the returning officer.",
+  disableAccountSuccess: "Account disabled; its sessions were ended",
+  disableAccountFailed: "Failed to disable account",
+  enableAccountSuccess: "Account enabled",
+  enableAccountFailed: "Failed to enable account",
+  loadStaffFailed: "Failed to load staff accounts",
   noNeedsUnopposed: "'No' is a choice only when a single candidate stands and the election decides unopposed positions by Yes or No",
   abstainNotAllowed: "This position does not allow abstaining",
   unopposedFrozen: "Unopposed positions cannot change once votes have been cast",

@@ -79,6 +79,8 @@ export function authRoutes(deps: Deps) {
         }
         if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
+        // Said only to someone who proved the password: a guess learns nothing from it.
+        if (user.disabledAt !== null) fail(403, messages.accountDisabled);
         await attempt.succeeded();
         const session = await createSession(deps, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({

@@ -11,6 +11,7 @@ import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
+import { endSessionsStatement } from "../auth/sessions.ts";
 import type { Deps } from "../../deps.ts";
 
 /** What a write to users needs: the database, and the session cache it must empty after the commit. */
@@ -117,12 +118,6 @@ export async function updateVoter({ database, sessions }: UserWriter, keys: Pick
   ]);
   sessions.invalidate(); // a signed-in voter's session carries name, email and groups
 }
-
-/** Ends every session of the account that is still open at `now`. */
-export const endSessionsStatement = (userId: string, now: number) => ({
-  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
-  args: [now, userId, now],
-});
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
 export async function resetVoterPassword({ database, sessions }: UserWriter, id: string, now: number) {

@@ -7,6 +7,7 @@ import { useLogout } from "../../auth/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
 import { ElectionWindowNotice } from "../../components/admin/ElectionWindowNotice";
+import { IntegrityCard } from "../../components/admin/IntegrityCard";
 import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
@@ -70,6 +71,8 @@ export function AdminPanelPage() {
           </li>
         ))}
       </ul>
+
+      <IntegrityCard canRun={canWrite} />
 
       <Suspense fallback={null}>
         <TurnoutPanel />

@@ -296,6 +296,14 @@ export const stationSessions = sqliteTable(
     loginExpiresAt: integer("login_expires_at").notNull(),
     openedAt: integer("opened_at").notNull(),
     closedAt: integer("closed_at"),
+    /** An admin reported this device lost: its ballots arriving after are held for the committee. */
+    lostAt: integer("lost_at"),
+    /**
+     * JSON ballot ids still queued on the device when it closed this session itself: after
+     * that, only these can count, so the key (if copied) makes no new ballot that counts.
+     * NULL when the session ended otherwise (revoked, unassigned, sign-in expired).
+     */
+    closedPending: text("closed_pending"),
   },
   (t) => [index("station_sessions_station_idx").on(t.stationId)],
 );
@@ -307,6 +315,22 @@ export const stationBallots = sqliteTable("station_ballots", {
     .references(() => stations.id, { onDelete: "cascade" }),
   /** JSON StationBallotAnswer: the voter and each position's outcome, never a choice. */
   answer: text("answer").notNull(),
+});
+
+/**
+ * Ballots of a station device reported lost that reached the server afterwards, held sealed
+ * (AES-GCM under the session's key, which only the server derives) until the election
+ * committee accepts or rejects that device's ballots as a batch; the row goes with the
+ * decision. `positions`: the position ids the ballot chose in, for per-position counts
+ * (never a choice). WITHOUT ROWID and a random key, so storage order says nothing about arrival.
+ */
+export const disputedBallots = sqliteTable("disputed_ballots", {
+  id: text("id").primaryKey(),
+  sessionId: text("session_id")
+    .notNull()
+    .references(() => stationSessions.id, { onDelete: "cascade" }),
+  sealed: text("sealed").notNull(),
+  positions: text("positions").notNull(),
 });
 
 /**

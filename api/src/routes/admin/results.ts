@@ -13,6 +13,7 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
 import { auditHead } from "../../services/accountability/audit-log.ts";
 import { csvResponse } from "./audit.ts";
+import { isVoterSql } from "../../db/voters.ts";
 
 const HOUR = 3_600_000;
 /** A chart of more hours than this (two weeks) would be unreadable: the latest ones are kept. */
@@ -31,7 +32,7 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
          SELECT COALESCE(g.value, '') AS grp,
                 EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id) AS voted
            FROM users u LEFT JOIN json_each(CASE WHEN json_valid(u.groups) THEN u.groups ELSE '[]' END) g
-          WHERE u.role NOT IN ('admin', 'observer', 'officer'))
+          WHERE ${isVoterSql("u")})
         GROUP BY grp ORDER BY grp`,
     ],
     "read",

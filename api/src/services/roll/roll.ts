@@ -7,6 +7,7 @@
 import { VOTERS_PAGE_SIZE, toCsv, ROLL_EXPORT_COLUMNS, type VoterListItem, type VoterPage } from "@evoting/shared";
 import type { InArgs } from "@libsql/client";
 import type { Database } from "../../db/client.ts";
+import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
@@ -16,7 +17,7 @@ import type { Deps } from "../../deps.ts";
 /** What a write to users needs: the database, and the session cache it must empty after the commit. */
 type UserWriter = Pick<Deps, "database" | "sessions">;
 
-const VOTER = "u.role NOT IN ('admin', 'observer', 'officer')";
+const VOTER = isVoterSql("u");
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
 const COLUMNS = `u.id, u.name, u.matric_number, u.email, u.groups, u.password_hash IS NOT NULL AS has_password, ${HAS_VOTED} AS has_voted`;
 

@@ -6,7 +6,7 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import type { AuditEntryView, AuditPage, BallotPosition, ResultsSheet, UserProfile } from "@evoting/shared";
+import { SPEC_ELECTION, type AuditEntryView, type AuditPage, type BallotPosition, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute, renderWithQuery } from "../../test/render";
 import { session } from "../../auth/session";
@@ -186,9 +186,18 @@ describe("observers", () => {
   test("land on the Admin Panel and see only read-only cards", async () => {
     expect(homeFor("observer")).toBe("/admin");
     session.signIn("token-123456789012345678901", user("observer"));
-    mockFetch({ "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }) });
+    const now = Date.now();
+    mockFetch({
+      "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }),
+      // The spec's election window (July 2025) while a position is open now.
+      "GET /api/election": () => json(SPEC_ELECTION),
+      "GET /api/admin/positions": () => json([{ _id: "p1", title: "President", startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), candidates: [] }]),
+    });
     renderRoute(AdminPanelPage, "/admin");
     expect(await screen.findByText(/You are observing/)).toBeInTheDocument();
+    // Observers are told when positions are open outside the election window; only an admin may fix it.
+    expect(await screen.findByText("A position is open outside the election window.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Match window to positions" })).toBeNull();
     for (const hidden of ["Create Users", "Create Positions", "Create Candidates", "Import Voters"]) {
       expect(screen.queryByRole("link", { name: new RegExp(hidden) })).toBeNull();
     }

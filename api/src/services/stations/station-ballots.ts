@@ -29,6 +29,7 @@ import {
 } from "@evoting/shared";
 import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
+import type { Database } from "../../db/client.ts";
 import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";

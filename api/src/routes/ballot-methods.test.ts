@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages, parseBlt, type PositionResult } from "@evoting/shared";
+import { checkBallotMatches } from "../services/accountability/ballot-integrity.ts";
 import { checkTallies } from "../services/accountability/tally-check.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
@@ -278,5 +279,39 @@ describe("what is stored about a vote has one length whatever the ballot", () =>
       const marks = await t.database.client.execute({ sql: "SELECT DISTINCT length(marks) AS n FROM ballots WHERE position_id = ?", args: [position._id] });
       expect(marks.rows).toHaveLength(1);
     }
+  });
+});
+
+describe("the integrity check on ballots with marks", () => {
+  it("matches each participation's marks to its ballot, pending or applied, and names a ballot whose marks were swapped", async () => {
+    const { position, ids } = await openPosition({ method: "ranked", seats: 1 }, ["Ada", "Grace", "Linus"]);
+    const multi = await openPosition({ method: "multi", seats: 2 }, ["Alan", "Barbara"], "Committee");
+    // Same first preference, so only the marks (not the tallied candidate) tell the two apart.
+    for (const ranking of [[ids[0], ids[1], ids[2]], [ids[0], ids[2], ids[1]]]) {
+      const voter = await t.createVoter(admin);
+      expect((await cast(voter.token, { positionId: position._id, ranking })).status).toBe(201);
+      expect((await cast(voter.token, { positionId: multi.position._id, candidateIds: multi.ids })).status).toBe(201);
+    }
+    expect(await checkBallotMatches(t.database, t.deps.keys)).toMatchObject({ ok: true, problems: [] });
+    await t.deps.mixer.mix();
+    expect(await stored()).toMatchObject({ ballots: 4, pending: 0 });
+    expect(await checkBallotMatches(t.database, t.deps.keys)).toMatchObject({ ok: true, unsigned: 0, problems: [] });
+
+    // Someone with write access but not the key swaps the two rankings (equal lengths, equal tallies).
+    const rows = (await t.database.client.execute({ sql: "SELECT id, marks FROM ballots WHERE position_id = ? ORDER BY id", args: [position._id] })).rows;
+    await t.database.client.batch([
+      { sql: "UPDATE ballots SET marks = ? WHERE id = ?", args: [rows[1].marks, rows[0].id] },
+      { sql: "UPDATE ballots SET marks = ? WHERE id = ?", args: [rows[0].marks, rows[1].id] },
+    ]);
+    expect(await checkTallies(t.database, t.deps.keys)).toMatchObject({ ok: true });
+    const report = await checkBallotMatches(t.database, t.deps.keys);
+    expect(report.ok).toBe(false);
+    for (const row of rows) {
+      expect(report.problems).toContain(`Ballot ${String(row.id)} (position ${position._id}) was changed or forged: its MAC does not match`);
+      expect(report.problems).toContain(`Ballot ${String(row.id)} (position ${position._id}) does not hold the choice sealed in its participation`);
+    }
+    // Marks that are not the shared encoding are reported, not a crash.
+    await t.database.client.execute({ sql: "UPDATE ballots SET marks = 'not json' WHERE id = ?", args: [rows[0].id] });
+    expect((await checkBallotMatches(t.database, t.deps.keys)).problems).toContain(`Ballot ${String(rows[0].id)} (position ${position._id}) does not hold the choice sealed in its participation`);
   });
 });

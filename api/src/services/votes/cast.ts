@@ -31,6 +31,8 @@ import type { Deps } from "../../deps.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, choiceRecordBytes, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
+import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 
@@ -82,7 +84,7 @@ export interface ChoiceRecord {
   /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
   b: string | null;
   /** multi and ranked: the marks, encoded and padded to the position's capacity (shared `encodeMarks`) */
-  m?: string | null;
+  r?: string | null;
 }
 
 /** The length every sealed record of a vote with this choice is padded to: one per position. */
@@ -209,7 +211,7 @@ export async function castVote(
     ...(markNames ? { marks: markNames.ids } : {}),
   };
   const fingerprinted = key ? requestFingerprint(keys, voterId, key, positionId, ref) : null;
-  const record: ChoiceRecord = { k: choice.kind, c: candidateId, b: ballotId, ...(marks ? { m: marks } : {}) };
+  const record: ChoiceRecord = { k: choice.kind, c: candidateId, b: ballotId, ...(marks ? { r: marks } : {}) };
   const sealed = sealChoice(keys, voterId, positionId, record, size);
   const participation = key
     ? {
@@ -221,11 +223,21 @@ export async function castVote(
         sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
         args: [voterId, positionId, sealed, input.stationId ?? null],
       };
-  const pending = pendingBallotStatement(keys, positionId, { ...record, b: ballotId, h: hour }, size);
+  const mac = ballotMac(keys, { id: ballotId, positionId, choice: choice.kind, candidateId, marks });
+  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, m: mac, ...(marks ? { r: marks } : {}) }, size);
+  // The turnout chart's count for this hour: a total that names no voter and no choice.
+  const turnout = {
+    sql: "INSERT INTO turnout_hours (hour, votes) SELECT ?, 1 WHERE changes() = 1 ON CONFLICT (hour) DO UPDATE SET votes = votes + 1",
+    args: [hour],
+  };
 
-  // No results version bump here: results change when the mixer applies the ballot.
+  // Tallies change only when the mixer applies a group of ballots; the version moves here for
+  // what a vote itself changes in the results (votes cast, ballots waiting).
   // Expired refused answers are purged first in the commit, so an expired key counts as new.
-  const results = await database.writer.submit([participation, pending], key ? { first: [purgeAllExpired(now)] } : {});
+  const results = await database.writer.submit([participation, pending, turnout], {
+    ...(key ? { first: [purgeAllExpired(now)] } : {}),
+    last: [bumpResultsVersionSql],
+  });
   if (results[1].rowsAffected === 1) {
     if (mixer.immediate) await mixer.mix();
     return success;
@@ -274,7 +286,7 @@ export function unsealChoice(keys: Keys, voterId: string, positionId: string, se
     kind: record.k ?? "candidate",
     candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
     ballotId: record.b ?? null,
-    marks: decodeMarks(record.m),
+    marks: decodeMarks(record.r),
     legacy: record.k === undefined,
   };
 }

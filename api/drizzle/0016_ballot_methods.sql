@@ -8,7 +8,7 @@ CREATE TABLE `__new_ballots` (
 	`choice` text DEFAULT 'candidate' NOT NULL,
 	`candidate_id` text,
 	`marks` text,
-	`cast_hour` integer NOT NULL,
+	`mac` text,
 	FOREIGN KEY (`position_id`) REFERENCES `positions`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`candidate_id`) REFERENCES `candidates`(`id`) ON UPDATE no action ON DELETE cascade,
 	CONSTRAINT "ballots_choice_check" CHECK(choice IN ('candidate', 'no', 'abstain', 'yes', 'multi', 'ranked')),
@@ -16,7 +16,7 @@ CREATE TABLE `__new_ballots` (
 	CONSTRAINT "ballots_marks_check" CHECK((choice IN ('multi', 'ranked')) = (marks IS NOT NULL))
 );
 --> statement-breakpoint
-INSERT INTO `__new_ballots`("id", "position_id", "choice", "candidate_id", "marks", "cast_hour") SELECT "id", "position_id", "choice", "candidate_id", NULL, "cast_hour" FROM `ballots`;--> statement-breakpoint
+INSERT INTO `__new_ballots`("id", "position_id", "choice", "candidate_id", "marks", "mac") SELECT "id", "position_id", "choice", "candidate_id", NULL, "mac" FROM `ballots`;--> statement-breakpoint
 DROP TABLE `ballots`;--> statement-breakpoint
 ALTER TABLE `__new_ballots` RENAME TO `ballots`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;--> statement-breakpoint

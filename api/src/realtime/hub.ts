@@ -23,6 +23,7 @@
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { NEW_VOTE_EVENT, REALTIME_CHANNEL, messages, type Results } from "@evoting/shared";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { isNodeResponse } from "../http/node-response.ts";
 
 const RESULTS_WITHHELD = messages.resultsHidden;
@@ -187,18 +188,6 @@ function streamSink(controller: ReadableStreamDefaultController<Uint8Array>, max
     },
   };
 }
-
-/**
- * Tells @hono/node-server the handler wrote the response itself (its X_ALREADY_SENT header).
- * The server honours that header only on a full web Response: its light Response (what
- * `new Response` makes once it serves) would be written out again ("Cannot write headers
- * after they are sent"). Reading `body` turns the light one into the full one.
- */
-const alreadySent = () => {
-  const res = new Response(null, { headers: { "x-hono-already-sent": "true" } });
-  void res.body;
-  return res;
-};
 
 export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}): Hub {
   const opts: HubOptions = { ...HUB_DEFAULTS, ...options };
@@ -453,7 +442,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
         })();
       }
 
-      return stream ? new Response(stream, { headers: SSE_HEADERS }) : alreadySent();
+      return stream ? new Response(stream, { headers: SSE_HEADERS }) : RESPONSE_ALREADY_SENT;
     },
 
     subscriberCount(channel) {

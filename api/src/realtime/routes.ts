@@ -7,7 +7,7 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { checkStreamToken, issueStreamToken } from "./stream-auth.ts";
-import { sseFrame, withheldFrame } from "./hub.ts";
+import { sseFrame, withheldFrame } from "./sse.ts";
 import { nodeResponse } from "../http/node-response.ts";
 
 export const STREAM_TOKEN_TTL_MS = 60_000;

@@ -70,7 +70,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     apiBodyLimit(
       JSON_BODY_LIMIT,
       () => fail(413, messages.bodyTooLarge),
-      // Candidate create and edit (PATCH, issue 11) carry a photo, the roll import (issue 10) a
+      // Candidate create and edit (PATCH) carry a photo, the roll import a
       // CSV file: they set their own, larger limits.
       (c) =>
         (c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH")) ||

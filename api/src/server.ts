@@ -21,7 +21,7 @@ const keys = loadKeys({ secret: env.BALLOT_KEY, keyFile: serverKeyFile(env, data
 const keyWarning = keyPlacementWarning(env.BALLOT_KEY ? null : serverKeyFile(env, database.filePath), database.filePath);
 if (keyWarning) console.warn(keyWarning);
 const resealed = await resealLegacyChoices(database, keys);
-if (resealed > 0) console.log(`Re-sealed ${resealed} participations written before fixed-length sealing (issue 9).`);
+if (resealed > 0) console.log(`Re-sealed ${resealed} participations written before fixed-length sealing.`);
 await ensureAdmin(database, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, Date.now());
 
 const deps = buildDeps(database, systemClock, keys, {

@@ -45,7 +45,7 @@ export function realtimeRoutes(deps: Deps) {
         userId: payload.sub,
         session: access.session,
         voter,
-        // Every (re)connect starts from the current snapshot (none while withheld from voters, issue 11).
+        // Every (re)connect starts from the current snapshot (none while withheld from voters).
         initial: async () =>
           voter && (await deps.results.withheldFromVoters())
             ? [withheldFrame("snapshot")]

@@ -33,7 +33,7 @@ describe.each([
       const first = await cast(voter.token, { positionId: position._id, candidateId: candidates[1]._id });
       expect(first.status).toBe(201);
       const firstBody = await first.json();
-      const receipt = firstBody.receipt as string; // issue 12: the counted vote's receipt code
+      const receipt = firstBody.receipt as string; // the counted vote's receipt code
       expect(receipt).toMatch(/^[0-9A-HJKMNP-TV-Z]{10}$/);
       expect(firstBody).toEqual({
         message: messages.castVoteSuccess,
@@ -259,8 +259,8 @@ describe.each([
   });
 
   /**
-   * Votes are checked against positions and candidates kept in memory (issue 13,
-   * services/votes/ballot-rules.ts). A change must still count from the next vote on: at once in this
+   * Votes are checked against positions and candidates kept in memory
+   * (services/votes/ballot-rules.ts). A change must still count from the next vote on: at once in this
    * process, within a second from another one (a second connection stands in for it).
    */
   const MINUTE = 60_000;

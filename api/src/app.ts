@@ -4,7 +4,7 @@ import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
-import { secureHeaders } from "hono/secure-headers";
+import { fastSecureHeaders, type SecureHeadersOptions } from "./http/security-headers.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
 import { realtimeRoutes } from "./realtime/routes.ts";
@@ -21,7 +21,7 @@ import { HashQueueFull } from "./security/passwords.ts";
 export const JSON_BODY_LIMIT = 64 * 1024;
 
 /** The security headers on every answer (Hono's secureHeaders() options). */
-export const SECURITY_HEADERS: NonNullable<Parameters<typeof secureHeaders>[0]> = {
+export const SECURITY_HEADERS: SecureHeadersOptions & { overwrite: false } = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],
@@ -61,7 +61,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     return onError(err, c);
   });
 
-  app.use("*", secureHeaders(SECURITY_HEADERS));
+  app.use("*", fastSecureHeaders(SECURITY_HEADERS));
 
   const api = new Hono<AppEnv>();
   api.use("*", noStoreByDefault);

@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
-import { listen } from "./http/listen.ts";
+import { listen } from "./http/hot-routes.ts";
 import { systemClock } from "./clock.ts";
 import { buildDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
@@ -33,7 +33,7 @@ const staticRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../pwa/d
 if (!existsSync(staticRoot)) console.warn(`No built PWA at ${staticRoot}: run \`npm run build\`. Serving the API only.`);
 const app = createApp(deps, { staticRoot });
 
-const server = await listen(app, { port: env.PORT, hostname: env.HOST });
+const server = await listen(app, deps, { port: env.PORT, hostname: env.HOST });
 console.log(`CSC E-Voting listening on http://${env.HOST}:${(server.address() as AddressInfo).port}`);
 
 let stopping = false;

@@ -5,7 +5,7 @@
  * connection per database; messages are handled in order, and transactions that queued
  * while the thread was busy share one commit.
  *
- * Started by thread-executor.ts through writer-thread-boot.mjs (which loads TypeScript).
+ * Started by `threadExecutor` (writer.ts) through writer-thread-boot.mjs (which loads TypeScript).
  */
 import { parentPort, receiveMessageOnPort } from "node:worker_threads";
 import type { InStatement } from "@libsql/client";

@@ -6,8 +6,9 @@
  *   `c.req.raw.body`, which under @hono/node-server turns the light request into a full web
  *   Request with a ReadableStream; that was 13% of a vote's CPU. Only a body without a
  *   length (chunked) is still counted as it streams, by bodyLimit() itself.
- * - `noStoreByDefault`: Cache-Control: no-store unless the route set its own, on the answer's
- *   own headers (`c.header()` after the answer exists would copy the whole Response).
+ * - `noStoreByDefault`: Cache-Control: no-store unless the route set its own. Under
+ *   @hono/node-server it goes on Node's response before the route; elsewhere on the answer's
+ *   own headers (`c.header()` after the answer exists copies the whole Response).
  * - `gzipLargeJson`: small JSON answers go out as they are (gzip costs ~1 ms of event loop
  *   to save a few hundred bytes); only JSON of at least `threshold` bytes is gzipped, and
  *   other types as compress() decides. The size is known where c.json() serialises, so
@@ -17,6 +18,7 @@ import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
 export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response | Promise<Response>, skip: (c: Context) => boolean): MiddlewareHandler {
   const streamed = bodyLimit({ maxSize, onError });
@@ -32,6 +34,13 @@ export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response 
 }
 
 export const noStoreByDefault: MiddlewareHandler = async (c, next) => {
+  // Under @hono/node-server, on Node's response before the route: the answer's own
+  // Cache-Control, if it sets one, wins when Node merges them (http/security-headers.ts).
+  const outgoing = nodeResponseBeforeHeaders(c);
+  if (outgoing) {
+    outgoing.setHeader("Cache-Control", "no-store");
+    return next();
+  }
   await next();
   const headers = c.res.headers;
   if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");

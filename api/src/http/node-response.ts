@@ -1,8 +1,8 @@
 /**
- * The Node response behind a request when the app runs under @hono/node-server (its
- * documented `HttpBindings`: `c.env.outgoing`), or undefined (app.request() in tests, another
- * runtime). Only the SSE streams use it (realtime/hub.ts): they write their frames straight to
- * the socket and answer Hono with RESPONSE_ALREADY_SENT.
+ * The Node response behind a request when the app runs under @hono/node-server
+ * (its documented `HttpBindings`: `c.env.outgoing`), or undefined (app.request() in tests, another runtime). Used where
+ * writing to Node directly is cheaper or needed: security and cache headers set before the
+ * route (http/security-headers.ts, http/api-middleware.ts), and the SSE streams (realtime/hub.ts).
  */
 import type { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
@@ -15,4 +15,10 @@ export function isNodeResponse(value: unknown): value is ServerResponse {
 export function nodeResponse(c: Context): ServerResponse | undefined {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   return isNodeResponse(outgoing) ? outgoing : undefined;
+}
+
+/** The Node response while its headers can still be set (undefined once sent, or outside Node). */
+export function nodeResponseBeforeHeaders(c: Context): ServerResponse | undefined {
+  const outgoing = nodeResponse(c);
+  return outgoing && !outgoing.headersSent ? outgoing : undefined;
 }

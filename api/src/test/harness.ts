@@ -2,7 +2,7 @@
  * Test harness: a fresh migrated libSQL database per app (a temp file by default, so the
  * real file path, WAL and the writer are exercised), a fake clock, an in-memory key, and
  * helpers that go through HTTP: `app.request()`, or with `listen` the production listener
- * (http/listen.ts) on a free port, so a suite can run against what serves in production.
+ * (http/hot-routes.ts `listen`) on a free port, so a suite can run against what serves in production.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { buildDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "../deps.ts";
 import { keysFromMaster } from "../security/keys.ts";
-import { listen } from "../http/listen.ts";
+import { listen } from "../http/hot-routes.ts";
 
 export const ADMIN = { matricNumber: "0000/5570000", password: "admin-secret-1", name: "Returning Officer" };
 
@@ -39,7 +39,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
   const app = createApp(deps);
-  const server: Server | null = options.listen ? await listen(app, { port: 0, hostname: "127.0.0.1" }) : null;
+  const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
   const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
 
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {

@@ -1,0 +1,230 @@
+/**
+ * The results and vote answers written before Hono (http/hot-routes.ts): over a
+ * real port each must be the answer Hono gives in status, body and every header, and
+ * everything they do not serve themselves must reach Hono and be answered as before.
+ */
+import { request as httpRequest, createServer, type Server } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SPEC_ELECTION, messages, type Results } from "@evoting/shared";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { nodeListener } from "./hot-routes.ts";
+
+let t: TestApp;
+let server: Server;
+let base: string;
+/** Requests that reached Hono through the Node listener. */
+const reachedHono: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const fetch: typeof t.app.fetch = (req, ...rest) => {
+    const url = new URL(req.url);
+    reachedHono.push(`${req.method} ${url.pathname}${url.search}`);
+    return t.app.fetch(req, ...rest);
+  };
+  server = createServer(await nodeListener(fetch, t.deps));
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+  await t.close();
+});
+
+/**
+ * Status, headers and body, over the port and in process. Left out: what Node's transport
+ * adds itself (Date, Connection, Keep-Alive, and Transfer-Encoding where the answer's length
+ * is not declared, as on Hono's error answers; Content-Length where only the adaptor counted
+ * the body).
+ */
+async function bothWays(path: string, init: RequestInit = {}, only: { node?: true; inProcess?: true } = {}) {
+  const shape = async (res: Response) => ({
+    status: res.status,
+    headers: Object.fromEntries([...res.headers].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding"].includes(name))),
+    body: init.method === "HEAD" ? "" : Buffer.from(await res.arrayBuffer()).toString("base64"),
+  });
+  reachedHono.length = 0;
+  const none = { status: 0, headers: {} as Record<string, string>, body: "" };
+  const overNode = only.inProcess ? none : await shape(await fetch(`${base}${path}`, init));
+  const inProcess = only.node ? none : await shape(await t.app.request(path, init));
+  if (!("content-length" in inProcess.headers)) delete overNode.headers["content-length"];
+  return { overNode, inProcess, viaHono: reachedHono.length > 0 };
+}
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+it("serves results itself, as Hono would, for every role that may see them; the rest goes to Hono unchanged", async () => {
+  const admin = await t.adminToken();
+  const { position, candidates } = await t.openElection(admin);
+  const voter = await t.createVoter(admin);
+  expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[1]._id } })).status).toBe(201);
+
+  for (const [who, token] of [["voter", voter.token], ["admin", admin]] as const) {
+    const { overNode, inProcess, viaHono } = await bothWays("/api/vote/results", bearer(token));
+    expect(overNode, who).toEqual(inProcess);
+    expect(overNode.status).toBe(200);
+    expect(viaHono, `${who}: answered before Hono`).toBe(false);
+    const results = JSON.parse(Buffer.from(overNode.body, "base64").toString()) as Results;
+    expect(results.results[0].breakdown.find((b) => b.candidateId === candidates[1]._id)?.votes).toBe(1);
+  }
+
+  const passedOn: [string, string, RequestInit][] = [
+    ["no token", "/api/vote/results", {}],
+    ["an unknown token", "/api/vote/results", bearer("not-a-session")],
+    ["not a bearer token", "/api/vote/results", { headers: { authorization: `Basic ${voter.token}` } }],
+    ["a query string", "/api/vote/results?x=1", bearer(voter.token)],
+    ["HEAD", "/api/vote/results", { method: "HEAD", ...bearer(voter.token) }],
+    ["another route", "/api/vote/my-votes", bearer(voter.token)],
+  ];
+  for (const [what, path, init] of passedOn) {
+    const { overNode, inProcess, viaHono } = await bothWays(path, init);
+    expect(viaHono, what).toBe(true);
+    expect(overNode, what).toEqual(inProcess);
+  }
+
+  // A logout ends the session for the hot path at once (the session cache is emptied by the write).
+  const other = await t.createVoter(admin, "20010101");
+  expect((await bothWays("/api/vote/results", bearer(other.token))).viaHono).toBe(false);
+  expect((await t.request("/auth/logout", { method: "POST", token: other.token })).status).toBe(204);
+  const afterLogout = await bothWays("/api/vote/results", bearer(other.token));
+  expect(afterLogout.overNode.status).toBe(401);
+  expect(afterLogout.viaHono).toBe(true);
+});
+
+it("leaves withheld results (403) and answers large enough to gzip to Hono", async () => {
+  const admin = await t.adminToken();
+  const voter = await t.createVoter(admin, "19990909");
+  const now = t.clock.now();
+  const settings = {
+    ...SPEC_ELECTION,
+    startTime: new Date(now - 3_600_000).toISOString(),
+    endTime: new Date(now + 3_600_000).toISOString(),
+    resultsVisibility: "after-close",
+  };
+  expect((await t.request("/admin/election", { method: "PUT", token: admin, json: settings })).status).toBe(200);
+  const hidden = await bothWays("/api/vote/results", bearer(voter.token));
+  expect(hidden.overNode.status).toBe(403);
+  expect(hidden.viaHono).toBe(true);
+  expect(hidden.overNode).toEqual(hidden.inProcess);
+  // Admins still see them, from the hot path.
+  expect((await bothWays("/api/vote/results", bearer(admin))).viaHono).toBe(false);
+
+  // 16 KB of results JSON or more is gzipped by Hono's middleware for a client that accepts it.
+  await t.openElection(admin, Array.from({ length: 120 }, (_, i) => `${String(i).padStart(3, "0")} ${"Long Candidate Name ".repeat(5)}`.slice(0, 120)), "Senate");
+  const large = await bothWays("/api/vote/results", { headers: { authorization: `Bearer ${admin}`, "accept-encoding": "gzip" } });
+  expect(large.viaHono).toBe(true);
+  expect(large.overNode.status).toBe(200);
+  expect(large.overNode.headers["content-encoding"]).toBe("gzip");
+});
+
+describe("POST /api/vote", () => {
+  /** A vote over the port (`node`) or in process; the same request either way. */
+  const post = (token: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  /** Vote-specific values (ids, receipt, time) replaced by their types, to compare two voters' answers. */
+  const shapeOf = (body: string): unknown =>
+    JSON.parse(Buffer.from(body, "base64").toString(), (key, value) => (["_id", "id", "receipt", "votedAt", "createdAt", "voterId"].includes(key) ? typeof value : value));
+
+  it("casts, replays and refuses as the route does, before Hono", async () => {
+    const admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "Treasurer");
+    const [a, b] = [await t.createVoter(admin, "20000101"), await t.createVoter(admin, "20000102")];
+    const ballot = { positionId: position._id, candidateId: candidates[0]._id };
+    const key = randomUUID();
+
+    // First vote: over the port for one voter, in process for the other; same status, headers, shape.
+    const overNode = await bothWays("/api/vote", post(a.token, ballot, { "idempotency-key": key }), { node: true });
+    expect(overNode.viaHono).toBe(false);
+    const inProcess = await bothWays("/api/vote", post(b.token, ballot, { "idempotency-key": key }), { inProcess: true });
+    expect(overNode.overNode.status).toBe(201);
+    expect(overNode.overNode.headers).toEqual(inProcess.inProcess.headers);
+    expect(shapeOf(overNode.overNode.body)).toEqual(shapeOf(inProcess.inProcess.body));
+    // Stored, through the same code as the route: the voter's own votes show it.
+    const mine = (await (await t.request("/vote/my-votes", { token: a.token })).json()) as { positionId: string; candidateId: string }[];
+    expect(mine.filter((v) => v.positionId === position._id).map((v) => v.candidateId)).toEqual([candidates[0]._id]);
+
+    // A replay over the port answers the first answer again, byte for byte.
+    const replay = await bothWays("/api/vote", post(a.token, ballot, { "idempotency-key": key }), { node: true });
+    expect(replay.viaHono).toBe(false);
+    expect(replay.overNode).toEqual(overNode.overNode);
+
+    // Refusals castVoteRequest makes: written as the error handler writes them, identical both ways.
+    const refusals: [string, RequestInit][] = [
+      ["already voted", post(a.token, { positionId: position._id, candidateId: candidates[1]._id })],
+      ["key reused for another ballot", post(a.token, { positionId: position._id, candidateId: candidates[1]._id }, { "idempotency-key": key })],
+      ["no such position", post(a.token, { positionId: "nope", candidateId: candidates[0]._id })],
+      ["candidate of another position", post(b.token, { positionId: "nope", candidateId: "nope" })],
+      ["bad idempotency key", post(a.token, ballot, { "idempotency-key": "not-a-uuid" })],
+    ];
+    for (const [what, init] of refusals) {
+      const both = await bothWays("/api/vote", init);
+      expect(both.viaHono, what).toBe(false);
+      expect(both.overNode.status, what).toBeGreaterThanOrEqual(400);
+      expect(both.overNode, what).toEqual(both.inProcess);
+    }
+  });
+
+  it("leaves to Hono what it does not serve, and Hono answers as before", async () => {
+    const admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "Auditor");
+    const voter = await t.createVoter(admin, "20000103");
+    const ballot = { positionId: position._id, candidateId: candidates[0]._id };
+    const passedOn: [string, RequestInit][] = [
+      ["malformed JSON (read here, handed over)", post(voter.token, "{")],
+      ["failing the schema (read here, handed over)", post(voter.token, { positionId: position._id })],
+      ["another media type", { ...post(voter.token, ballot), headers: { authorization: `Bearer ${voter.token}`, "content-type": "text/plain" } }],
+      ["no token", { ...post(voter.token, ballot), headers: { "content-type": "application/json" } }],
+      ["an admin", post(admin, ballot)],
+      ["too large", post(voter.token, { ...ballot, pad: "x".repeat(70 * 1024) })],
+    ];
+    for (const [what, init] of passedOn) {
+      const both = await bothWays("/api/vote", init);
+      expect(both.viaHono, what).toBe(true);
+      expect(both.overNode.status, what).toBeGreaterThanOrEqual(400);
+      expect(both.overNode, what).toEqual(both.inProcess);
+    }
+
+    // A failure before the body is read (the session read, here) is left to Hono, which reads
+    // the body itself and answers as its error handler does (500), not a dropped connection.
+    const stranger = post("a-token-this-process-has-not-seen", ballot);
+    const get = t.database.get;
+    t.database.get = async () => {
+      throw new Error("disk gone (test)");
+    };
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const failed = await bothWays("/api/vote", stranger, { node: true });
+      expect(failed.viaHono).toBe(true);
+      expect(failed.overNode.status).toBe(500);
+      expect(JSON.parse(Buffer.from(failed.overNode.body, "base64").toString())).toEqual({ message: messages.internalError });
+    } finally {
+      t.database.get = get;
+      errors.mockRestore();
+    }
+
+    // A body with no declared length (chunked) goes to Hono, which reads and counts it: the vote counts.
+    reachedHono.length = 0;
+    const chunked = await new Promise<{ status: number; body: string }>((ok, fail) => {
+      const req = httpRequest(`${base}/api/vote`, { method: "POST", headers: { authorization: `Bearer ${voter.token}`, "content-type": "application/json" } }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => ok({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", fail);
+      req.write(JSON.stringify(ballot).slice(0, 10));
+      req.end(JSON.stringify(ballot).slice(10));
+    });
+    expect(chunked.status).toBe(201);
+    expect(reachedHono).toEqual(["POST /api/vote"]);
+    // Its vote stands: the same ballot again through the hot path is 'already voted'.
+    const again = await bothWays("/api/vote", post(voter.token, ballot), { node: true });
+    expect(again.viaHono).toBe(false);
+    expect(again.overNode.status).toBe(409);
+  });
+});

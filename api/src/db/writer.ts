@@ -16,6 +16,7 @@
  */
 import type { Client, InStatement, InValue } from "@libsql/client";
 import { Worker } from "node:worker_threads";
+import { writerThreadUrl } from "../paths.ts";
 import type { WriteResult } from "./direct.ts";
 import type { ConnectionSettings } from "./pragmas.ts";
 import type { FromWriter, ToWriter, WireError } from "./writer-thread.ts";
@@ -220,7 +221,7 @@ function failAll(error: unknown) {
 
 function thread(): Worker {
   if (worker) return worker;
-  const w = new Worker(new URL("./writer-thread-boot.mjs", import.meta.url));
+  const w = new Worker(writerThreadUrl);
   w.unref();
   w.on("message", (replies: FromWriter[]) => {
     for (const msg of replies) {

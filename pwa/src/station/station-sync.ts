@@ -7,7 +7,7 @@
  */
 import { messages, type StationBallotAnswer } from "@evoting/shared";
 import { ApiRequestError } from "../api/client";
-import { liveQuery } from "../offline/idb";
+import { liveQuery } from "dexie";
 import { stationApi } from "./station-api";
 import { stationDb, type QueuedBallot, type StationDB } from "./station-db";
 import { stationSession } from "./station-session";
@@ -78,7 +78,7 @@ export function flushStationQueue(deps: SyncDeps = defaults()): Promise<void> {
 }
 
 /** Queue length and refusals for the screen, live. */
-export const watchQueue = (db: StationDB = stationDb()) => liveQuery(db, ["queue"], () => db.queue.count());
+export const watchQueue = (db: StationDB = stationDb()) => liveQuery(() => db.queue.count());
 export const watchRefusals = (stationId: string, db: StationDB = stationDb()) =>
-  liveQuery(db, ["refusals"], () => db.refusals.where("stationId").equals(stationId).reverse().sortBy("at"));
-export const watchServed = (db: StationDB = stationDb()) => liveQuery(db, ["served"], async () => new Set((await db.served.toArray()).map((s) => s.voterId)));
+  liveQuery(() => db.refusals.where("stationId").equals(stationId).reverse().sortBy("at"));
+export const watchServed = (db: StationDB = stationDb()) => liveQuery(async () => new Set((await db.served.toArray()).map((s) => s.voterId)));

@@ -12,12 +12,14 @@ import { Mixer } from "./services/votes/mixer.ts";
 import { SessionCache } from "./services/auth/sessions.ts";
 import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
+import { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
   const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime);
-  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
+  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }).start();
+  const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer }).start();
   return {
     database,
     clock,
@@ -32,5 +34,6 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     sessions: new SessionCache(database),
     ballotRules: new BallotRules(database),
     receiptLists: new ReceiptLists(database, keys),
+    integrity,
   };
 }

@@ -12,6 +12,7 @@ import type { AuditLog } from "./services/accountability/audit-log.ts";
 import type { SessionCache } from "./services/auth/sessions.ts";
 import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
+import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 
 export interface Config {
   sessionMs: number;
@@ -48,6 +49,8 @@ export interface Deps {
   ballotRules: BallotRules;
   /** Published receipt lists of closed positions. */
   receiptLists: ReceiptLists;
+  /** The integrity check with the key: by itself at every close, and on demand; `stop()` with the mixer. */
+  integrity: IntegrityService;
 }
 
 export interface AuthUser {

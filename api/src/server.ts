@@ -40,9 +40,10 @@ async function shutdown(signal: string) {
   stopping = true;
   console.log(`${signal}: finishing queued writes and closing`);
   deps.hub.close();
+  deps.integrity.stop();
   server.close();
   await database.writer.drain();
-  await deps.mixer.stop(); // applies every pending ballot
+  await deps.mixer.stop(); // applies what is due; smaller groups wait in the database for the next start
   database.close();
   process.exit(0);
 }

@@ -27,6 +27,11 @@ export interface TestAppOptions {
   now?: string;
   /** Serve through the production listener on 127.0.0.1 and a free port; `request` goes over it. */
   listen?: boolean;
+  /**
+   * The election's `ballotBatch` (default 10 in a real installation): 1 here unless a test
+   * asks otherwise, so a test reads a vote in the tallies right after its 201.
+   */
+  ballotBatch?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}) {
@@ -38,6 +43,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
+  await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
   const app = createApp(deps);
   const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
   const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
@@ -105,6 +111,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       await new Promise((ok) => server.close(ok));
     }
     deps.hub.close();
+    deps.integrity.stop();
     await deps.mixer.stop();
     await database.writer.drain();
     database.close();

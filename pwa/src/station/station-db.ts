@@ -6,8 +6,9 @@
  * |-------------|---------------------|--------------------------------------------------------------|
  * | `packages`  | stationId           | what the station needs to work alone: positions, candidates, |
  * |             |                     | the roll (no date of birth), with `savedAt`                  |
- * | `queue`     | ballotId            | ballots not yet answered: SEALED (AES-GCM, key in memory     |
- * |             |                     | only) plus who the voter is, never their choices             |
+ * | `queue`     | ballotId            | ballots not yet answered: SEALED (AES-GCM; the key is in     |
+ * |             |                     | memory, wrapped under the officer's password on disk) plus   |
+ * |             |                     | who the voter is and why it waits, never their choices       |
  * | `served`    | voterId             | voters who voted on this device: never a second ballot      |
  * | `refusals`  | id (ballot:position)| positions the server refused: voter and position, no choice  |
  * | `delivered` | ballotId            | ballots the server answered, for the officer's counts        |
@@ -37,6 +38,8 @@ export interface QueuedBallot {
   voter: StationVoter;
   queuedAt: number;
   attempts: number;
+  /** Why the last delivery did not settle it (no network, not an officer of its station...). */
+  waiting?: string;
 }
 
 export interface ServedVoter {

@@ -21,6 +21,12 @@ import type { Database } from "../../db/client.ts";
 import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
 import type { AuthUser, Deps } from "../../deps.ts";
 
+/** Ends every session of the account that is still open at `now` (one statement of a larger write). */
+export const endSessionsStatement = (userId: string, now: number) => ({
+  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
+  args: [now, userId, now],
+});
+
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
 
 /** Opportunistic clean-up of a user's long-dead sessions at sign-in; ends nothing alive. */
@@ -124,7 +130,7 @@ export class SessionCache {
     const row = await this.database.get(
       `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at
               FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
+             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
              LIMIT 1`,
       [tokenHash, now],
     );

@@ -4,6 +4,7 @@ import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
+import { requestLines, requestLog } from "./http/request-log.ts";
 import { fastSecureHeaders, type SecureHeadersOptions } from "./http/security-headers.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
@@ -58,9 +59,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     if (err instanceof HashQueueFull) {
       return c.json({ message: messages.serverBusy }, 503, { "Retry-After": "2" });
     }
-    return onError(err, c);
+    return onError(err, c, deps.log);
   });
 
+  app.use("*", requestLog(requestLines(deps.log)));
   app.use("*", fastSecureHeaders(SECURITY_HEADERS));
 
   const api = new Hono<AppEnv>();

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@libsql/client";
-import { openDatabase, type Database } from "../../api/src/db/client.ts";
+import { openDatabase } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
 import { sealChoice } from "../../api/src/services/votes/cast.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";

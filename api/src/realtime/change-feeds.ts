@@ -3,6 +3,7 @@
  * number this process sent are broadcast when a local write asks (`sync`) and on every poll,
  * so a message written through any process reaches every process's watchers.
  */
+import type { Logger } from "../log.ts";
 import type { Subscribers } from "./subscribers.ts";
 
 /**
@@ -25,6 +26,7 @@ class FeedState {
     private readonly feed: ChangeFeed,
     private readonly subscribers: Subscribers,
     private readonly isClosed: () => boolean,
+    private readonly log: Logger,
   ) {
     this.ready = feed
       .head()
@@ -60,7 +62,7 @@ class FeedState {
           }
         } while (this.again && !this.isClosed());
       } catch (error) {
-        console.error(`Could not sync channel ${this.feed.channel}`, error);
+        this.log.error({ err: error, channel: this.feed.channel }, "could not sync a channel");
       } finally {
         this.syncing = null;
       }
@@ -75,11 +77,12 @@ export class ChangeFeeds {
   constructor(
     private readonly subscribers: Subscribers,
     private readonly isClosed: () => boolean,
+    private readonly log: Logger,
   ) {}
 
   /** Registers a feed; returns the call a local write makes to push it out now. */
   add(feed: ChangeFeed): () => void {
-    const state = new FeedState(feed, this.subscribers, this.isClosed);
+    const state = new FeedState(feed, this.subscribers, this.isClosed, this.log);
     this.feeds.push(state);
     return () => void state.sync();
   }

@@ -12,6 +12,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
+import { silentLogger, type Logger } from "../log.ts";
 import { ChangeFeeds, type ChangeFeed } from "./change-feeds.ts";
 import { ResultsBroadcast, type ResultsSource } from "./results-broadcast.ts";
 import { HEARTBEAT_FRAME, RETRY_FRAME, openSink, type Sink } from "./sse.ts";
@@ -74,12 +75,12 @@ export interface Hub {
   close(): void;
 }
 
-export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}): Hub {
+export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}, log: Logger = silentLogger): Hub {
   const opts: HubOptions = { ...HUB_DEFAULTS, ...options };
   const subscribers = new Subscribers(opts.maxStreamsPerUser);
-  const resultsBroadcast = new ResultsBroadcast(results, subscribers, opts.coalesceMs);
+  const resultsBroadcast = new ResultsBroadcast(results, subscribers, opts.coalesceMs, log);
   let closed = false;
-  const feeds = new ChangeFeeds(subscribers, () => closed);
+  const feeds = new ChangeFeeds(subscribers, () => closed, log);
 
   const poll = setInterval(() => {
     if (closed) return;
@@ -98,7 +99,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
     try {
       frames = (await initial?.()) ?? [];
     } catch (error) {
-      console.error(`Could not prepare the first frames for ${channel}`, error);
+      log.error({ err: error, channel }, "could not prepare a stream's first frames");
       subscribers.remove(subscriber);
       subscriber.sink.end(true);
       return;

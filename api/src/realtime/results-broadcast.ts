@@ -10,6 +10,7 @@
  * Scheduling uses the monotonic process clock: these are delivery intervals, not business time.
  */
 import { performance } from "node:perf_hooks";
+import type { Logger } from "../log.ts";
 import { NEW_VOTE_EVENT, REALTIME_CHANNEL, type Results } from "@evoting/shared";
 import { sseFrame, withheldFrame } from "./sse.ts";
 import type { Subscribers } from "./subscribers.ts";
@@ -38,6 +39,7 @@ export class ResultsBroadcast {
     private readonly results: ResultsSource,
     private readonly subscribers: Subscribers,
     private readonly coalesceMs: number,
+    private readonly log: Logger,
   ) {}
 
   /** A local write changed the results: schedule a coalesced broadcast. */
@@ -60,7 +62,7 @@ export class ResultsBroadcast {
         if (watched) this.changed();
         else this.version = v;
       })
-      .catch((error) => console.error("Could not read the results version", error));
+      .catch((error) => this.log.error({ err: error }, "could not read the results version"));
   }
 
   close(): void {
@@ -88,7 +90,7 @@ export class ResultsBroadcast {
       if (withheld) this.subscribers.broadcastSplit(REALTIME_CHANNEL, withheldFrame(NEW_VOTE_EVENT), frame);
       else this.subscribers.broadcast(REALTIME_CHANNEL, frame);
     } catch (error) {
-      console.error("Could not broadcast results", error);
+      this.log.error({ err: error }, "could not broadcast results");
     } finally {
       this.sending = false;
       if (this.again) {

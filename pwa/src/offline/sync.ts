@@ -262,7 +262,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function pass(force: boolean) {
     setStatus({ state: "syncing", nextAttemptAt: null });
-    let wakeAt: number | null = null;
+    let wakeAt: number | null;
     try {
       setStatus(await refreshCounts());
       if (locks) {

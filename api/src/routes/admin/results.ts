@@ -54,7 +54,7 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
 
 export function resultsRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .get("/results.csv", async (c) => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
+    .get("/results.csv", async () => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
     .get("/results/sheet", async (c) => {
       const [results, audit] = await Promise.all([deps.results.get(), auditHead(deps.database)]);
       return c.json({

@@ -21,7 +21,7 @@
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Database } from "../../db/client.ts";
-import type { AuthUser } from "../../deps.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
 import type { Keys } from "../../security/keys.ts";
 
 export const GENESIS_HASH = "0".repeat(64);

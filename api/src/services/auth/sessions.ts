@@ -19,7 +19,7 @@ import type { InStatement } from "@libsql/client";
 import { toRole } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
-import type { AuthUser, Deps } from "../../deps.ts";
+import type { AuthUser } from "./auth-user.ts";
 
 /** Ends every session of the account that is still open at `now` (one statement of a larger write). */
 export const endSessionsStatement = (userId: string, now: number) => ({
@@ -41,7 +41,7 @@ const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_a
  * after signing in read no session from the database, unless anything that ends sessions or
  * changes users was written since the mark (then the first call reads it, as any other).
  */
-export async function createSession({ database, sessions }: Pick<Deps, "database" | "sessions">, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
+export async function createSession({ database, sessions }: { database: Database; sessions: SessionCache }, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
   const token = randomBytes(32).toString("base64url");
   const tokenHash = hashToken(token);
   const expiresAt = now + lifetimeMs;
@@ -174,7 +174,7 @@ export type RevokeTarget =
  * no longer serves them from memory; other processes stop within a second. Returns how
  * many sessions it ended.
  */
-export async function revokeSessions({ database, sessions }: Pick<Deps, "database" | "sessions">, target: RevokeTarget, now: number): Promise<number> {
+export async function revokeSessions({ database, sessions }: { database: Database; sessions: SessionCache }, target: RevokeTarget, now: number): Promise<number> {
   const [result] = await database.writer.submit([revokeStatement(target, now)]);
   sessions.invalidate();
   return result.rowsAffected;

@@ -2,11 +2,11 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role, StaffAccount, UserProfile } from "@evoting/shared";
+import type { AuthUser } from "./auth-user.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { endSessionsStatement } from "./sessions.ts";
+import { endSessionsStatement, type SessionCache } from "./sessions.ts";
 import { users } from "../../db/schema.ts";
 import { statementOf } from "../../db/writer.ts";
-import type { AuthUser, Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
 
@@ -112,7 +112,7 @@ export async function listStaff(database: Database): Promise<StaffAccount[]> {
  * session in the same write. Null when no such account; else its row as it was.
  */
 export async function setStaffDisabled(
-  { database, sessions }: Pick<Deps, "database" | "sessions">,
+  { database, sessions }: { database: Database; sessions: SessionCache },
   id: string,
   disabled: boolean,
   now: number,

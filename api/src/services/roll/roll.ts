@@ -104,11 +104,15 @@ export interface VoterChanges {
 export async function updateVoter({ database, sessions }: UserWriter, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges, now: number) {
   const sets: string[] = [];
   const args: (string | null)[] = [];
-  if (changes.name !== undefined) sets.push("name = ?") && args.push(changes.name);
-  if (changes.email !== undefined) sets.push("email = ?") && args.push(changes.email);
-  if (changes.groups !== undefined) sets.push("groups = ?") && args.push(JSON.stringify(changes.groups));
+  const set = (column: string, value: string | null) => {
+    sets.push(`${column} = ?`);
+    args.push(value);
+  };
+  if (changes.name !== undefined) set("name", changes.name);
+  if (changes.email !== undefined) set("email", changes.email);
+  if (changes.groups !== undefined) set("groups", JSON.stringify(changes.groups));
   if (changes.dateOfBirth !== undefined) {
-    sets.push("dob_hash = ?") && args.push(hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
+    set("dob_hash", hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
   }
   if (sets.length === 0) return;
   await database.writer.submit([

@@ -27,9 +27,9 @@ import {
   type StationOutcome,
   type UnopposedMode,
 } from "@evoting/shared";
-import type { Database } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
+import type { Database } from "../../db/client.ts";
 import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";

@@ -24,7 +24,7 @@
  * A counted keyed vote is two statements and one voter-keyed row, as an unkeyed one.
  */
 import { randomUUID } from "node:crypto";
-import type { CastVoteResponse, MyVote } from "@evoting/shared";
+import type { BallotChoiceKind, CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
@@ -39,7 +39,7 @@ import { newBallot, receiptCode } from "./receipts.ts";
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
 
-export type ChoiceKind = "candidate" | "no" | "abstain";
+export type ChoiceKind = BallotChoiceKind;
 
 /** What a vote chooses. 'Yes' on an unopposed position is its candidate. */
 export type VoteChoice =

@@ -28,12 +28,13 @@
  * Shutdown (`stop`) applies everything still pending.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import type { BallotChoiceKind } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { WriteStatement } from "../../db/writer.ts";
+import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
-import type { ChoiceKind } from "./cast.ts";
 
 export interface MixerOptions {
   /** How often pending ballots are applied (and the WAL truncated). */
@@ -70,7 +71,7 @@ export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false,
  * migration 0013 also hold the hour, which is no longer stored.
  */
 export interface PendingRecord {
-  k: ChoiceKind;
+  k: BallotChoiceKind;
   c: string | null;
   b: string;
   m?: string;
@@ -121,7 +122,7 @@ export function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: stri
  * A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind,
  * candidate, ballot id, MAC]. Its place in the argument is the order it is inserted in.
  */
-type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotId: string, mac: string | null];
+type MixRow = [id: string, kind: BallotChoiceKind, candidateId: string | null, ballotId: string, mac: string | null];
 
 /**
  * A mix commit's ballots, unsealed, in a
@@ -235,6 +236,7 @@ export class Mixer {
     private readonly keys: Keys,
     private readonly onApplied: () => void,
     options: Partial<MixerOptions> = {},
+    private readonly log: Logger = silentLogger,
   ) {
     this.options = { ...MIXER_DEFAULTS, ...options };
   }
@@ -250,7 +252,7 @@ export class Mixer {
       // A database closed under a timer (a test that never stopped this mixer): nothing to do.
       if (this.database.client.closed) return void this.stop().catch(() => {});
       this.mix().catch((error) => {
-        if (!this.stopped) console.error("ballot mixer:", error);
+        if (!this.stopped) this.log.error({ err: error }, "ballot mixer: a pass failed");
       });
     }, this.options.intervalMs);
     this.timer.unref();
@@ -363,7 +365,7 @@ export class Mixer {
         if (record) rows.push([id, record.k, record.c, record.b, record.m ?? null]);
         else {
           this.unreadable.add(id);
-          console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+          this.log.error({ pendingId: id }, "ballot mixer: a pending ballot cannot be unsealed with this server's key; left pending");
         }
       }
       if (rows.length === 0) continue;

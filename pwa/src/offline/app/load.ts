@@ -9,8 +9,9 @@
  * and used in the next, so neither makes a long task.
  */
 import { nextTask, whenPageIdle } from "../../lib/page-idle";
+import type * as Runtime from "./runtime";
 
-export type OfflineModule = typeof import("./runtime");
+export type OfflineModule = typeof Runtime;
 
 let loading: Promise<OfflineModule> | null = null;
 let idle: Promise<void> | null = null;

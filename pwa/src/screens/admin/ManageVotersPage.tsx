@@ -50,7 +50,6 @@ export function ManageVotersPage() {
     const timer = setTimeout(() => setFilters({ query: typed, page: 1 }, true), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
     // Only typing starts the wait; the URL's own changes are followed above.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [typed]);
 
   // Deleting the last voter of the last page leaves that page empty: step back to the new last page.

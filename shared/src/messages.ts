@@ -104,7 +104,7 @@ export const messages = {
   updateCandidateFailed: "Failed to update candidate",
   manifestoTooLong: "Manifesto must be at most 2,000 characters",
 
-  // Ballot methods: several seats, ranked choice, referendum (issue 37).
+  // Ballot methods: several seats, ranked choice, referendum.
   seatsNeedMethod: "Seats apply only to several-seat and ranked positions",
   questionRequired: "A referendum needs its question",
   questionNeedsReferendum: "Only a referendum has a question",

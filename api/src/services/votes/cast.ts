@@ -11,7 +11,7 @@
  * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
  * another commit, by the mixer (services/votes/mixer.ts): no commit lines a voter up with a ballot.
  *
- * Secrecy of what is stored (README, "Threat model"; issue 9):
+ * Secrecy of what is stored (README, "Threat model"):
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
  *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
  * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
@@ -81,7 +81,7 @@ export interface ChoiceRecord {
   k: ChoiceKind;
   /** the tallied candidate (shared `talliedCandidate`): a single choice, a ranking's first preference; else null */
   c: string | null;
-  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
+  /** ballot id (null only for a vote sealed before fixed-length sealing and re-sealed: services/votes/legacy-choices.ts) */
   b: string | null;
   /** multi and ranked: the marks, encoded and padded to the position's capacity (shared `encodeMarks`) */
   r?: string | null;
@@ -181,7 +181,7 @@ export interface CastVoteInput {
   voterId: string;
   positionId: string;
   choice: VoteChoice;
-  /** The polling station the vote was cast at (issue 14); absent from the voter's own device. */
+  /** The polling station the vote was cast at; absent from the voter's own device. */
   stationId?: string | null;
   /** Multi and ranked: the marked candidates' names, for the answer (never stored). */
   markNames?: string[];
@@ -198,7 +198,7 @@ export async function castVote(
   const candidateId = talliedCandidate(ballot);
   const marks = choice.kind === "multi" || choice.kind === "ranked" ? encodeMarks(ballot, choice.capacity) : null;
   const size = recordBytesOf(choice);
-  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  // The receipt is derived from the ballot's random id: shown now, recomputed by my-votes.
   const { ballotId, receipt } = newBallot(keys);
   const markNames = choice.kind === "multi" || choice.kind === "ranked" ? { ids: choice.marks, names: input.markNames ?? [] } : null;
   const shown = toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null, markNames);
@@ -278,7 +278,7 @@ export async function heldVotes(database: Database, keys: Keys, voterId: string)
   return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
 }
 
-/** A participation's sealed choice, read; `legacy` when it was sealed before issue 9 ({candidateId, candidateName}, unpadded). */
+/** A participation's sealed choice, read; `legacy` when it was sealed before fixed-length sealing ({candidateId, candidateName}, unpadded). */
 export function unsealChoice(keys: Keys, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
   const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, sealed, choiceContext(voterId, positionId));
   return {

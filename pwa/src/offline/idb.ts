@@ -260,6 +260,7 @@ export function database<S extends Tables>(
   const keyRanges = factory.IDBKeyRange ?? globalThis.IDBKeyRange;
   const names = Object.keys(schema);
   const listeners = new Set<Listener>();
+  const active = new Set<IDBTransaction>();
   let opening: Promise<IDBDatabase> | null = null;
   let channel: BroadcastChannel | null = null;
   const tell = (tables: readonly string[]) => {
@@ -303,10 +304,11 @@ export function database<S extends Tables>(
   /** One IDBTransaction around `work`; committed when `work` settles, aborted if it throws. */
   async function within<R>(mode: Mode, tables: readonly string[], work: (tx: IDBTransaction) => Promise<R>): Promise<R> {
     const tx = (await open()).transaction(tables, mode === "rw" ? "readwrite" : "readonly");
+    active.add(tx);
     const done = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error ?? new DOMException("The transaction was aborted", "AbortError"));
-    });
+    }).finally(() => active.delete(tx));
     let result: R;
     try {
       result = await work(tx);
@@ -325,6 +327,25 @@ export function database<S extends Tables>(
       broadcast()?.postMessage(tables);
     }
     return result;
+  }
+
+  // WebKit keeps a page it leaves in its back/forward cache with its unfinished transactions,
+  // and the next page's transactions on the same stores then wait for them, indefinitely.
+  // When the page is hidden, end ours (a write cut short lands not at all, never in part) and
+  // let go of the connection; the next use opens it again.
+  if (!factory.indexedDB && typeof window !== "undefined") {
+    window.addEventListener("pagehide", () => {
+      for (const tx of active) {
+        try {
+          tx.abort();
+        } catch {
+          // It finished in the meantime.
+        }
+      }
+      active.clear();
+      void opening?.then((db) => db.close()).catch(() => undefined);
+      opening = null;
+    });
   }
 
   const tablesOver = (runner: (table: string) => StoreRunner): S =>

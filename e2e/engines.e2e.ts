@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
-import { ENGINES, openEngine, type EngineName, type EnginePage, type Query } from "./engines";
+import { ENGINES, openEngine, type EnginePage, type Query } from "./engines";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 import { serverApi } from "./support/server-api";
@@ -133,6 +133,18 @@ for (const engine of ENGINES) {
       await page.click(card("Secretary", { role: "button", name: "Cast Vote" }));
       await page.waitFor(card("Secretary", { role: "button", name: "Queued" }), 20_000);
       await page.waitFor(card("Secretary", { text: "Saved on this device, will be sent when you are back online" }));
+      // Whether the engine promises to keep the vote differs; the voter hears which, here.
+      const persisted = await page.evaluate(async () => (await navigator.storage?.persisted?.()) ?? false);
+      if (persisted) expect(await page.find({ testId: "queued-at-risk" })).toBe(false);
+      else await page.waitFor({ testId: "queued-at-risk", text: "This browser has not promised to keep your queued vote." });
+      // Leaving with a vote waiting asks first.
+      const leaving = () =>
+        page.evaluate(() => {
+          const event = new Event("beforeunload", { cancelable: true });
+          window.dispatchEvent(event);
+          return event.defaultPrevented;
+        });
+      expect(await leaving()).toBe(true);
 
       await page.reload();
       await page.waitFor(card("Secretary", { role: "button", name: "Queued" }), 30_000);
@@ -143,6 +155,8 @@ for (const engine of ENGINES) {
       await page.waitFor(card("Secretary", { role: "button", name: "Vote Cast" }), 60_000);
       await page.waitFor(card("Secretary", { testId: "receipt" }));
       await expect.poll(tallies, { timeout: 10_000 }).toEqual({ [ids.President]: 1, [ids.Secretary]: 1 });
+      await page.waitForGone({ testId: "queued-at-risk" });
+      expect(await leaving()).toBe(false);
       // Replays (a reload, a focus) change nothing.
       await page.reload();
       await page.waitFor(card("Secretary", { role: "button", name: "Vote Cast" }));
@@ -230,4 +244,3 @@ for (const engine of ENGINES) {
   });
 }
 
-export type { EngineName };

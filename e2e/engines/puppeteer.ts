@@ -38,8 +38,6 @@ async function launch(engine: "chromium" | "firefox", profile: string): Promise<
     userDataDir: profile,
     protocolTimeout: 30_000,
     extraPrefsFirefox: {
-      // Service workers and the app's storage on plain http://127.0.0.1, like a phone on campus Wi-Fi.
-      "dom.serviceWorkers.testing.enabled": true,
       "browser.shell.checkDefaultBrowser": false,
       "datareporting.policy.dataSubmissionEnabled": false,
     },
@@ -57,6 +55,8 @@ export async function openPuppeteer(engine: "chromium" | "firefox", profiles: st
     browser = await limit(`${engine} launch (retry)`, 45_000, launch(engine, profile));
   }
   const page: Page = (await browser.pages())[0] ?? (await browser.newPage());
+  // A reload with a vote waiting asks 'Leave site?': the tests mean to leave.
+  page.on("dialog", (dialog) => void (dialog.type() === "beforeunload" ? dialog.accept() : dialog.dismiss()).catch(() => undefined));
   await page.setViewport({ ...viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
   if (engine === "chromium") {
     // Axe-free, but the driver's own evaluations must not be refused by the app's CSP.

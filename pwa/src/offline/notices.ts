@@ -14,6 +14,7 @@ export const offlineText = {
   offline: "You are offline",
   needsNetwork: "This needs a connection. You are offline.",
   updateReady: "A new version of CSC E-Voting is available.",
+  atRisk: "This browser has not promised to keep your queued vote. Keep CSC E-Voting open until it has been sent.",
 } as const;
 
 export type ToastTone = "success" | "info" | "error";

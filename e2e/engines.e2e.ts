@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
-import { ENGINES, openEngine, type EnginePage, type Query } from "./engines";
+import { ENGINES, IPHONE_SAFARI, openEngine, type EnginePage, type Query } from "./engines";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 import { serverApi } from "./support/server-api";
@@ -97,6 +97,10 @@ for (const engine of ENGINES) {
     });
 
     test("sign in by date of birth, see the ballot, vote, see the vote counted with its receipt", async () => {
+      await page.goto("/login");
+      await page.waitFor({ label: "Matriculation Number" });
+      // Chromium prompts installation itself; a desktop Firefox or WebKit cannot add to a home screen.
+      expect(await page.find({ testId: "install-hint" })).toBe(false);
       await signIn(VOTER.matric, VOTER.dob, "Date of Birth");
       await openBallot();
       await page.waitFor(card("Secretary", { role: "radio", name: "Obi Nnamdi" }));
@@ -244,3 +248,55 @@ for (const engine of ENGINES) {
   });
 }
 
+
+describe("webkit as an iPhone's Safari", () => {
+  let server: RunningServer;
+  let page: EnginePage;
+
+  beforeAll(async () => {
+    server = await startServer();
+    page = await openEngine("webkit", server.baseURL, { iPhone: true });
+  });
+  afterAll(async () => {
+    await page?.close();
+    await server?.stop();
+  });
+
+  test("the sign-in page shows how to add the app to the home screen, once; iOS finds its icon and full-screen settings", async () => {
+    expect(await page.evaluate(() => navigator.userAgent)).toBe(IPHONE_SAFARI);
+    await page.goto("/login");
+    const hint: Query = { testId: "install-hint" };
+    await page.waitFor({ ...hint, text: "Tap the Share button in Safari." });
+    await page.waitFor({ ...hint, text: "Choose 'Add to Home Screen', then 'Add'." });
+    await page.waitFor({ ...hint, text: "sign in there: the installed app does not share this browser's storage." });
+    // In the page's flow under the sign-in form, never over it.
+    const placement = await page.evaluate(() => {
+      const box = document.querySelector("[data-testid=install-hint]")!.getBoundingClientRect();
+      const form = document.querySelector("form")!.getBoundingClientRect();
+      return { below: box.top >= form.bottom, position: getComputedStyle(document.querySelector("[data-testid=install-hint]")!).position };
+    });
+    expect(placement).toEqual({ below: true, position: "static" });
+
+    await page.click({ within: hint, role: "button", name: "Dismiss" });
+    await page.waitForGone(hint);
+    await page.reload();
+    await page.waitFor({ label: "Matriculation Number" });
+    expect(await page.find(hint)).toBe(false);
+
+    const head = await page.evaluate(async () => {
+      const meta = (name: string) => document.querySelector(`meta[name="${name}"]`)?.getAttribute("content") ?? null;
+      const icon = document.querySelector("link[rel=apple-touch-icon]")?.getAttribute("href") ?? "";
+      const response = await fetch(icon);
+      const bitmap = await createImageBitmap(await response.blob());
+      const manifest = await (await fetch(document.querySelector("link[rel=manifest]")!.getAttribute("href")!)).json();
+      return {
+        capable: meta("apple-mobile-web-app-capable"),
+        statusBar: meta("apple-mobile-web-app-status-bar-style"),
+        title: meta("apple-mobile-web-app-title"),
+        icon: [response.status, response.headers.get("content-type"), bitmap.width, bitmap.height],
+        display: manifest.display,
+      };
+    });
+    expect(head).toEqual({ capable: "yes", statusBar: "default", title: "CSC E-Voting", icon: [200, "image/png", 180, 180], display: "standalone" });
+  });
+});

@@ -102,11 +102,12 @@ async function startDriver(display: string): Promise<{ base: string; driver: Chi
   }
 }
 
-async function newSession(display: string): Promise<Session & { id: string }> {
+async function newSession(display: string, userAgent?: string): Promise<Session & { id: string }> {
+  const args = ["--automation", ...(userAgent ? [`--user-agent=${userAgent}`] : [])];
   const capabilities = {
     capabilities: {
       alwaysMatch: {
-        "webkitgtk:browserOptions": { binary: miniBrowserPath(), args: ["--automation"] },
+        "webkitgtk:browserOptions": { binary: miniBrowserPath(), args },
         timeouts: { script: 20_000, pageLoad: 40_000, implicit: 0 },
       },
     },
@@ -123,11 +124,11 @@ async function newSession(display: string): Promise<Session & { id: string }> {
   }
 }
 
-export async function openWebKit(viewport: { width: number; height: number }): Promise<EngineDriver> {
+export async function openWebKit(viewport: { width: number; height: number }, userAgent?: string): Promise<EngineDriver> {
   const xvfb = await startXvfb();
   let session: Session & { id: string };
   try {
-    session = await newSession(xvfb.display);
+    session = await newSession(xvfb.display, userAgent);
   } catch (error) {
     stop(xvfb.process);
     throw error;

@@ -10,8 +10,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { openDatabase } from "../api/src/db/client.ts";
 import { keysFromMaster } from "../api/src/security/keys.ts";
 import { auditPage } from "../api/src/routes/admin/audit.ts";
-import { appendAudit, bindAuditKey, verifyAuditChain } from "../api/src/services/audit-log.ts";
-import { positionReceipts } from "../api/src/services/receipts.ts";
+import { AuditLog, verifyAuditChain } from "../api/src/services/accountability/audit-log.ts";
+import { ReceiptLists } from "../api/src/services/votes/receipts.ts";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { tempDir } from "./lib/seed.ts";
 
@@ -21,7 +21,8 @@ const BALLOTS = intArg(args, "ballots", 10_000);
 const tmp = tempDir("accountability");
 const database = await openDatabase({ url: `file:${tmp.dbPath}`, synchronous: "NORMAL" });
 const keys = keysFromMaster(randomBytes(32));
-bindAuditKey(database, keys);
+const auditLog = new AuditLog(database, keys);
+const receiptLists = new ReceiptLists(database, keys);
 const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
   const t0 = performance.now();
   const value = await fn();
@@ -31,7 +32,7 @@ const time = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 try {
   const [, appendMs] = await time(async () => {
     for (let i = 0; i < ENTRIES; i++) {
-      await appendAudit(database, {
+      await auditLog.append({
         action: i % 10 === 0 ? "auth.login" : "voter.update",
         target: `user:${i}`,
         summary: `Entry ${i}`,
@@ -53,8 +54,8 @@ try {
     ],
     "write",
   );
-  const [receipts, firstMs] = await time(() => positionReceipts(database, keys, positionId));
-  const [, cachedMs] = await time(() => positionReceipts(database, keys, positionId));
+  const [receipts, firstMs] = await time(() => receiptLists.of(positionId));
+  const [, cachedMs] = await time(() => receiptLists.of(positionId));
 
   console.log(`audit appends:      ${ENTRIES} in ${(appendMs / 1000).toFixed(1)} s (${Math.round(ENTRIES / (appendMs / 1000))}/s)`);
   console.log(`chain verification: ${chain.entries} entries in ${verifyMs.toFixed(0)} ms, ${chain.problems.length} problems, signed head ${chain.anchor}`);

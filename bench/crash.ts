@@ -100,7 +100,7 @@ try {
           missing++;
           continue;
         }
-        // The sealed record (services/votes.ts ChoiceRecord): c is the candidate id.
+        // The sealed record (services/votes/cast.ts ChoiceRecord): c is the candidate id.
         const choice = JSON.parse(unseal(keys, sealed, `choice:${voterId}:${a.position}`)) as { c: string };
         if (choice.c !== a.candidate) wrongChoice++;
       }

@@ -6,7 +6,8 @@
  *                                           bench/lib/lean-worker.ts, which takes less CPU
  *                                           from the server on a small machine)
  * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), results,
- * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts). Each starts its own server on a temp
+ * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts), count (the ranked count of 20,000
+ * ballots: bench/count.ts, in-process, no server). Each other part starts its own server on a temp
  * database and drives it from a separate process (loopback only).
  */
 import { execFileSync } from "node:child_process";
@@ -17,11 +18,12 @@ import { intArg, parseArgs } from "./lib/args.ts";
 import { ROOT } from "./lib/server.ts";
 import { benchCeiling, benchResults, benchVotes, type ThroughputOptions } from "./throughput.ts";
 import { benchPages } from "./pages.ts";
+import { benchCount } from "./count.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
 
 const args = parseArgs();
-const ALL = ["ceiling", "votes", "votes-stored", "results", "bundle", "sse", "pages"];
+const ALL = ["ceiling", "votes", "votes-stored", "results", "bundle", "sse", "pages", "count"];
 const only = new Set((args.get("only") ?? ALL.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
 for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part '${part}'; parts are ${ALL.join(", ")}`);
 
@@ -80,4 +82,8 @@ if (only.has("sse")) {
   } else console.log("sse      skipped: bench/sse.ts does not exist yet");
 }
 if (only.has("pages")) await benchPages({ phones: opts.connections });
+if (only.has("count")) {
+  const c = benchCount();
+  check(c.stvFirstMs < 1000 && c.stvMedianMs < 1000, `ranked count of 20,000 ballots, 12 candidates < 1 s: first ${c.stvFirstMs.toFixed(1)} ms, median ${c.stvMedianMs.toFixed(1)} ms`);
+}
 if (verdicts.length) console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);

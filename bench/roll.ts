@@ -11,7 +11,7 @@
 import { loadavg } from "node:os";
 import { openDatabase } from "../api/src/db/client.ts";
 import { hashSecret } from "../api/src/security/passwords.ts";
-import { listVoters, type VoterFilter } from "../api/src/services/roll.ts";
+import { listVoters, type VoterFilter } from "../api/src/services/roll/roll.ts";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { ADMIN_MATRIC, ADMIN_PASSWORD, startServer } from "./lib/server.ts";
 import { tempDir } from "./lib/seed.ts";

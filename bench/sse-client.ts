@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { loadKeys, signToken } from "../api/src/security/keys.ts";
-import { hashToken } from "../api/src/services/sessions.ts";
+import { hashToken } from "../api/src/services/auth/sessions.ts";
 import { tokenOf, voterIdOf } from "./lib/seed.ts";
 import { BALLOT_KEY } from "./lib/server.ts";
 

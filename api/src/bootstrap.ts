@@ -1,9 +1,9 @@
 /** Creates the first admin from the environment when no admin exists yet. */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Db } from "./db/client.ts";
+import type { Database } from "./db/client.ts";
 import { users } from "./db/schema.ts";
-import { createUser } from "./services/users.ts";
+import { createUser } from "./services/auth/users.ts";
 
 export interface AdminSeed {
   matricNumber: string;
@@ -11,11 +11,11 @@ export interface AdminSeed {
   password?: string;
 }
 
-export async function ensureAdmin(db: Db, seed: AdminSeed, now: number, log = console.log): Promise<void> {
-  const existing = await db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
+export async function ensureAdmin(database: Database, seed: AdminSeed, now: number, log = console.log): Promise<void> {
+  const existing = await database.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
   if (existing.length > 0) return;
   const password = seed.password ?? randomBytes(12).toString("base64url");
-  const created = await createUser(db, { name: seed.name, matricNumber: seed.matricNumber, role: "admin", password }, now);
+  const created = await createUser(database, { name: seed.name, matricNumber: seed.matricNumber, role: "admin", password }, now);
   if (!created) {
     throw new Error(`ADMIN_MATRIC ${seed.matricNumber} belongs to an existing voter; choose another matriculation number`);
   }

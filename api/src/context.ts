@@ -6,16 +6,17 @@ import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
 import type { Keys } from "./security/keys.ts";
 import { LIMITS, SignInThrottle } from "./security/throttle.ts";
-import { ResultsService } from "./services/results.ts";
-import { bindAuditKey } from "./services/audit-log.ts";
-import { bindMixer, Mixer } from "./services/mixer.ts";
+import { ResultsService } from "./services/results/results.ts";
+import { AuditLog } from "./services/accountability/audit-log.ts";
+import { Mixer } from "./services/votes/mixer.ts";
+import { SessionCache } from "./services/auth/sessions.ts";
+import { BallotRules } from "./services/votes/ballot-rules.ts";
+import { ReceiptLists } from "./services/votes/receipts.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
-  bindAuditKey(database, keys); // every audit entry signs the chain's new head with it
   const results = new ResultsService(database, clock);
   const hub = createHub(results, config.realtime);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
-  bindMixer(database, mixer);
   return {
     database,
     clock,
@@ -26,5 +27,9 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     hub,
     chat: new ChatService(database, clock, hub),
     mixer,
+    auditLog: new AuditLog(database, keys),
+    sessions: new SessionCache(database),
+    ballotRules: new BallotRules(database),
+    receiptLists: new ReceiptLists(database, keys),
   };
 }

@@ -13,7 +13,7 @@ import { parseEnv } from "./env.ts";
 import { loadKeys } from "./security/keys.ts";
 import { serverKeyFile } from "./security/server-keys.ts";
 import { keyPlacementWarning } from "./security/key-placement.ts";
-import { resealLegacyChoices } from "./services/legacy-choices.ts";
+import { resealLegacyChoices } from "./services/votes/legacy-choices.ts";
 
 const env = parseEnv();
 const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATABASE_AUTH_TOKEN, synchronous: env.DB_SYNCHRONOUS });
@@ -22,7 +22,7 @@ const keyWarning = keyPlacementWarning(env.BALLOT_KEY ? null : serverKeyFile(env
 if (keyWarning) console.warn(keyWarning);
 const resealed = await resealLegacyChoices(database, keys);
 if (resealed > 0) console.log(`Re-sealed ${resealed} participations written before fixed-length sealing (issue 9).`);
-await ensureAdmin(database.db, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, Date.now());
+await ensureAdmin(database, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, Date.now());
 
 const deps = buildDeps(database, systemClock, keys, {
   sessionMs: env.SESSION_HOURS * 3_600_000,

@@ -13,9 +13,9 @@ import { join } from "node:path";
 import type { Client } from "@libsql/client";
 import { openDatabase, type Database } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
-import { sealChoice } from "../../api/src/services/votes.ts";
+import { sealChoice } from "../../api/src/services/votes/cast.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
-import { auditDatabase } from "../../api/src/services/audit.ts";
+import { checkTallies } from "../../api/src/services/accountability/tally-check.ts";
 import { BALLOT_KEY } from "./server.ts";
 
 export const VOTER_DOB = "20020515";
@@ -125,12 +125,12 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
 }
 
 /**
- * The audit's consistency check (services/audit.ts) on a database file, as the benches report
+ * The audit's consistency check (services/accountability/tally-check.ts) on a database file, as the benches report
  * it, with the bench server's keys (a kill between a mixer pass's commits and its last leaves
  * applied ballots' pending rows behind, which only the key tells from pending ones).
  */
 export async function recount(client: Client) {
-  const report = await auditDatabase({ client }, keysFromMaster(Buffer.from(BALLOT_KEY, "hex")));
+  const report = await checkTallies({ client }, keysFromMaster(Buffer.from(BALLOT_KEY, "hex")));
   const tallied = await client.execute("SELECT coalesce(sum(vote_count), 0) AS n FROM candidates");
   return {
     participations: report.participations,

@@ -1,5 +1,5 @@
 /** Test photos for the browser suite, drawn with the API's own PNG encoder. */
-import { encodePng } from "../../api/src/services/png.ts";
+import { encodePng } from "../../api/src/services/election/png.ts";
 
 /** A small portrait-ish test photo: a coloured background with a lighter head and shoulders. */
 export function testPhoto(hue: [number, number, number]): Buffer {

@@ -32,7 +32,8 @@ import { fail, tooMany } from "../http/errors.ts";
 import { jsonBody, validate } from "../http/validate.ts";
 import { sseFrame } from "../realtime/hub.ts";
 import { checkStreamToken } from "../realtime/stream-auth.ts";
-import { audit, userTarget } from "../services/audit-log.ts";
+import { audit } from "../http/audit.ts";
+import { userTarget } from "../services/accountability/audit-log.ts";
 import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
 import { nodeResponse } from "../http/node-response.ts";
 

@@ -3,38 +3,20 @@
  * what they hold. Triggers keep them, so every writer in every process moves them, whatever
  * code path it takes; a cache reads its counter at most once a second (`VersionWatch`) and
  * forgets what it holds when it moved. Changes made in the cache's own process reach it at
- * once, through Database.onWrite, before the write is acknowledged.
+ * once: the code that writes them calls the cache's `invalidate()` after the commit.
  *
  * - `auth_version`: a session revoked, re-dated or deleted; a user edited or deleted
- *   (services/sessions.ts).
+ *   (services/auth/sessions.ts).
  * - `catalog_version`: a position or candidate added, deleted, or changed in what a vote is
- *   checked against: window, eligibility, abstain, name, position (services/ballot-rules.ts).
+ *   checked against: window, eligibility, abstain, name, position (services/votes/ballot-rules.ts).
  *   Tallies are not among them: the mixer moves them several times a second.
  *
- * Created at open with IF NOT EXISTS (idempotent, no migration slot needed): the counters are
- * cache signals, not data, and a database that lacks the triggers only loses the signal.
+ * The triggers are in migration 0011 (api/drizzle/0011_cache_versions.sql).
  */
 import type { Database } from "./client.ts";
 
 export const AUTH_VERSION = "auth_version";
 export const CATALOG_VERSION = "catalog_version";
-
-const bump = (key: string) => `INSERT INTO meta (key, value) VALUES ('${key}', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1`;
-const auth = bump(AUTH_VERSION);
-const catalog = bump(CATALOG_VERSION);
-
-export const cacheVersionTriggers = [
-  `CREATE TRIGGER IF NOT EXISTS auth_version_session_update AFTER UPDATE OF revoked_at, expires_at, user_id, token_hash ON sessions BEGIN ${auth}; END`,
-  `CREATE TRIGGER IF NOT EXISTS auth_version_session_delete AFTER DELETE ON sessions BEGIN ${auth}; END`,
-  `CREATE TRIGGER IF NOT EXISTS auth_version_user_update AFTER UPDATE OF name, role, matric_number, email, password_hash, groups ON users BEGIN ${auth}; END`,
-  `CREATE TRIGGER IF NOT EXISTS auth_version_user_delete AFTER DELETE ON users BEGIN ${auth}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_position_insert AFTER INSERT ON positions BEGIN ${catalog}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_position_update AFTER UPDATE OF id, start_time, end_time, eligible_groups, allow_abstain ON positions BEGIN ${catalog}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_position_delete AFTER DELETE ON positions BEGIN ${catalog}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_candidate_insert AFTER INSERT ON candidates BEGIN ${catalog}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_candidate_update AFTER UPDATE OF id, name, position_id ON candidates BEGIN ${catalog}; END`,
-  `CREATE TRIGGER IF NOT EXISTS catalog_version_candidate_delete AFTER DELETE ON candidates BEGIN ${catalog}; END`,
-];
 
 const CHECK_EVERY_MS = 1_000;
 
@@ -68,18 +50,3 @@ export class VersionWatch {
     })());
   }
 }
-
-/**
- * Keeps an in-memory cache of `database` honest: `clear` runs when a write in this process
- * matches `touches` (before the write is acknowledged) and when `key` moved in another process
- * (checked through the returned watch, at most once a second).
- */
-export function invalidateOn(database: Database, key: string, touches: (sql: string) => boolean, clear: () => void): VersionWatch {
-  database.onWrite((statements) => {
-    for (const st of statements) {
-      if (touches(typeof st === "string" ? st : st.sql)) return clear();
-    }
-  });
-  return new VersionWatch(database, key, clear);
-}
-

@@ -9,17 +9,17 @@
  * reads (`get`) on a second, direct connection with prepared statements (direct.ts); with
  * any other URL (`:memory:`, remote) both go through the client as everything else does.
  */
-import { createClient, type Client, type InArgs, type InStatement, type InValue, type ResultSet } from "@libsql/client";
+import { createClient, type Client, type InValue } from "@libsql/client";
 import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as schema from "./schema.ts";
-import { cacheVersionTriggers } from "./cache-versions.ts";
 import { DirectConnection, type Row } from "./direct.ts";
+import { everywherePragmas, localPragmas } from "./pragmas.ts";
 import { threadExecutor } from "./thread-executor.ts";
-import { BatchWriter, clientExecutor, notifyAll, type WriteStatement } from "./writer.ts";
+import { BatchWriter, clientExecutor } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };
@@ -36,29 +36,7 @@ export interface Database {
    * database file). Plain positional args; rows are objects keyed by column name.
    */
   get(sql: string, args?: InValue[]): Promise<Row | undefined>;
-  /**
-   * `listener` sees the statements of every write once it has committed, through the writer
-   * (before its callers are answered) or the client; reads through the client pass too.
-   * For in-process caches of what such writes change (sessions.ts).
-   */
-  onWrite(listener: (statements: WriteStatement[]) => void): void;
   close(): void;
-}
-
-/** Calls `listeners` after each execute/batch through the client (drizzle included) has run. */
-function observeClient(client: Client, listeners: ((statements: WriteStatement[]) => void)[]): void {
-  const execute = client.execute.bind(client) as (stmtOrSql: InStatement, args?: InArgs) => Promise<ResultSet>;
-  const batch = client.batch.bind(client);
-  client.execute = (async (stmtOrSql: InStatement, args?: InArgs) => {
-    const result = await execute(stmtOrSql, args);
-    notifyAll(listeners, [stmtOrSql]);
-    return result;
-  }) as Client["execute"];
-  client.batch = (async (statements, mode) => {
-    const result = await batch(statements, mode);
-    notifyAll(listeners, statements as InStatement[]);
-    return result;
-  }) as Client["batch"];
 }
 
 const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
@@ -81,26 +59,10 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
   const filePath = databaseFilePath(url);
   if (filePath) mkdirSync(dirname(filePath), { recursive: true });
   const client = createClient({ url, authToken, concurrency: 1 });
-  if (url.startsWith("file:") || url === ":memory:") {
-    // WAL: readers never block the writer and commits cost one fsync, not two.
-    await client.execute("PRAGMA journal_mode = WAL");
-    await client.execute(`PRAGMA synchronous = ${synchronous}`);
-    await client.execute(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    // Deleted rows (pending ballots, expired keys) are zeroed, not left in free space (issue 9).
-    await client.execute("PRAGMA secure_delete = ON");
-  }
-  // Temporary tables (the mixer's batch, services/mixer.ts) in memory, never in a file.
-  await client.execute("PRAGMA temp_store = MEMORY");
-  await client.execute("PRAGMA foreign_keys = ON");
+  const local = url.startsWith("file:") || url === ":memory:";
+  for (const pragma of local ? localPragmas({ synchronous, busyTimeoutMs: BUSY_TIMEOUT_MS }) : everywherePragmas) await client.execute(pragma);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
-  for (const trigger of cacheVersionTriggers) await client.execute(trigger);
-  const writeListeners: ((statements: WriteStatement[]) => void)[] = [];
-  observeClient(client, writeListeners);
-  const onWrite = (writer: BatchWriter | null) => (listener: (statements: WriteStatement[]) => void) => {
-    writeListeners.push(listener);
-    writer?.onCommit(listener);
-  };
 
   if (!filePath) {
     const writer = new BatchWriter(clientExecutor(client));
@@ -108,7 +70,6 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
       client,
       db,
       writer,
-      onWrite: onWrite(null), // its writer commits through client.batch, observed already
       url,
       filePath,
       get: async (sql, args = []) => (await client.execute({ sql, args })).rows[0],
@@ -125,7 +86,6 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
     client,
     db,
     writer,
-    onWrite: onWrite(writer),
     url,
     filePath,
     get: async (sql, args = []) => connect().get(sql, args),
@@ -135,18 +95,5 @@ export async function openDatabase({ url, authToken, synchronous = "FULL" }: Ope
       direct = null;
       client.close();
     },
-  };
-}
-
-/**
- * One `T` per open database, made on first use (the in-memory caches of services/: sessions,
- * ballot rules, receipt lists): a test's fresh database never sees another's.
- */
-export function perDatabase<T>(create: (database: Database) => T): (database: Database) => T {
-  const made = new WeakMap<Database, T>();
-  return (database) => {
-    let value = made.get(database);
-    if (value === undefined) made.set(database, (value = create(database)));
-    return value;
   };
 }

@@ -10,6 +10,7 @@
  */
 import Libsql from "libsql";
 import type { InArgs, InStatement, InValue } from "@libsql/client";
+import { localPragmas, type ConnectionSettings } from "./pragmas.ts";
 
 export type Row = Record<string, unknown>;
 
@@ -64,16 +65,9 @@ export class DirectConnection {
   private readonly db: Libsql.Database;
   private readonly cache = new Map<string, Prepared>();
 
-  constructor(path: string, { synchronous, busyTimeoutMs }: { synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }) {
+  constructor(path: string, settings: ConnectionSettings) {
     this.db = new Libsql(path);
-    // The same settings as the client's connection (client.ts): PRAGMAs are per connection.
-    this.db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-    this.db.exec("PRAGMA journal_mode = WAL");
-    this.db.exec(`PRAGMA synchronous = ${synchronous}`);
-    this.db.exec("PRAGMA foreign_keys = ON");
-    this.db.exec("PRAGMA secure_delete = ON");
-    // Temporary tables (the mixer's batch) in memory, never in a file beside the database.
-    this.db.exec("PRAGMA temp_store = MEMORY");
+    for (const pragma of localPragmas(settings)) this.db.exec(pragma);
   }
 
   private prepared(sql: string): Prepared {
@@ -140,15 +134,14 @@ export class DirectConnection {
   /**
    * Several transactions in ONE commit (one fsync): each runs inside its own savepoint, so
    * each is still all-or-nothing. One that fails is rolled back to its savepoint and answered
-   * with its error alone; the others commit together. `units` give their statements when
-   * called (computing deferred arguments can fail too, and fails only its own unit). When an
+   * with its error alone; the others commit together. When an
    * error ends the whole transaction (the disk, say), or the COMMIT fails, every unit it held
    * gets that error: none of them was committed.
    */
-  transactions(units: (() => InStatement[])[]): ({ results: WriteResult[] } | { error: unknown })[] {
+  transactions(units: InStatement[][]): ({ results: WriteResult[] } | { error: unknown })[] {
     if (units.length === 1) {
       try {
-        return [{ results: this.transaction(units[0]()) }];
+        return [{ results: this.transaction(units[0]) }];
       } catch (error) {
         return [{ error }];
       }
@@ -172,7 +165,7 @@ export class DirectConnection {
       }
       try {
         this.run("SAVEPOINT unit");
-        const results = this.executeAll(units[k]());
+        const results = this.executeAll(units[k]);
         this.run("RELEASE unit");
         out[k] = { results };
       } catch (error) {

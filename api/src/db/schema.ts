@@ -9,7 +9,7 @@
  * O(candidates); `npm run audit` recounts it from the ballots.
  */
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { blob, check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const users = sqliteTable("users", {
   id: text("id").primaryKey(),
@@ -19,9 +19,9 @@ export const users = sqliteTable("users", {
   email: text("email"),
   passwordHash: text("password_hash"),
   dobHash: text("dob_hash"),
+  createdAt: integer("created_at").notNull(),
   /** JSON array of short group labels from the roll (position eligibility). */
   groups: text("groups").notNull().default("[]"),
-  createdAt: integer("created_at").notNull(),
 }, (t) => [
   // Manage Voters' pages (api/drizzle/0003_roll.sql).
   index("users_voters_idx").on(t.matricNumber).where(sql`${t.role} NOT IN ('admin', 'observer', 'officer')`),
@@ -61,7 +61,7 @@ export const positions = sqliteTable("positions", {
   /** Issue 11: JSON array of roll groups allowed to vote here; '[]' means every voter. */
   eligibleGroups: text("eligible_groups").notNull().default("[]"),
   /** Issue 11: whether the ballot offers an explicit 'Abstain'. */
-  allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(false),
+  allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(sql`0`),
 });
 
 export const candidates = sqliteTable(
@@ -92,14 +92,14 @@ export const participations = sqliteTable(
       .references(() => positions.id, { onDelete: "cascade" }),
     /**
      * AES-256-GCM sealed {kind, candidateId, ballotId}, padded to one length, bound to voter
-     * and position (services/votes.ts). No time: a voter's row is never finer than a ballot's.
+     * and position (services/votes/cast.ts). No time: a voter's row is never finer than a ballot's.
      */
     sealedChoice: text("sealed_choice").notNull(),
     /** The polling station the vote was cast at (issue 14); null from the voter's own device. */
     stationId: text("station_id"),
     /**
      * The Idempotency-Key that counted this vote, as sent, and the HMAC of (voter, key, body)
-     * under the ballot key (services/votes.ts): a replay of the key is answered from this row.
+     * under the ballot key (services/votes/cast.ts): a replay of the key is answered from this row.
      * Null for a vote sent without a key, and for votes counted before migration 0009.
      */
     idemKey: text("idem_key"),
@@ -125,7 +125,13 @@ export const ballots = sqliteTable(
     castHour: integer("cast_hour").notNull(),
   },
   // No index (migration 0010): keyed by the random id, its entries went to a random page each.
-  // Tallies answer by candidate; the audit recounts in one pass (services/audit.ts).
+  // Tallies answer by candidate; the audit recounts in one pass (services/accountability/tally-check.ts).
+  () => [
+    // Written in migration 0002; spelled with bare column names, as there, so a table that
+    // drizzle-kit rebuilds under a temporary name keeps valid checks.
+    check("ballots_choice_check", sql`choice IN ('candidate', 'no', 'abstain')`),
+    check("ballots_candidate_check", sql`(choice = 'candidate') = (candidate_id IS NOT NULL)`),
+  ],
 );
 
 /**
@@ -149,14 +155,14 @@ export const idempotencyKeys = sqliteTable(
     status: integer("status").notNull(),
     /** Empty; rows written before issue 13 hold the answer to replay, sealed and padded to one length. */
     sealedBody: text("sealed_body").notNull(),
-    /** Start of the hour it was written: rows expire after 24 h (services/votes.ts). */
+    /** Start of the hour it was written: rows expire after 24 h (services/votes/cast.ts). */
     createdHour: integer("created_hour").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_hour_idx").on(t.createdHour)],
 );
 
 /**
- * Ballots waiting for the mixer (services/mixer.ts): written in the participation's commit,
+ * Ballots waiting for the mixer (services/votes/mixer.ts): written in the participation's commit,
  * sealed and fixed-length, applied to `ballots` and the tallies later in shuffled batches.
  */
 export const pendingBallots = sqliteTable(
@@ -203,7 +209,7 @@ export const chatMutes = sqliteTable("chat_mutes", {
 });
 
 /**
- * The audit trail (api/src/services/audit-log.ts): append-only; `hash` = SHA-256 over the
+ * The audit trail (api/src/services/accountability/audit-log.ts): append-only; `hash` = SHA-256 over the
  * previous row's hash and this row's fields, so a changed or removed row breaks the chain.
  * Never holds a secret, a date of birth, or anything about how someone voted.
  */
@@ -318,18 +324,28 @@ export const usedStreamTokens = sqliteTable("used_stream_tokens", {
  * Issue 11: the election's settings, one row (id = 1), seeded with the spec's fixed election
  * (api/drizzle/0004_election.sql). Times are epoch ms, UTC.
  */
-export const electionSettings = sqliteTable("election_settings", {
-  id: integer("id").primaryKey(),
-  title: text("title").notNull(),
-  subtitle: text("subtitle").notNull(),
-  startTime: integer("start_time").notNull(),
-  endTime: integer("end_time").notNull(),
-  resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
-  ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
-  /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
-  unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const electionSettings = sqliteTable(
+  "election_settings",
+  {
+    id: integer("id").primaryKey(),
+    title: text("title").notNull(),
+    subtitle: text("subtitle").notNull(),
+    startTime: integer("start_time").notNull(),
+    endTime: integer("end_time").notNull(),
+    resultsVisibility: text("results_visibility", { enum: ["live", "after-close"] }).notNull().default("live"),
+    ballotOrder: text("ballot_order", { enum: ["fixed", "random"] }).notNull().default("fixed"),
+    /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
+    unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  () => [
+    check("election_settings_one_row", sql`id = 1`),
+    check("election_settings_visibility_check", sql`results_visibility IN ('live', 'after-close')`),
+    check("election_settings_order_check", sql`ballot_order IN ('fixed', 'random')`),
+    check("election_settings_unopposed_check", sql`unopposed IN ('single', 'yes-no')`),
+    check("election_settings_window_check", sql`start_time < end_time`),
+  ],
+);
 
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {

@@ -8,31 +8,16 @@
  * Started by thread-executor.ts through writer-thread-boot.mjs (which loads TypeScript).
  */
 import { parentPort, receiveMessageOnPort } from "node:worker_threads";
-import type { InArgs } from "@libsql/client";
-import { ThreadKeys, type KeyDefs } from "./deferred.ts";
+import type { InStatement } from "@libsql/client";
 import { DirectConnection, type WriteResult } from "./direct.ts";
-import { freshBallots } from "../security/receipt-code.ts";
-
-/**
- * A statement as it crosses the thread: its SQL by number once the thread has been told the
- * text (`defs`), or the text itself; and its arguments. The write path uses a few dozen fixed
- * texts, each about as long as its arguments: sent once, not cloned with every statement.
- */
-export type WireStatement = [sql: number | string, args: InArgs | undefined];
+import type { ConnectionSettings } from "./pragmas.ts";
 
 export type ToWriter =
-  | { op: "open"; db: number; path: string; synchronous: "FULL" | "NORMAL"; busyTimeoutMs: number }
-  /**
-   * `statements` as they are, or as one JSON text (`json`) when every argument is a string, a
-   * finite number, a boolean, null or a deferred argument: one string crosses the thread far more
-   * cheaply than the structured clone of many small arrays (it was ~5% of a vote's event
-   * loop). `keys`: key sets first used by this transaction's deferred arguments (deferred.ts).
-   */
-  | { op: "tx"; id: number; db: number; defs: [number, string][]; keys?: KeyDefs; statements?: WireStatement[]; json?: string }
+  | ({ op: "open"; db: number; path: string } & ConnectionSettings)
+  /** One transaction's statements, in order (a structured clone of what the caller submitted). */
+  | { op: "tx"; id: number; db: number; statements: InStatement[] }
   /** WAL checkpoint(TRUNCATE) between transactions; answers one result, rowsAffected 1 when done. */
   | { op: "checkpoint"; id: number; db: number }
-  /** `n` fresh ballot ids with their receipt codes (services/receipts.ts `BallotIds`); no database. */
-  | { op: "ballots"; id: number; n: number; receiptKey: Uint8Array }
   | { op: "close"; db: number };
 
 /** An error as it crosses the thread: what callers read of a driver error. */
@@ -43,24 +28,13 @@ export interface WireError {
   rawCode?: number;
 }
 
-/**
- * A transaction's answer. When no statement returned rows (the usual write), only the counts
- * cross, as one typed array (`counts`); otherwise the results as they are. The thread posts
- * an array of them: every answer of one round of work.
- */
-export type FromWriter =
-  | { id: number; results: Awaited<ReturnType<DirectConnection["transaction"]>> }
-  | { id: number; counts: Float64Array }
-  | { id: number; ballots: string[] }
-  | { id: number; error: WireError };
+/** A transaction's answer. The thread posts an array of them: every answer of one commit. */
+export type FromWriter = { id: number; results: WriteResult[] } | { id: number; error: WireError };
 
 const port = parentPort;
 if (!port) throw new Error("writer-thread.ts runs only as a worker thread");
 
 const connections = new Map<number, DirectConnection>();
-const sqlTexts = new Map<number, string>();
-/** Sealing and fingerprint keys, by the number the main thread gave them. */
-const keySets = new ThreadKeys();
 /** Why a database could not be opened: every transaction on it fails with this. */
 const openErrors = new Map<number, unknown>();
 
@@ -77,32 +51,20 @@ function toWire(error: unknown): WireError {
 /** Why a database has no connection here: its open failed, or it was never opened (or closed). */
 const whyNotOpen = (db: number): unknown => openErrors.get(db) ?? new Error(`database ${db} is not open in the writer thread`);
 
-/** A transaction message's statements, as the driver takes them (deferred arguments computed here). */
-function statementsOf(msg: Extract<ToWriter, { op: "tx" }>) {
-  const wire = msg.json !== undefined ? (JSON.parse(msg.json) as WireStatement[]) : (msg.statements ?? []);
-  // Sealing and HMACs happen here, on this thread, just before the statements run.
-  return wire.map(([sql, args]) => ({ sql: typeof sql === "number" ? sqlTexts.get(sql)! : sql, args: keySets.resolve(args) }));
-}
-
 function answer(id: number, outcome: { results: WriteResult[] } | { error: unknown }): FromWriter {
   if ("error" in outcome) return { id, error: toWire(outcome.error) };
-  const { results } = outcome;
-  return results.every((r) => r.rows.length === 0) ? { id, counts: Float64Array.from(results, (r) => r.rowsAffected) } : { id, results };
+  return { id, results: outcome.results };
 }
 
 /** Consecutive transactions on one database: one commit for all (DirectConnection.transactions). */
 function runTransactions(group: Extract<ToWriter, { op: "tx" }>[], replies: FromWriter[]): void {
-  for (const msg of group) {
-    for (const [n, text] of msg.defs) sqlTexts.set(n, text);
-    keySets.define(msg.keys);
-  }
   const connection = connections.get(group[0].db);
   if (!connection) {
     const error = whyNotOpen(group[0].db);
     for (const msg of group) replies.push(answer(msg.id, { error }));
     return;
   }
-  const outcomes = connection.transactions(group.map((msg) => () => statementsOf(msg)));
+  const outcomes = connection.transactions(group.map((msg) => msg.statements));
   group.forEach((msg, i) => replies.push(answer(msg.id, outcomes[i])));
 }
 
@@ -119,9 +81,6 @@ function runOther(msg: Exclude<ToWriter, { op: "tx" }>, replies: FromWriter[]): 
       connections.get(msg.db)?.close();
       connections.delete(msg.db);
       openErrors.delete(msg.db);
-      return;
-    case "ballots":
-      replies.push({ id: msg.id, ballots: freshBallots({ receipt: Buffer.from(msg.receiptKey) }, msg.n) });
       return;
     case "checkpoint": {
       const connection = connections.get(msg.db);

@@ -14,15 +14,16 @@
  * thread (thread-executor.ts: prepared statements, the fsync off the event loop); elsewhere,
  * `client.batch(..., "write")`. Either way a caller is answered only after the commit.
  */
-import type { Client } from "@libsql/client";
-import { resolveHere, type WriteStatement } from "./deferred.ts";
+import type { Client, InStatement, InValue } from "@libsql/client";
 import type { WriteResult } from "./direct.ts";
 
-export type { WriteResult, WriteStatement };
+export type { WriteResult };
+
+/** One statement of a write: SQL text, or SQL with positional or named arguments. */
+export type WriteStatement = InStatement;
 
 /** Runs statements, in order, as one write transaction: all committed or none. */
 export interface WriteExecutor {
-  /** Deferred arguments (deferred.ts) among the arguments are the executor's to compute. */
   transaction(statements: WriteStatement[]): Promise<WriteResult[]> | WriteResult[];
   /** WAL checkpoint(TRUNCATE) on the write connection, between transactions; true when done. */
   checkpoint?(): Promise<boolean> | boolean;
@@ -34,8 +35,14 @@ export interface WriteExecutor {
   readonly groupsQueued?: boolean;
 }
 
+/** A drizzle query as a statement for the writer: the builder writes the SQL, the writer runs it. */
+export function statementOf(query: { toSQL(): { sql: string; params: unknown[] } }): WriteStatement {
+  const { sql, params } = query.toSQL();
+  return { sql, args: params as InValue[] };
+}
+
 export const clientExecutor = (client: Client): WriteExecutor => ({
-  transaction: (statements) => client.batch(resolveHere(statements), "write"),
+  transaction: (statements) => client.batch(statements, "write"),
 });
 
 /** Calls each listener; one that throws cannot fail a write that has already committed. */
@@ -178,7 +185,7 @@ export class BatchWriter {
   }
 
   /**
-   * Truncates the WAL (the ballot mixer, services/mixer.ts) where the executor can: on the
+   * Truncates the WAL (the ballot mixer, services/votes/mixer.ts) where the executor can: on the
    * writer thread for a database file, so the event loop never waits on it. False otherwise.
    */
   async checkpoint(): Promise<boolean> {

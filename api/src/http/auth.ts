@@ -4,7 +4,6 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { canViewAdmin, canWriteAdmin, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
-import { findSession } from "../services/sessions.ts";
 import { fail } from "./errors.ts";
 
 export function bearerToken(c: Context): string | null {
@@ -21,7 +20,7 @@ export function requireUser(deps: Deps) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c);
     if (!token) fail(401, messages.unauthenticated);
-    const session = await findSession(deps.database, token, deps.clock.now());
+    const session = await deps.sessions.find(token, deps.clock.now());
     if (!session) fail(401, messages.sessionExpired);
     c.set("user", session.user);
     c.set("tokenHash", session.tokenHash);
@@ -50,9 +49,9 @@ export const requireAdminArea = createMiddleware<AppEnv>(async (c, next) => {
  * X-Forwarded-For entry that many from the right. The leftmost entries are whatever the
  * client wrote, so taking them would let anyone pick a fresh address per request.
  */
-export function clientAddress(c: Context, hops: number): string {
+export function clientAddress(forwardedFor: string | undefined, peer: string | undefined, hops: number): string {
   if (hops > 0) {
-    const entries = (c.req.header("x-forwarded-for") ?? "")
+    const entries = (forwardedFor ?? "")
       .split(",")
       .map((e) => e.trim())
       .filter(Boolean);
@@ -60,9 +59,16 @@ export function clientAddress(c: Context, hops: number): string {
     const forwarded = entries[Math.max(0, entries.length - hops)];
     if (forwarded) return forwarded;
   }
+  return peer ?? "unknown";
+}
+
+/** `clientAddress` of a Hono request. */
+export function requestAddress(c: Context, hops: number): string {
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    peer = getConnInfo(c).remote.address;
   } catch {
-    return "local"; // in-process requests (tests) have no socket
+    peer = "local"; // in-process requests (tests) have no socket
   }
+  return clientAddress(c.req.header("x-forwarded-for"), peer, hops);
 }

@@ -28,7 +28,7 @@ import { canVote, castVoteSchema } from "@evoting/shared";
 import { API_GZIP_THRESHOLD, JSON_BODY_LIMIT, SECURITY_HEADERS, type App } from "../app.ts";
 import type { Deps } from "../deps.ts";
 import { castVoteRequest } from "../routes/vote.ts";
-import { findSession, type Session } from "../services/sessions.ts";
+import type { Session } from "../services/auth/sessions.ts";
 import { tokenOfAuthorization } from "./auth.ts";
 import { unexpectedError } from "./errors.ts";
 import { headersOf } from "./security-headers.ts";
@@ -55,7 +55,7 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
   /** The session of a request that carries a live bearer token, or null (Hono answers 401). */
   const sessionOf = (req: IncomingMessage): Promise<Session | null> | null => {
     const token = tokenOfAuthorization(req.headers.authorization);
-    return token ? findSession(deps.database, token, deps.clock.now()) : null;
+    return token ? deps.sessions.find(token, deps.clock.now()) : null;
   };
 
   async function results(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

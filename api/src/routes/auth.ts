@@ -13,14 +13,15 @@ import {
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { users } from "../db/schema.ts";
-import { clientAddress, requireUser } from "../http/auth.ts";
+import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
 import { dummyVerify, hashSecret, verifySecret } from "../security/passwords.ts";
-import { createSession, revokeOtherSessions, revokeSession, sessionCacheMark } from "../services/sessions.ts";
-import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/users.ts";
-import { auditSignIn } from "../services/audit-log.ts";
+import { createSession, revokeSessions, revokeStatement } from "../services/auth/sessions.ts";
+import { statementOf } from "../db/writer.ts";
+import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
+import { auditSignIn } from "../http/audit.ts";
 
 /** The one place a date of birth is checked against an account (sign-in and first password). */
 const dobMatches = (deps: Deps, user: Pick<UserRow, "id" | "matricNumber" | "dobHash">, dateOfBirth: string): Promise<boolean> =>
@@ -45,7 +46,7 @@ export function authRoutes(deps: Deps) {
 
   return new Hono<AppEnv>()
     .post("/check-user", ...jsonBody(checkUserSchema), async (c) => {
-      const wait = throttle.checkUser.take(clientAddress(c, deps.config.trustProxy));
+      const wait = throttle.checkUser.take(requestAddress(c, deps.config.trustProxy));
       if (wait > 0) tooMany(wait);
       const user = await findUserByMatric(db, c.req.valid("json").matricNumber);
       if (!user) fail(404, messages.userNotFound);
@@ -55,9 +56,9 @@ export function authRoutes(deps: Deps) {
     .post("/login", ...jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
       // Counted before anything is checked: a burst of parallel guesses gets the free tries' worth.
-      const attempt = await takeTry(matricNumber, clientAddress(c, deps.config.trustProxy));
+      const attempt = await takeTry(matricNumber, requestAddress(c, deps.config.trustProxy));
       try {
-        const mark = sessionCacheMark(deps.database);
+        const mark = deps.sessions.mark;
         const user = await findUserByMatric(db, matricNumber);
         let ok = false;
         if (!user) {
@@ -74,7 +75,7 @@ export function authRoutes(deps: Deps) {
         if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
         await attempt.succeeded();
-        const session = await createSession(deps.database, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
+        const session = await createSession(deps, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({
           token: session.token,
           role: user.role,
@@ -87,7 +88,7 @@ export function authRoutes(deps: Deps) {
     })
 
     .post("/logout", authed, async (c) => {
-      await revokeSession(db, c.var.tokenHash, clock.now());
+      await revokeSessions(deps, { tokenHash: c.var.tokenHash }, clock.now());
       // Its stream and chat tokens stop working (stream-auth.ts); its open streams here end now.
       deps.hub.endSession(c.var.tokenHash);
       return c.body(null, 204);
@@ -100,7 +101,8 @@ export function authRoutes(deps: Deps) {
 
     .put("/email", authed, ...jsonBody(emailUpdateSchema), async (c) => {
       const { email } = c.req.valid("json");
-      await db.update(users).set({ email }).where(eq(users.id, c.var.user.id));
+      await deps.database.writer.submit([statementOf(db.update(users).set({ email }).where(eq(users.id, c.var.user.id)))]);
+      deps.sessions.invalidate(); // the session's user carries the email
       return c.json({ email, message: messages.updateEmailSuccess });
     })
 
@@ -112,7 +114,7 @@ export function authRoutes(deps: Deps) {
       if (!currentPassword) fail(400, user.hasPassword ? messages.currentPasswordRequired : messages.currentDobRequired);
       // A change is a try on the account like a sign-in, and it stays counted when it succeeds.
       // Taken first: a flood of changes is refused before it costs a read or a hash.
-      const attempt = await takeTry(user.matricNumber, clientAddress(c, deps.config.trustProxy));
+      const attempt = await takeTry(user.matricNumber, requestAddress(c, deps.config.trustProxy));
       try {
         const row = (await db.select().from(users).where(eq(users.id, user.id)))[0];
         if (!row) fail(401, messages.sessionExpired);
@@ -120,11 +122,15 @@ export function authRoutes(deps: Deps) {
           ? await verifySecret(row.passwordHash, currentPassword)
           : row.dobHash !== null && DOB_PATTERN.test(currentPassword) && (await dobMatches(deps, row, currentPassword));
         if (!ok) return await refuse(attempt, 400, row.passwordHash ? messages.currentPasswordWrong : messages.currentDobWrong);
-        await db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id));
+        // The new password and the end of every other session, in one write.
+        await deps.database.writer.submit([
+          statementOf(db.update(users).set({ passwordHash: await hashSecret(newPassword) }).where(eq(users.id, user.id))),
+          revokeStatement({ userId: user.id, keepTokenHash: c.var.tokenHash }, clock.now()),
+        ]);
+        deps.sessions.invalidate();
       } finally {
         attempt.end();
       }
-      await revokeOtherSessions(db, user.id, c.var.tokenHash, clock.now());
       return c.json({ message: messages.updatePasswordSuccess, hasPassword: true });
     });
 }

@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { PublicElection } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
-import { getElection } from "../services/election.ts";
+import { getElection } from "../services/election/settings.ts";
 
 export function electionRoutes(deps: Deps) {
   return new Hono<AppEnv>()

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages, type MyVote, type ReceiptList } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { receiptCode } from "../services/receipts.ts";
+import { receiptCode } from "../services/votes/receipts.ts";
 
 let t: TestApp;
 let admin: string;

@@ -10,7 +10,6 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
-import { positionReceipts } from "../services/receipts.ts";
 
 const receiptsQuery = z.object({ positionId: z.string({ error: "positionId is required" }).trim().min(1, { error: "positionId is required" }).max(64) });
 
@@ -20,7 +19,7 @@ export function receiptRoutes(deps: Deps) {
     const rs = await deps.database.client.execute({ sql: "SELECT end_time FROM positions WHERE id = ?", args: [positionId] });
     if (!rs.rows[0]) fail(404, messages.positionNotFound);
     if (deps.clock.now() < Number(rs.rows[0].end_time) + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
-    const receipts = await positionReceipts(deps.database, deps.keys, positionId);
+    const receipts = await deps.receiptLists.of(positionId);
     return c.json({ positionId, total: receipts.length, receipts } satisfies ReceiptList);
   });
 }

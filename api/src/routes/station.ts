@@ -2,7 +2,7 @@
  * /station: the polling-station device (issue 14). A staff member (admin, observer or officer)
  * assigned to a live station signs in as usual, opens a station session on the device, takes
  * the package it needs to work alone, and delivers sealed ballots, now or after an outage.
- * Ballot rules and their order: services/station-ballots.ts; trust: docs/decisions/0009.
+ * Ballot rules and their order: services/stations/station-ballots.ts; trust: docs/decisions/0009.
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -20,10 +20,10 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
-import { audit } from "../services/audit-log.ts";
-import { listPositions } from "../services/catalog.ts";
-import { getElection } from "../services/election.ts";
-import { deliverStationBallot } from "../services/station-ballots.ts";
+import { audit } from "../http/audit.ts";
+import { listPositions } from "../services/election/catalog.ts";
+import { getElection } from "../services/election/settings.ts";
+import { deliverStationBallot } from "../services/stations/station-ballots.ts";
 import {
   closeStationSession,
   findStation,
@@ -34,7 +34,7 @@ import {
   stationRoll,
   stationSessionKey,
   stationsOf,
-} from "../services/stations.ts";
+} from "../services/stations/stations.ts";
 
 /** Most voters a look-up answers with: the officer narrows the query instead. */
 const LOOKUP_LIMIT = 20;
@@ -125,7 +125,7 @@ export function stationRoutes(deps: Deps) {
     })
 
     .post("/ballots", ...jsonBody(sealedStationBallotSchema), async (c) => {
-      const result = await deliverStationBallot(database, keys, {
+      const result = await deliverStationBallot(deps, {
         sealed: c.req.valid("json"),
         idempotencyKey: c.req.header("idempotency-key")?.trim(),
         officerId: c.var.user.id,

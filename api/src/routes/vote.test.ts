@@ -255,7 +255,7 @@ describe("chat token", () => {
 
 /**
  * Votes are checked against positions and candidates kept in memory (issue 13,
- * services/ballot-rules.ts). A change must still count from the next vote on: at once in this
+ * services/votes/ballot-rules.ts). A change must still count from the next vote on: at once in this
  * process, within a second from another one (a second connection stands in for it).
  */
 const MINUTE = 60_000;

@@ -21,10 +21,9 @@ import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
-import { findBallotChoice } from "../services/ballot-rules.ts";
-import { listPositions, voterGroups } from "../services/catalog.ts";
-import { getElection, orderForVoter } from "../services/election.ts";
-import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes.ts";
+import { listPositions, voterGroups } from "../services/election/catalog.ts";
+import { getElection, orderForVoter } from "../services/election/settings.ts";
+import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes/cast.ts";
 
 interface BallotTicket {
   k: "ticket";
@@ -117,7 +116,7 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
     return stored;
   };
 
-  const { position, candidate } = await findBallotChoice(database, positionId, candidateId ?? "");
+  const { position, candidate } = await deps.ballotRules.find(positionId, candidateId ?? "");
   const now = clock.now();
   const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
   // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
@@ -147,7 +146,7 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
     if (!inGrace) fail(403, messages.votingEnded);
   }
 
-  const answer = await castVote(database, keys, {
+  const answer = await castVote(deps, {
     voterId,
     positionId,
     choice: body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: candidateId ?? "", candidateName: candidate?.name ?? "" },

@@ -6,13 +6,13 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Database } from "../db/client.ts";
-import { verifyAuditChain } from "../services/audit-log.ts";
-import { auditDatabase } from "../services/audit.ts";
+import { verifyAuditChain } from "../services/accountability/audit-log.ts";
+import { checkTallies } from "../services/accountability/tally-check.ts";
 import type { Keys } from "../security/keys.ts";
 
 export async function runAudit(database: Database, keys: Pick<Keys, "audit" | "seal"> | null) {
   // One after the other: the recount holds the client's one connection for its read transaction.
-  const data = await auditDatabase(database, keys);
+  const data = await checkTallies(database, keys);
   const chain = await verifyAuditChain(database, keys?.audit ?? null);
   const lines = chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`);
   if (chain.anchor === "unchecked") lines.push("Audit log head not checked: the server key (BALLOT_KEY or ballot.key) was not found");

@@ -53,7 +53,7 @@ describe("backup", () => {
     await load;
 
     expect(result.audit).toMatchObject({ ok: true, integrity: "ok", positionMismatches: [], tallyMismatches: [] });
-    // A copy may hold ballots still pending for the mixer (services/mixer.ts): counted, not yet tallied.
+    // A copy may hold ballots still pending for the mixer (services/votes/mixer.ts): counted, not yet tallied.
     expect(result.audit.ballots + result.audit.pending).toBe(result.audit.participations);
     expect(result.audit.ballots).toBeGreaterThan(0);
     expect(result.audit.ballots).toBeLessThanOrEqual(acked);

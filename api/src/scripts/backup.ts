@@ -22,15 +22,15 @@ import { existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { databaseFilePath, openDatabase } from "../db/client.ts";
-import { auditDatabase, type AuditReport } from "../services/audit.ts";
-import { OPERATOR, appendAudit, bindAuditKey } from "../services/audit-log.ts";
+import { checkTallies, type TallyCheckReport } from "../services/accountability/tally-check.ts";
+import { AuditLog, OPERATOR } from "../services/accountability/audit-log.ts";
 import type { Keys } from "../security/keys.ts";
 
 export interface BackupResult {
   out: string;
   bytes: number;
   ms: number;
-  audit: AuditReport;
+  audit: TallyCheckReport;
 }
 
 /** With the server's keys, the copy's audit tells a pass's applied pending rows from pending ones. */
@@ -55,7 +55,7 @@ export async function backupDatabase(sourceUrl: string, outPath: string, keys?: 
 
   const copy = await openDatabase({ url: `file:${out}` });
   try {
-    const audit = await auditDatabase(copy, keys);
+    const audit = await checkTallies(copy, keys);
     // The copy is a plain file: no WAL to ship beside it.
     await copy.client.execute("PRAGMA journal_mode = DELETE");
     return { out, bytes: statSync(out).size, ms, audit };
@@ -68,8 +68,7 @@ export async function backupDatabase(sourceUrl: string, outPath: string, keys?: 
 export async function recordBackup(sourceUrl: string, keys: Keys, result: BackupResult, at: number): Promise<void> {
   const database = await openDatabase({ url: sourceUrl });
   try {
-    bindAuditKey(database, keys);
-    await appendAudit(database, {
+    await new AuditLog(database, keys).append({
       action: "backup",
       target: `file:${result.out}`,
       summary: `Backed up the database (${(result.bytes / 1024).toFixed(0)} KiB, ${result.audit.ballots} ballots, copy check ${result.audit.ok ? "passed" : "FAILED"})`,

@@ -8,11 +8,11 @@ import { randomUUID } from "node:crypto";
 import { ensureAdmin } from "../bootstrap.ts";
 import { openDatabase } from "../db/client.ts";
 import { parseEnv } from "../env.ts";
-import { avatarPng } from "../services/avatar.ts";
-import { bumpResultsVersionSql } from "../services/results.ts";
+import { avatarPng } from "../services/election/avatar.ts";
+import { bumpResultsVersionSql } from "../services/results/results.ts";
 import { loadKeys } from "../security/keys.ts";
 import { serverKeyFile } from "../security/server-keys.ts";
-import { createUser } from "../services/users.ts";
+import { createUser } from "../services/auth/users.ts";
 
 const ELECTION: [string, string[]][] = [
   ["President", ["Adaeze Okafor", "Tunde Bakare", "Chiamaka Eze"]],
@@ -29,7 +29,7 @@ const database = await openDatabase({ url: env.DATABASE_URL, authToken: env.DATA
 // Dates of birth are stored under the server's key (security/passwords.ts): the same key the server loads.
 const keys = loadKeys({ secret: env.BALLOT_KEY, keyFile: serverKeyFile(env, database.filePath) });
 const now = Date.now();
-await ensureAdmin(database.db, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, now);
+await ensureAdmin(database, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, now);
 
 const existing = await database.client.execute("SELECT count(*) AS n FROM positions");
 if (Number(existing.rows[0].n) > 0 && !process.argv.includes("--force")) {
@@ -73,7 +73,7 @@ for (let i = 0; i < VOTERS; i += 20) {
       const matricNumber = `2021/5570${base + n}`;
       const dob = `${1998 + (n % 7)}${String((n % 12) + 1).padStart(2, "0")}${String((n % 28) + 1).padStart(2, "0")}`;
       const name = `${FIRST[n % FIRST.length]} ${LAST[Math.floor(n / FIRST.length) % LAST.length]}`;
-      return createUser(database.db, { name, matricNumber, dateOfBirth: dob }, now, keys).then((u) => (u ? { matricNumber, dob, name } : null));
+      return createUser(database, { name, matricNumber, dateOfBirth: dob }, now, keys).then((u) => (u ? { matricNumber, dob, name } : null));
     }),
   );
   for (const u of group) {

@@ -3,14 +3,14 @@
  * - `seal`: AES-256-GCM for each voter's own choice and for stored vote answers;
  * - `fingerprint`: HMAC comparing idempotent request bodies without storing them;
  * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
- * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/receipts.ts);
- * - `audit`: HMAC over the audit chain's head (services/audit-log.ts), so a truncated log is caught;
+ * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/votes/receipts.ts);
+ * - `audit`: HMAC over the audit chain's head (services/accountability/audit-log.ts), so a truncated log is caught;
  * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0007-keyed-date-of-birth.md).
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone
  * cannot unseal anything.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomFillSync, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -65,26 +65,13 @@ export function loadKeys({ secret, keyFile, log = console.log }: LoadKeyOptions)
 const b64u = (b: Buffer) => b.toString("base64url");
 
 /**
- * Fresh 96-bit IVs from a pool the CSPRNG refills 4 KB at a time: as random as one
- * randomBytes(12) per seal, which cost more than the encryption itself (a vote seals up to
- * four values; bench/README.md). Each IV is copied out, never handed out twice.
+ * AES-256-GCM; `context` is bound as associated data so a sealed value cannot be moved to
+ * another row. Every seal draws its own random 96-bit nonce: GCM under one key must never
+ * see a nonce twice, and a fresh draw per call is the form of that rule nobody can break by
+ * a slip elsewhere.
  */
-const IV_BYTES = 12;
-const ivPool = Buffer.alloc(IV_BYTES * 341);
-let ivOffset = ivPool.length;
-function freshIv(): Buffer {
-  if (ivOffset + IV_BYTES > ivPool.length) {
-    randomFillSync(ivPool);
-    ivOffset = 0;
-  }
-  const iv = Buffer.from(ivPool.subarray(ivOffset, ivOffset + IV_BYTES));
-  ivOffset += IV_BYTES;
-  return iv;
-}
-
-/** AES-256-GCM; `context` is bound as associated data so a sealed value cannot be moved to another row. */
 export function seal(keys: Keys, plaintext: string, context: string): string {
-  const iv = freshIv();
+  const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", keys.seal, iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);

@@ -1,9 +1,9 @@
 /**
- * Receipt codes (issue 12; services/receipts.ts says what they are for): an HMAC of the
+ * Receipt codes (issue 12; services/votes/receipts.ts says what they are for): an HMAC of the
  * ballot's random id under the server's `receipt` key, shown as 10 characters of Crockford
- * base32. Here on its own so the writer thread can make codes without loading the services.
+ * base32.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { RECEIPT_LENGTH } from "@evoting/shared";
 import type { Keys } from "./keys.ts";
 
@@ -18,15 +18,4 @@ export function receiptCode(keys: Pick<Keys, "receipt">, ballotId: string): stri
   for (let i = 0; i < 6; i++) code += CROCKFORD[(high >>> (27 - 5 * i)) & 31];
   for (let i = 0; i < RECEIPT_LENGTH - 6; i++) code += CROCKFORD[(low >>> (27 - 5 * i)) & 31];
   return code;
-}
-
-/** `n` fresh random ballot ids, each followed by its receipt code: [id, code, id, code, …]. */
-export function freshBallots(keys: Pick<Keys, "receipt">, n: number): string[] {
-  const out = new Array<string>(2 * n);
-  for (let i = 0; i < n; i++) {
-    const id = randomUUID();
-    out[2 * i] = id;
-    out[2 * i + 1] = receiptCode(keys, id);
-  }
-  return out;
 }

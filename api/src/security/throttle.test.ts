@@ -8,7 +8,7 @@ import { messages } from "@evoting/shared";
 import { createApp } from "../app.ts";
 import { buildDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
-import { clientAddress } from "../http/auth.ts";
+import { requestAddress } from "../http/auth.ts";
 import { ADMIN, createTestApp, type TestApp } from "../test/harness.ts";
 import { LIMITS } from "./throttle.ts";
 
@@ -138,7 +138,7 @@ describe("campus NAT", () => {
 });
 
 describe("X-Forwarded-For behind a trusted proxy", () => {
-  const probe = (hops: number) => new Hono().get("/", (c) => c.text(clientAddress(c, hops)));
+  const probe = (hops: number) => new Hono().get("/", (c) => c.text(requestAddress(c, hops)));
   const from = (hops: number, header: string) => Promise.resolve(probe(hops).request("/", { headers: { "x-forwarded-for": header } })).then((r) => r.text());
 
   it("takes the entry the proxy appended, not one the client wrote", async () => {

@@ -28,10 +28,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const url = options.memory ? ":memory:" : `file:${join(dir, "test.db")}`;
   const database = await openDatabase({ url, synchronous: "NORMAL" });
   const clock = new FakeClock(Date.parse(options.now ?? "2026-03-02T09:00:00Z"));
-  // Each ballot is applied before its vote is answered (services/mixer.ts), so a test reads
+  // Each ballot is applied before its vote is answered (services/votes/mixer.ts), so a test reads
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
-  await ensureAdmin(database.db, ADMIN, clock.now(), () => {});
+  await ensureAdmin(database, ADMIN, clock.now(), () => {});
   const app = createApp(deps);
 
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {

@@ -7,7 +7,7 @@ import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from "
 import { CHAT_MAX_LENGTH, chatMessages, hasVisibleText } from "@evoting/shared";
 import { buttonClass } from "../components/ui/Button";
 import type { ChatRoom } from "./chat-room";
-import { useOnline } from "../lib/use-online";
+import { useOnline } from "../hooks/use-online";
 import { onFirstUse } from "../lib/format";
 
 const clock = onFirstUse(() => new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }));

@@ -1,6 +1,6 @@
 /** The chat's API calls, through the app's one API client (auth, error bodies, 401 handling). */
 import type { ChatMessage, ChatMuteResponse, ChatPage, ChatStatus } from "@evoting/shared";
-import { API_BASE, api, request } from "../lib/api-client";
+import { API_BASE, api, request } from "../api/client";
 
 export const chatApi = {
   token: api.chatToken,

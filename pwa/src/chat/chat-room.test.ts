@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ChatMessage, ChatPage, ChatStatus } from "@evoting/shared";
-import { ApiRequestError } from "../lib/api-client";
+import { ApiRequestError } from "../api/client";
 import type { chatApi } from "./chat-api";
 import { createChatRoom } from "./chat-room";
 import { applyPage, emptyChat, mergeMessages, unreadCount } from "./chat-state";

@@ -5,7 +5,7 @@
  * and mutes through the API. Components read it through `useChatRoom` (use-chat-room.ts).
  */
 import { CHAT_EVENTS, CHAT_TOKEN_RENEW_BEFORE_MS, chatMessages, type ChatMessage, type TokenResponse } from "@evoting/shared";
-import { ApiRequestError, errorMessage } from "../lib/api-client";
+import { ApiRequestError, errorMessage } from "../api/client";
 import { chatApi, chatStreamUrl } from "./chat-api";
 import { applyPage, applyRev, emptyChat, mergeMessages, unreadCount, type ChatState } from "./chat-state";
 

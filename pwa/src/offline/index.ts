@@ -1,7 +1,8 @@
 /**
- * The offline module's public surface (no React in this folder). The app installs it once
- * (`installOffline`), its queries read through `offlineRead`, and components subscribe to
- * the stores with useSyncExternalStore.
+ * The offline module's public surface (no React here; the app's glue, with its hooks, is in
+ * ./app). The app installs it once (`installOffline`, from ./app/runtime.ts, the chunk's one
+ * entry through ./app/load.ts), its queries fall back to the device through `fromDevice`, and
+ * components subscribe to the stores with useSyncExternalStore.
  */
 export { offlineDb, clearUserData, forgetUser } from "./db";
 export type { EvotingDB, CacheData, CacheKey, OutboxItem, OutboxOutcome, OutboxStatus, PositionMark } from "./db";
@@ -12,8 +13,8 @@ export { readThrough, readCached, writeCached, offlineRead, offlineNotice, forma
 export type { Cached } from "./cache";
 export { installOffline } from "./install";
 export type { OfflineRuntime, CastResult, InstallOfflineOptions } from "./install";
-export { registerAppShell } from "./app-shell";
-export type { AppShell, AppShellState } from "./app-shell";
+export { registerAppShell } from "./sw-registration";
+export type { AppShell, AppShellState } from "./sw-registration";
 export { toLocalVoteStates, watchVoteStates } from "./vote-states";
 export type { LocalVoteStatus, LocalVoteStates } from "./vote-states";
 export { offlineText, describeOutcome } from "./notices";

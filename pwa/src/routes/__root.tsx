@@ -1,5 +1,5 @@
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
-import type { RouterContext } from "../lib/router-context";
+import type { RouterContext } from "../router-context";
 import { AppToaster } from "../components/AppToaster";
 import { LogoutWarning } from "../components/LogoutWarning";
 import { NotFound } from "../components/NotFound";

@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { requireAppArea } from "../lib/guards";
+import { requireAppArea } from "../auth/guards";
 import { AppLayout } from "../components/layout/AppLayout";
 
 /** Pathless layout: every route below it needs a session (unauthenticated → /login, replaced); officers go to /station. */

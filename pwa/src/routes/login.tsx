@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
-import { session } from "../lib/session";
-import { homeFor } from "../lib/guards";
+import { session } from "../auth/session";
+import { homeFor } from "../auth/guards";
 import { LoginPage } from "../screens/LoginPage";
 
 export const Route = createFileRoute("/login")({

@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
 import { isStaff } from "@evoting/shared";
-import { requireAuth } from "../lib/guards";
-import { session } from "../lib/session";
+import { requireAuth } from "../auth/guards";
+import { session } from "../auth/session";
 import { StationPage } from "../screens/station/StationPage";
 
 /** The polling-station device: staff only (officers see nothing else); voters go home. */

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { messages } from "@evoting/shared";
-import { ballotPositionsQuery } from "../lib/queries";
+import { ballotPositionsQuery } from "../data/queries";
 import { Avatar } from "../components/ui/Avatar";
 import { Badge } from "../components/ui/Badge";
 import { Card, CardHeader } from "../components/ui/Card";

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { resultsQuery } from "../lib/queries";
+import { resultsQuery } from "../data/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import type { LoginResponse } from "@evoting/shared";
 import { deferred, json, mockFetch } from "../test/fetch-mock";
 import { renderRoute } from "../test/render";
-import { session } from "../lib/session";
+import { session } from "../auth/session";
 import { LoginPage } from "./LoginPage";
 
 const voter: LoginResponse = {

@@ -5,9 +5,9 @@
  */
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { ballotPositionsQuery, myVotesQuery } from "../lib/queries";
-import { receiptsQuery } from "../lib/accountability";
-import { errorMessage } from "../lib/api-client";
+import { ballotPositionsQuery, myVotesQuery } from "../data/queries";
+import { receiptsQuery } from "../api/accountability";
+import { errorMessage } from "../api/client";
 import { formatDateTime, formatInteger, localTimeZone } from "../lib/format";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";

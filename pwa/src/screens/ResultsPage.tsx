@@ -2,7 +2,7 @@ import { useRef, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { messages } from "@evoting/shared";
-import { resultsQuery } from "../lib/queries";
+import { resultsQuery } from "../data/queries";
 import { cx } from "../lib/cx";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";

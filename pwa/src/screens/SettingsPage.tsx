@@ -1,9 +1,9 @@
 import { useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages } from "@evoting/shared";
-import { profileQuery } from "../lib/queries";
-import { session } from "../lib/session";
-import { useSession } from "../lib/use-session";
+import { profileQuery } from "../data/queries";
+import { session } from "../auth/session";
+import { useSession } from "../auth/use-session";
 import { toast } from "sonner";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card, CardHeader } from "../components/ui/Card";

@@ -2,13 +2,13 @@ import { memo, useDeferredValue } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type BallotPosition, type MyVote } from "@evoting/shared";
 import type { LocalVoteStates } from "../offline";
-import { ballotPositionsQuery, myVotesQuery, useCastVote, useCastingPositionIds } from "../lib/queries";
-import { useOfflineRuntime, useOptionalStore } from "../lib/use-offline";
-import { useSession } from "../lib/use-session";
-import { positionVoteStatus, type PositionVoteStatus } from "../lib/vote-status";
+import { ballotPositionsQuery, myVotesQuery, useCastVote, useCastingPositionIds } from "../data/queries";
+import { useOfflineRuntime, useOptionalStore } from "../offline/app/use-offline";
+import { useSession } from "../auth/use-session";
+import { positionVoteStatus, type PositionVoteStatus } from "../data/vote-status";
 import { notifyError, notifySuccess } from "../lib/notify";
 import { zoneOffsetName } from "../lib/format";
-import { useNow } from "../lib/use-now";
+import { useNow } from "../hooks/use-now";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card } from "../components/ui/Card";
 import { StateMessage } from "../components/ui/Spinner";
@@ -90,7 +90,7 @@ const PositionBallot = memo(function PositionBallot({ position, status, now }: {
         castVote.mutate(
           { positionId: position._id, ...(choice ? { choice } : { candidateId }), candidateName, ballotTicket: position.ballotTicket },
           {
-            // Through the outbox, the outcome listener (lib/offline-outcomes.ts) tells the voter.
+            // Through the outbox, the outcome listener (offline/app/outcomes.ts) tells the voter.
             onSuccess: (result) => {
               if (result.via === "direct") notifySuccess(messages.castVoteSuccess);
             },

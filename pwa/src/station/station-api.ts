@@ -11,7 +11,7 @@ import type {
   StationSessionInfo,
   StationTally,
 } from "@evoting/shared";
-import { request } from "../lib/api-client";
+import { request } from "../api/client";
 
 export type DevicePackage = StationPackage<BallotPosition, ElectionSettings>;
 

@@ -2,7 +2,7 @@
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it, vi } from "vitest";
 import { STATION_BALLOT_BLOCK, type StationBallotAnswer } from "@evoting/shared";
-import { ApiRequestError } from "../lib/api-client";
+import { ApiRequestError } from "../api/client";
 import { importSessionKey, sealBallot } from "./station-crypto";
 import { AlreadyServedError, openStationDb, queueBallot, type QueuedBallot } from "./station-db";
 import { stationSession } from "./station-session";

@@ -6,7 +6,7 @@
  * the pass and the next trigger (online event, timer, new ballot) starts another.
  */
 import { messages, type StationBallotAnswer } from "@evoting/shared";
-import { ApiRequestError } from "../lib/api-client";
+import { ApiRequestError } from "../api/client";
 import { liveQuery } from "../offline/idb";
 import { stationApi } from "./station-api";
 import { stationDb, type QueuedBallot, type StationDB } from "./station-db";

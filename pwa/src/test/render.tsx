@@ -9,7 +9,7 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
-import type { RouterContext } from "../lib/router-context";
+import type { RouterContext } from "../router-context";
 import { AppToaster } from "../components/AppToaster";
 
 export function testQueryClient() {

@@ -4,7 +4,7 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { toast } from "sonner";
 import { afterEach, vi } from "vitest";
-import { session } from "../lib/session";
+import { session } from "../auth/session";
 
 // jsdom has no matchMedia; sonner reads it for the theme.
 if (!window.matchMedia) {

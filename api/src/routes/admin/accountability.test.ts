@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUDIT_PAGE_SIZE, type AuditPage, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
-import { appendAudit } from "../../services/audit-log.ts";
 
 let t: TestApp;
 let admin: string;
@@ -38,7 +37,7 @@ async function vote(token: string, positionId: string, candidateId: string) {
 describe("GET /admin/audit", () => {
   it("lists newest first, 50 a page, filtered by action and by actor", async () => {
     for (let i = 0; i < 60; i++) {
-      await appendAudit(t.database, {
+      await t.deps.auditLog.append({
         action: i % 2 ? "test.odd" : "test.even",
         target: `thing:${i}`,
         summary: `Entry ${i}`,
@@ -80,7 +79,7 @@ describe("GET /admin/audit", () => {
   });
 
   it("exports the log as CSV with formula cells escaped", async () => {
-    await appendAudit(t.database, {
+    await t.deps.auditLog.append({
       action: "test.csv",
       target: '=HYPERLINK("http://x","y")',
       summary: "+1, said \"someone\"\nthen left",
@@ -136,7 +135,7 @@ describe("published results", () => {
 
     // One more vote: both digests' inputs move, and the sheet follows.
     await vote(voters[3].token, president.position._id, president.candidates[1]._id);
-    // Results may be served up to a few seconds stale under load (services/results.ts): wait for the vote.
+    // Results may be served up to a few seconds stale under load (services/results/results.ts): wait for the vote.
     let csv2 = csv;
     for (let i = 0; i < 60 && csv2 === csv; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, 100));

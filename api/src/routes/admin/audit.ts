@@ -10,7 +10,7 @@ import { AUDIT_PAGE_SIZE, toCsv, type AuditEntryView, type AuditPage, type Audit
 import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
 import { validate } from "../../http/validate.ts";
-import { verifyAuditChain } from "../../services/audit-log.ts";
+import { verifyAuditChain } from "../../services/accountability/audit-log.ts";
 
 const auditQuery = z.object({
   action: z.string().trim().max(64).optional(),

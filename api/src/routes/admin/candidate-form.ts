@@ -1,13 +1,13 @@
 /**
  * Reading a candidate's multipart form, shared by create (catalog.ts) and edit (edits.ts):
- * the body must be multipart, a photo is judged by its bytes (services/images.ts), at most one.
+ * the body must be multipart, a photo is judged by its bytes (services/election/images.ts), at most one.
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { MAX_PHOTO_BYTES, messages } from "@evoting/shared";
 import { fail } from "../../http/errors.ts";
-import { cleanImage } from "../../services/images.ts";
+import { cleanImage } from "../../services/election/images.ts";
 
 /** Multipart overhead on top of the photo itself. */
 export const CANDIDATE_BODY_LIMIT = MAX_PHOTO_BYTES + 64 * 1024;
@@ -44,7 +44,7 @@ export async function photoFromForm(form: CandidateForm): Promise<PhotoRow | nul
   if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
   if (photo instanceof File && photo.size > 0) {
     if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
-    // Decoded and re-encoded: only the pixels are stored (services/images.ts).
+    // Decoded and re-encoded: only the pixels are stored (services/election/images.ts).
     const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()));
     if (!image) fail(400, messages.photoInvalid);
     return { id: randomUUID(), mime: image.mime, data: image.data };

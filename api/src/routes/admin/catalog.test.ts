@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
 import sharp from "sharp";
-import { chunk } from "../../services/png.ts";
+import { chunk } from "../../services/election/png.ts";
 import { createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
@@ -103,7 +103,7 @@ describe("candidates", () => {
     expect(photo.headers.get("content-type")).toBe("image/png");
     expect(photo.headers.get("x-content-type-options")).toBe("nosniff");
     expect(photo.headers.get("cache-control")).toContain("immutable");
-    // Re-encoded from its pixels (services/images.ts): the same picture, not the same bytes.
+    // Re-encoded from its pixels (services/election/images.ts): the same picture, not the same bytes.
     const served = Buffer.from(await photo.arrayBuffer());
     expect(await sharp(served).metadata()).toMatchObject({ format: "png", width: 1, height: 1 });
     const list = await (await t.request("/admin/candidates", { token: admin })).json();

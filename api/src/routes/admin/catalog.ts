@@ -15,12 +15,12 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { candidates } from "../../db/schema.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { cleanImage } from "../../services/images.ts";
+import { audit } from "../../http/audit.ts";
+import { cleanImage } from "../../services/election/images.ts";
 import { positionHasVoteSql } from "./candidate-form.ts";
-import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/catalog.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
-import { createUser, toProfile } from "../../services/users.ts";
+import { findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { createUser, toProfile } from "../../services/auth/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
 const CANDIDATE_BODY_LIMIT = MAX_PHOTO_BYTES + 64 * 1024;
@@ -33,7 +33,7 @@ export function catalogRoutes(deps: Deps) {
     // The spec's voter form, plus groups, and staff accounts (role + password; issue 10).
     .post("/users", ...jsonBody(createAccountSchema), async (c) => {
       const input = c.req.valid("json");
-      const user = await createUser(db, input, clock.now(), deps.keys);
+      const user = await createUser(database, input, clock.now(), deps.keys);
       if (!user) fail(409, messages.duplicateMatric);
       await database.client.execute(bumpResultsVersionSql); // registered voters changed
       deps.hub.resultsChanged();
@@ -57,6 +57,7 @@ export function catalogRoutes(deps: Deps) {
         },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "position.create",
@@ -81,6 +82,7 @@ export function catalogRoutes(deps: Deps) {
         // Only when something was deleted: a 404 must not touch stored state (fuzz.fuzz.test.ts).
         `${bumpResultsVersionSql} AND changes() > 0`,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
       deps.hub.resultsChanged();
       await audit(deps, c, { action: "position.delete", target: `position:${id} "${title}"`, summary: `Deleted position ${title}` });
@@ -114,7 +116,7 @@ export function catalogRoutes(deps: Deps) {
         let photoRow: { id: string; mime: string; data: Buffer } | null = null;
         if (photo instanceof File && photo.size > 0) {
           if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
-          // Decoded and re-encoded: only the pixels are stored (services/images.ts).
+          // Decoded and re-encoded: only the pixels are stored (services/election/images.ts).
           const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()));
           if (!image) fail(400, messages.photoInvalid);
           photoRow = { id: randomUUID(), mime: image.mime, data: image.data };
@@ -149,6 +151,7 @@ export function catalogRoutes(deps: Deps) {
         } catch {
           fail(404, messages.positionNotFound); // the position was deleted meanwhile
         }
+        deps.ballotRules.invalidate(); // votes are checked against positions and candidates
         if (inserted === 0) fail(409, messages.ballotFrozen);
         deps.hub.resultsChanged();
         const created = await findCandidateWithPosition(db, id);
@@ -173,7 +176,7 @@ export function catalogRoutes(deps: Deps) {
       // change the result (docs/decisions/0001). The check and delete are one statement,
       // serialised with votes by the writer, so no vote slips in between. Votes not yet
       // applied by the mixer are sealed: apply them first, and refuse while any of the
-      // position's ballots is still pending (services/mixer.ts).
+      // position's ballots is still pending (services/votes/mixer.ts).
       await deps.mixer.mix();
       const [deleted] = await database.writer.submit([
         {
@@ -185,6 +188,7 @@ export function catalogRoutes(deps: Deps) {
         { sql: "DELETE FROM photos WHERE id = ? AND changes() = 1", args: [existing[0].photoId] },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) {
         // Issue 11: a candidate without votes of their own is still frozen on a ballot that has votes.
         const own = await database.get("SELECT vote_count FROM candidates WHERE id = ?", [id]);

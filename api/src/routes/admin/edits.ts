@@ -14,10 +14,10 @@ import {
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/catalog.ts";
-import { describeChanges } from "../../services/election.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
+import { audit } from "../../http/audit.ts";
+import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { describeChanges } from "../../services/election/settings.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { candidateBodyLimit, photoFromForm, positionHasVoteSql, readCandidateForm, textField } from "./candidate-form.ts";
 
 export function editRoutes(deps: Deps) {
@@ -50,6 +50,7 @@ export function editRoutes(deps: Deps) {
         },
         bumpResultsVersionSql,
       ]);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
       deps.hub.resultsChanged();
       // Both without candidates: the summary names only the fields that changed.
@@ -98,6 +99,7 @@ export function editRoutes(deps: Deps) {
         if (oldPhoto?.photo_id) statements.push({ sql: unused, args: [String(oldPhoto.photo_id), String(oldPhoto.photo_id)] });
       }
       const results = await database.writer.submit(statements);
+      deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (results[photo ? 1 : 0].rowsAffected === 0) {
         if (moving && (await findCandidateWithPosition(db, id))) fail(409, messages.ballotFrozen);
         fail(404, messages.candidateNotFound);

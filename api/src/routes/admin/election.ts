@@ -4,9 +4,9 @@ import { electionSettingsSchema, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { describeChanges, getElection, saveElection } from "../../services/election.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
+import { audit } from "../../http/audit.ts";
+import { describeChanges, getElection, saveElection } from "../../services/election/settings.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
 
 export function electionAdminRoutes(deps: Deps) {
   return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {

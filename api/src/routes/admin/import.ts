@@ -9,9 +9,9 @@ import { bodyLimit } from "hono/body-limit";
 import { MAX_ROLL_BYTES, messages, type RollReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
-import { audit } from "../../services/audit-log.ts";
-import { bumpResultsVersionSql } from "../../services/results.ts";
-import { RollTooLarge, applyRollPlan, planRollImport } from "../../services/roll-import.ts";
+import { audit } from "../../http/audit.ts";
+import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { RollTooLarge, applyRollPlan, planRollImport } from "../../services/roll/roll-import.ts";
 
 /** Spreadsheets and browsers label CSV files many ways; Windows often says vnd.ms-excel. */
 const CSV_TYPES = /^(text\/(csv|plain|comma-separated-values)|application\/(csv|vnd\.ms-excel|octet-stream))\b/i;
@@ -64,7 +64,7 @@ export function rollImportRoutes(deps: Deps) {
       if (report.errors.length > 0) return c.json({ ...report, message: messages.rollHasErrors }, 400);
 
       const registeredChanged = report.created > 0;
-      if (!(await applyRollPlan(database, plan, registeredChanged ? [bumpResultsVersionSql] : []))) fail(409, messages.rollChanged);
+      if (!(await applyRollPlan(deps, plan, registeredChanged ? [bumpResultsVersionSql] : []))) fail(409, messages.rollChanged);
       if (registeredChanged) deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "voters.import",

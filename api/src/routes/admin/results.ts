@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import { resultsCsv, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
-import { auditHead } from "../../services/audit-log.ts";
+import { auditHead } from "../../services/accountability/audit-log.ts";
 import { csvResponse } from "./audit.ts";
 
 const HOUR = 3_600_000;

@@ -7,7 +7,7 @@ import { assignOfficerSchema, createStationSchema, messages } from "@evoting/sha
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
+import { audit } from "../../http/audit.ts";
 import {
   assignOfficer,
   createStation,
@@ -16,7 +16,7 @@ import {
   removeOfficer,
   revokeStation,
   stationTally,
-} from "../../services/stations.ts";
+} from "../../services/stations/stations.ts";
 
 export function stationAdminRoutes(deps: Deps) {
   const { database, clock } = deps;

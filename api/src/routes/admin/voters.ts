@@ -9,8 +9,8 @@ import { MAX_GROUP_LENGTH, MAX_NAME_LENGTH, MAX_VOTERS_PAGE_SIZE, VOTERS_PAGE_SI
 import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody, validate } from "../../http/validate.ts";
-import { audit } from "../../services/audit-log.ts";
-import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, rollGroups, updateVoter } from "../../services/roll.ts";
+import { audit } from "../../http/audit.ts";
+import { deleteVoterIfNotVoted, exportRollCsv, findVoter, listVoters, resetVoterPassword, rollGroups, updateVoter } from "../../services/roll/roll.ts";
 
 const listQuerySchema = z.object({
   query: z.string().max(MAX_NAME_LENGTH, { error: "Search text is too long" }).optional(),
@@ -60,7 +60,7 @@ export function voterRoutes(deps: Deps) {
       const changes = c.req.valid("json");
       const fields = Object.keys(changes);
       if (fields.length > 0) {
-        await updateVoter(database, keys, voter, changes);
+        await updateVoter(deps, keys, voter, changes);
         // Field names only: the date of birth itself never goes into the log.
         await audit(deps, c, { action: "voter.update", target: `user:${voter._id} ${voter.matricNumber}`, summary: `Edited voter ${voter.matricNumber}: ${fields.join(", ")}` });
       }
@@ -72,7 +72,7 @@ export function voterRoutes(deps: Deps) {
       const voter = await voterOr404(c.req.param("id"));
       // Without a date of birth on record the voter could not sign in at all afterwards.
       if (!voter.hasDateOfBirth) fail(409, messages.voterNoDateOfBirth);
-      await resetVoterPassword(database, voter._id, clock.now());
+      await resetVoterPassword(deps, voter._id, clock.now());
       await audit(deps, c, {
         action: "voter.password.reset",
         target: `user:${voter._id} ${voter.matricNumber}`,
@@ -83,7 +83,7 @@ export function voterRoutes(deps: Deps) {
 
     .delete("/voters/:id", async (c) => {
       const voter = await voterOr404(c.req.param("id"));
-      if (!(await deleteVoterIfNotVoted(database, voter._id))) {
+      if (!(await deleteVoterIfNotVoted(deps, voter._id))) {
         if (await findVoter(database, voter._id)) fail(409, messages.voterHasVoted);
         fail(404, messages.voterNotFound);
       }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { messages, updateCandidateSchema, type Candidate } from "@evoting/shared";
-import { electionApi } from "../../lib/election-api";
+import { electionApi } from "../../api/election";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { FieldShell, ImageFileInput, TextField } from "../ui/Field";
 import { ManifestoField } from "./ManifestoField";

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { messages, splitGroups, updatePositionSchema, windowEditProblem, type Position } from "@evoting/shared";
-import { electionApi } from "../../lib/election-api";
+import { electionApi } from "../../api/election";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
-import { useFormFields } from "../../lib/use-form-fields";
+import { useFormFields } from "../../hooks/use-form-fields";
 import { TextField } from "../ui/Field";
 import { FormDialog, useEditMutation } from "./FormDialog";
 

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { downloadCsv } from "../../lib/accountability";
+import { downloadCsv } from "../../api/accountability";
 import { notifyError } from "../../lib/notify";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 

@@ -1,7 +1,7 @@
 import type { FormEvent, ReactNode } from "react";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { invalidateElectionData } from "../../lib/queries";
+import { invalidateElectionData } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { Button } from "../ui/Button";
 import { useReturnFocus } from "./use-return-focus";

@@ -3,7 +3,7 @@ import { PageHeader } from "../ui/PageHeader";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { BackToAdminButton } from "./BackToAdminButton";
-import { useCanWriteAdmin } from "../../lib/use-session";
+import { useCanWriteAdmin } from "../../auth/use-session";
 
 interface ManageHeaderProps {
   title: string;

@@ -4,7 +4,7 @@ import { Card } from "../ui/Card";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { StateMessage } from "../ui/Spinner";
-import { useCanWriteAdmin } from "../../lib/use-session";
+import { useCanWriteAdmin } from "../../auth/use-session";
 
 interface ManageTableProps<T extends { _id: string }> {
   query: UseQueryResult<T[]>;

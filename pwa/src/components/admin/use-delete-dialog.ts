@@ -4,9 +4,9 @@
  */
 import { useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { invalidateElectionData } from "../../lib/queries";
+import { invalidateElectionData } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 
 interface DeleteDialogOptions {
   request: (id: string) => Promise<unknown>;

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { messages } from "@evoting/shared";
-import { allCandidatesQuery } from "../../lib/queries";
+import { allCandidatesQuery } from "../../data/queries";
 import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
 import { StateMessage } from "../ui/Spinner";

@@ -1,5 +1,5 @@
 import { COUNTDOWN_REFRESH_MS, countdown, pad2 } from "@evoting/shared";
-import { useNow } from "../../lib/use-now";
+import { useNow } from "../../hooks/use-now";
 
 interface CountdownTileProps {
   /** ISO instants; without a start the election is active until the end (spec section 4). */

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 import { Outlet, useNavigate } from "@tanstack/react-router";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useSession } from "../../lib/use-session";
+import { useSession } from "../../auth/use-session";
 import { Icon } from "../ui/Icon";
 import { Logo } from "./Logo";
 import { SidebarNav } from "./SidebarNav";
 import { TopBar } from "./TopBar";
 import { OfflineNotices } from "./OfflineNotices";
 import { navFor } from "./nav";
-import { observerMayOpen } from "../../lib/guards";
+import { observerMayOpen } from "../../auth/guards";
 
 /** Signed-in shell: a fixed 16rem sidebar on wide screens, a slide-over drawer on narrow ones. */
 export function AppLayout() {

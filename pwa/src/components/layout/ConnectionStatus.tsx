@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from "react";
-import { getAppShell } from "../../lib/app-shell";
-import { useOnline } from "../../lib/use-online";
+import { getAppShell } from "../../offline/app/shell";
+import { useOnline } from "../../hooks/use-online";
 import { cx } from "../../lib/cx";
 import { buttonClass } from "../ui/Button";
 import { Icon } from "../ui/Icon";

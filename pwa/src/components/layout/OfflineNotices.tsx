@@ -5,10 +5,10 @@
  * browser has not promised to keep.
  */
 import { useEffect, useSyncExternalStore } from "react";
-import { getAppShell } from "../../lib/app-shell";
+import { getAppShell } from "../../offline/app/shell";
 import { freshness, offlineNotice } from "../../offline/freshness";
 import { offlineText } from "../../offline/notices";
-import { useOfflineRuntime, useOptionalStore } from "../../lib/use-offline";
+import { useOfflineRuntime, useOptionalStore } from "../../offline/app/use-offline";
 import { Button } from "../ui/Button";
 
 const noSync = { authRequired: 0 };

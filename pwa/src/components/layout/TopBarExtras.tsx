@@ -3,7 +3,7 @@
  * (offline, issue 4) and the chat button (issue 5).
  */
 import { ChatButton } from "../../chat/ChatButton";
-import { useSession } from "../../lib/use-session";
+import { useSession } from "../../auth/use-session";
 import { ConnectionStatus, InstallButton } from "./ConnectionStatus";
 
 export function TopBarExtras() {

@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { canViewAdmin } from "@evoting/shared";
-import { useSession } from "../../lib/use-session";
+import { useSession } from "../../auth/use-session";
 import { buttonClass } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { ExportCsvButton } from "../admin/ExportCsvButton";

@@ -1,5 +1,5 @@
 import { messages } from "@evoting/shared";
-import { ApiRequestError } from "../../lib/api-client";
+import { ApiRequestError } from "../../api/client";
 import { Card } from "../ui/Card";
 
 /** The results answer was the 'after-close' refusal (issue 11): voters wait for the close. */

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { canViewAdmin } from "@evoting/shared";
-import { useSession } from "../../lib/use-session";
+import { useSession } from "../../auth/use-session";
 import { formatInteger } from "../../lib/format";
 import { stationApi } from "../../station/station-api";
 import { Card, CardHeader } from "../ui/Card";

@@ -7,7 +7,7 @@
 import { useId } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { formatPercent, turnout, type TurnoutReport } from "@evoting/shared";
-import { turnoutQuery } from "../../lib/accountability";
+import { turnoutQuery } from "../../api/accountability";
 import { formatShortDateTime, localTimeZone } from "../../lib/format";
 import { Card, CardHeader } from "../ui/Card";
 import { StateMessage } from "../ui/Spinner";

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
 import type { BallotPosition } from "@evoting/shared";
-import type { PositionVoteStatus } from "../../lib/vote-status";
+import type { PositionVoteStatus } from "../../data/vote-status";
 import { VoteCard } from "./VoteCard";
 
 const NOW = Date.parse("2026-03-10T12:00:00.000Z");

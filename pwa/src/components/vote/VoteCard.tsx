@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { messages, positionStatus, type BallotPosition, type MyVote, type PositionStatus } from "@evoting/shared";
-import { voteLabel, type PositionVoteStatus } from "../../lib/vote-status";
+import { voteLabel, type PositionVoteStatus } from "../../data/vote-status";
 import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
 import { offlineText } from "../../offline/notices";
 import { Badge } from "../ui/Badge";

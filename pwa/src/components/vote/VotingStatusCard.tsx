@@ -1,5 +1,5 @@
 import type { BallotPosition } from "@evoting/shared";
-import type { PositionVoteStatus } from "../../lib/vote-status";
+import type { PositionVoteStatus } from "../../data/vote-status";
 import { Badge } from "../ui/Badge";
 import { Card, CardHeader } from "../ui/Card";
 

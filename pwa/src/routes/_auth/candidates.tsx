@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { allCandidatesQuery } from "../../lib/queries";
+import { allCandidatesQuery } from "../../data/queries";
 import { CandidatesPage } from "../../screens/CandidatesPage";
 
 export const Route = createFileRoute("/_auth/candidates")({

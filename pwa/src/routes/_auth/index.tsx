@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
-import { session } from "../../lib/session";
-import { allCandidatesQuery, resultsQuery } from "../../lib/queries";
+import { session } from "../../auth/session";
+import { allCandidatesQuery, resultsQuery } from "../../data/queries";
 import { HomePage } from "../../screens/HomePage";
 import { oneTaskEach } from "../../lib/page-idle";
 

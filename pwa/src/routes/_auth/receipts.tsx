@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ballotPositionsQuery } from "../../lib/queries";
+import { ballotPositionsQuery } from "../../data/queries";
 import { ReceiptsPage } from "../../screens/ReceiptsPage";
 
 export const Route = createFileRoute("/_auth/receipts")({

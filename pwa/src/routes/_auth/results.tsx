@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { resultsQuery } from "../../lib/queries";
+import { resultsQuery } from "../../data/queries";
 import { parseResultsTab, type ResultsTab } from "../../screens/results/tabs";
 import { ResultsPage } from "../../screens/ResultsPage";
 

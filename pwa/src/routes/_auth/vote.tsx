@@ -1,7 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ballotPositionsQuery, myVotesQuery } from "../../lib/queries";
+import { ballotPositionsQuery, myVotesQuery } from "../../data/queries";
 import { VotePage } from "../../screens/VotePage";
-import { requireVoter } from "../../lib/guards";
+import { requireVoter } from "../../auth/guards";
 import { oneTaskEach } from "../../lib/page-idle";
 
 export const Route = createFileRoute("/_auth/vote")({

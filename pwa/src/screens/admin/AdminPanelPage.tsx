@@ -1,9 +1,9 @@
 import { lazy, Suspense } from "react";
 import { Link } from "@tanstack/react-router";
 import { canWriteAdmin } from "@evoting/shared";
-import { observerMayOpen } from "../../lib/guards";
-import { useSession } from "../../lib/use-session";
-import { useLogout } from "../../lib/use-logout";
+import { observerMayOpen } from "../../auth/guards";
+import { useSession } from "../../auth/use-session";
+import { useLogout } from "../../auth/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
 import type { IconName } from "../../components/layout/nav";

@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { AUDIT_PAGE_SIZE, type AuditVerification } from "@evoting/shared";
-import { auditQuery, auditVerifyQuery, type AuditFilters } from "../../lib/accountability";
+import { auditQuery, auditVerifyQuery, type AuditFilters } from "../../api/accountability";
 import { formatDateTime, localTimeZone } from "../../lib/format";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ExportCsvButton } from "../../components/admin/ExportCsvButton";

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createCandidateSchema, manifestoSchema, messages } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { adminPositionsQuery, invalidateElectionData } from "../../lib/queries";
+import { api } from "../../api/client";
+import { adminPositionsQuery, invalidateElectionData } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { FieldShell, ImageFileInput, TextField, inputClass } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";

@@ -1,17 +1,17 @@
 import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createPositionSchema, messages } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { invalidateElectionData } from "../../lib/queries";
+import { api } from "../../api/client";
+import { invalidateElectionData } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
-import { useFormFields } from "../../lib/use-form-fields";
+import { useFormFields } from "../../hooks/use-form-fields";
 import { localInputToIso, localTimeZone } from "../../lib/format";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { TextField } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 

@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { createAccountSchema, isStaff, messages, type Role } from "@evoting/shared";
-import { api } from "../../lib/api-client";
+import { api } from "../../api/client";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
-import { useFormFields } from "../../lib/use-form-fields";
+import { useFormFields } from "../../hooks/use-form-fields";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { DateOfBirthField } from "../../components/ui/DateOfBirthField";
 import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility, type UnopposedMode } from "@evoting/shared";
-import { electionApi, electionQuery, invalidateSettings } from "../../lib/election-api";
+import { electionApi, electionQuery, invalidateSettings } from "../../api/election";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
-import { useFormFields } from "../../lib/use-form-fields";
+import { useFormFields } from "../../hooks/use-form-fields";
 import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";

@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, type Candidate } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { adminCandidatesQuery } from "../../lib/queries";
+import { api } from "../../api/client";
+import { adminCandidatesQuery } from "../../data/queries";
 import { Badge } from "../../components/ui/Badge";
 import { Avatar } from "../../components/ui/Avatar";
 import { NeedsNetwork } from "../../components/NeedsNetwork";

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages, positionStatus, type Position } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { adminPositionsQuery } from "../../lib/queries";
+import { api } from "../../api/client";
+import { adminPositionsQuery } from "../../data/queries";
 import { formatShortDateTime, localTimeZone } from "../../lib/format";
-import { useNow } from "../../lib/use-now";
+import { useNow } from "../../hooks/use-now";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { PositionStatusBadge } from "../../components/election/PositionStatusBadge";
 import { ManageHeader } from "../../components/admin/ManageHeader";

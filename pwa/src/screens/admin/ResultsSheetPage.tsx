@@ -9,7 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { outcomeLabel, resultsCsvRows, turnout, formatPercent, type PositionResult } from "@evoting/shared";
-import { electionQuery, resultsSheetQuery } from "../../lib/accountability";
+import { electionQuery, resultsSheetQuery } from "../../api/accountability";
 import { formatDateTime, formatInteger, localTimeZone } from "../../lib/format";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";

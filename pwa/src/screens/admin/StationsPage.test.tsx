@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import type { StationInfo, UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderWithQuery } from "../../test/render";
-import { session } from "../../lib/session";
+import { session } from "../../auth/session";
 import { StationsPage } from "./StationsPage";
 
 const user = (role: UserProfile["role"]): UserProfile => ({ _id: `${role}-1`, name: role, role, matricNumber: "0000/5570001", email: null, hasPassword: true });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { SPEC_ELECTION, messages, type Candidate, type ElectionSettings, type Position, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
-import { session } from "../../lib/session";
+import { session } from "../../auth/session";
 import { isoToLocalInput } from "../../lib/format";
 import { ElectionSettingsPage } from "./ElectionSettingsPage";
 import { ManagePositionsPage } from "./ManagePositionsPage";

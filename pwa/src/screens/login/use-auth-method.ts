@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { CHECK_USER_DEBOUNCE_MS, MATRIC_PATTERN, messages } from "@evoting/shared";
-import { api, ApiRequestError } from "../../lib/api-client";
+import { api, ApiRequestError } from "../../api/client";
 
 export type AuthMethod = "unknown" | "password" | "dob";
 

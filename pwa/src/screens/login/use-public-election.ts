@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { ELECTION_SUBTITLE, ELECTION_TITLE, type PublicElection } from "@evoting/shared";
-import { electionApi } from "../../lib/election-api";
+import { electionApi } from "../../api/election";
 
 export function usePublicElection(): PublicElection {
   const [election, setElection] = useState<PublicElection>({ title: ELECTION_TITLE, subtitle: ELECTION_SUBTITLE });

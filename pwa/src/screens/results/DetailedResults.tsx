@@ -1,5 +1,5 @@
 import type { Results } from "@evoting/shared";
-import { useResultsStream } from "../../lib/use-results-stream";
+import { useResultsStream } from "../../data/use-results-stream";
 import { SummaryTiles } from "../../components/results/SummaryTiles";
 import { PositionBreakdown } from "../../components/results/PositionBreakdown";
 import { EmptyResults } from "../../components/results/ResultsOverview";

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { emailUpdateSchema, messages, type UserProfile } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { queryKeys } from "../../lib/queries";
-import { session } from "../../lib/session";
+import { api } from "../../api/client";
+import { queryKeys } from "../../data/queries";
+import { session } from "../../auth/session";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { TextField } from "../../components/ui/Field";
 

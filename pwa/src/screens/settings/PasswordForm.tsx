@@ -1,15 +1,15 @@
 import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { dateOfBirthSchema, messages, passwordFormSchema, type UserProfile } from "@evoting/shared";
-import { api } from "../../lib/api-client";
-import { queryKeys } from "../../lib/queries";
-import { session } from "../../lib/session";
+import { api } from "../../api/client";
+import { queryKeys } from "../../data/queries";
+import { session } from "../../auth/session";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
-import { useFormFields } from "../../lib/use-form-fields";
+import { useFormFields } from "../../hooks/use-form-fields";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
-import { useOnline } from "../../lib/use-online";
+import { useOnline } from "../../hooks/use-online";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { TextField } from "../../components/ui/Field";
 

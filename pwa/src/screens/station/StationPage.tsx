@@ -5,9 +5,9 @@
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { messages, type RollEntry, type StationChoice } from "@evoting/shared";
-import { useOnline } from "../../lib/use-online";
-import { useLogout } from "../../lib/use-logout";
-import { useNow } from "../../lib/use-now";
+import { useOnline } from "../../hooks/use-online";
+import { useLogout } from "../../auth/use-logout";
+import { useNow } from "../../hooks/use-now";
 import { formatClock } from "../../offline/freshness";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Button } from "../../components/ui/Button";

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { messages } from "@evoting/shared";
-import { errorMessage } from "../../lib/api-client";
+import { errorMessage } from "../../api/client";
 import { Button } from "../../components/ui/Button";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { StateMessage } from "../../components/ui/Spinner";

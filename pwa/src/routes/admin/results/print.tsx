@@ -1,6 +1,6 @@
 import { createFileRoute, redirect } from "@tanstack/react-router";
-import { requireAuth } from "../../../lib/guards";
-import { session } from "../../../lib/session";
+import { requireAuth } from "../../../auth/guards";
+import { session } from "../../../auth/session";
 import { ResultsSheetPage } from "../../../screens/admin/ResultsSheetPage";
 
 /** The printable results sheet: outside the signed-in layout (no navigation to print); admins and observers. */

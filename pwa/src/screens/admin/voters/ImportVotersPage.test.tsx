@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { messages, type RollReport } from "@evoting/shared";
 import { renderRoute } from "../../../test/render";
-import { session } from "../../../lib/session";
+import { session } from "../../../auth/session";
 import { ImportVotersPage } from "../ImportVotersPage";
 
 /** A stand-in for XMLHttpRequest that the test drives: upload progress, then the answer. */

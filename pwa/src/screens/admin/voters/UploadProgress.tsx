@@ -1,4 +1,4 @@
-import type { UploadPhase } from "../../../lib/roll-api";
+import type { UploadPhase } from "../../../api/roll";
 
 interface UploadProgressProps {
   phase: UploadPhase;

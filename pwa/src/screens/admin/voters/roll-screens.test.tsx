@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { messages, type RollReport, type VoterListItem, type VoterPage } from "@evoting/shared";
 import { json, mockFetch } from "../../../test/fetch-mock";
 import { renderRoute, renderWithQuery } from "../../../test/render";
-import { session } from "../../../lib/session";
+import { session } from "../../../auth/session";
 import { ImportPreview } from "./ImportPreview";
 import { ManageVotersPage } from "../ManageVotersPage";
 import { CreateUserPage } from "../CreateUserPage";

@@ -1,0 +1,175 @@
+/**
+ * Bearer sessions: 256 random bits handed to the client, only their SHA-256 stored. Each
+ * session has an absolute lifetime (SESSION_HOURS, 12 h by default) and can be revoked
+ * (logout, password change, an admin's reset, sign-in limits).
+ *
+ * Every authenticated request needs its session, so each process keeps the sessions it has
+ * seen in memory (SessionCache, `Deps.sessions`) instead of reading the database per
+ * request. What ends a session still takes effect at once:
+ * - in this process, before the revoking request is answered: every write that ends a session
+ *   or changes a user's cached fields calls `sessions.invalidate()` once it has committed
+ *   (`revokeSessions` is the one helper for revoking; the voter roll's writes call it too);
+ * - from any other process within a second: triggers move `meta.auth_version` on every such
+ *   change (db/cache-versions.ts) and the cache reads it at most once a second, as the
+ *   realtime hub polls its own counters.
+ * A cached session also ends at its own expiry, checked against the caller's clock.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { InStatement } from "@libsql/client";
+import { toRole } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
+import type { AuthUser, Deps } from "../../deps.ts";
+
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
+
+/** Opportunistic clean-up of a user's long-dead sessions at sign-in; ends nothing alive. */
+const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_at < ?";
+
+/**
+ * Sign-ins go through the group-commit writer: in a rush, many sessions share one commit
+ * (one fsync) instead of two synchronous commits each on the event loop (bench/rush.ts).
+ *
+ * `user` as read for this sign-in, and `mark` (sessionCacheMark) taken before it was read:
+ * the new session goes into this process's cache once committed, so the voter's first calls
+ * after signing in read no session from the database, unless anything that ends sessions or
+ * changes users was written since the mark (then the first call reads it, as any other).
+ */
+export async function createSession({ database, sessions }: Pick<Deps, "database" | "sessions">, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
+  const token = randomBytes(32).toString("base64url");
+  const tokenHash = hashToken(token);
+  const expiresAt = now + lifetimeMs;
+  await database.writer.submit([
+    {
+      sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+      args: [tokenHash, user.id, now, expiresAt],
+    },
+    // Keeps the table small.
+    { sql: DELETE_EXPIRED_SQL, args: [user.id, now] },
+  ]);
+  sessions.remember(token, { tokenHash, expiresAt, user: Object.freeze(user) }, mark);
+  return { token, expiresAt };
+}
+
+export interface Session {
+  user: AuthUser;
+  tokenHash: string;
+  expiresAt: number;
+}
+
+/** Bounds memory (~1 KB each); far more than the voters one process serves in a session's lifetime. */
+const MAX_CACHED = 100_000;
+
+export class SessionCache {
+  /** By bearer token: a hit costs no hash either. */
+  private readonly entries = new Map<string, Session>();
+  /** Reads in flight, by bearer token: requests that miss together wait for the same one. */
+  private readonly loading = new Map<string, Promise<Session | null>>();
+  /** Moves whenever the cache is emptied: a lookup that started before does not store. */
+  private generation = 0;
+  private readonly watch: VersionWatch;
+
+  constructor(private readonly database: Database) {
+    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.invalidate());
+  }
+
+  /** Where the cache stands now: see `remember`. */
+  get mark(): number {
+    return this.generation;
+  }
+
+  /** Keeps a session made from rows read after `mark`, unless the cache was emptied since. */
+  remember(token: string, session: Session, mark: number): void {
+    if (mark !== this.generation) return;
+    if (this.entries.size >= MAX_CACHED) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(token, session);
+  }
+
+  /** Forgets every session: called after any write that ends a session or changes a user. */
+  invalidate(): void {
+    this.entries.clear();
+    // A request after this reads afresh: a read begun before the change may be stale.
+    this.loading.clear();
+    this.generation++;
+  }
+
+  /** The live session of a bearer token (its user and the token's hash), or null. */
+  async find(token: string, now: number): Promise<Session | null> {
+    if (token.length < 20 || token.length > 200) return null;
+    await this.watch.check();
+    const hit = this.entries.get(token);
+    if (hit) {
+      if (hit.expiresAt > now) return hit;
+      this.entries.delete(token);
+      return null;
+    }
+    // Requests that carry a token not yet seen, arriving together (a device delivering its
+    // queued votes at once, the vote page's first calls after sign-in), share one read.
+    const loading = this.loading.get(token);
+    if (loading) return loading.then((session) => (session && session.expiresAt > now ? session : null));
+    const lookup = this.load(token, now);
+    this.loading.set(token, lookup);
+    try {
+      return await lookup;
+    } finally {
+      if (this.loading.get(token) === lookup) this.loading.delete(token);
+    }
+  }
+
+  private async load(token: string, now: number): Promise<Session | null> {
+    const generation = this.generation;
+    const tokenHash = hashToken(token);
+    // Raw SQL on purpose: the query builder cost more than the lookup itself (bench/). A
+    // prepared statement on the direct connection for a database file (db/direct.ts).
+    const row = await this.database.get(
+      `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at
+              FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
+             LIMIT 1`,
+      [tokenHash, now],
+    );
+    if (!row) return null;
+    const session: Session = {
+      tokenHash,
+      expiresAt: Number(row.expires_at),
+      // Frozen: the same object serves every request of the session.
+      user: Object.freeze({
+        id: String(row.id),
+        name: String(row.name),
+        role: toRole(row.role),
+        matricNumber: String(row.matric_number),
+        email: row.email === null ? null : String(row.email),
+        hasPassword: Number(row.has_password) === 1,
+      }),
+    };
+    this.remember(token, session, generation);
+    return session;
+  }
+}
+
+/** The statement that revokes `target`'s sessions (revokeSessions; a password change writes it with the new hash). */
+export function revokeStatement(target: RevokeTarget, now: number): InStatement {
+  return "tokenHash" in target
+    ? { sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", args: [now, target.tokenHash] }
+    : {
+        sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)",
+        args: [now, target.userId, target.keepTokenHash ?? "", now],
+      };
+}
+
+export type RevokeTarget =
+  /** One session (logout). */
+  | { tokenHash: string }
+  /** Every live session of a user but `keepTokenHash` (password change, an admin's reset, sign-in limits). */
+  | { userId: string; keepTokenHash?: string };
+
+/**
+ * The one helper for ending sessions. Resolves after the commit, by which time this process
+ * no longer serves them from memory; other processes stop within a second. Returns how
+ * many sessions it ended.
+ */
+export async function revokeSessions({ database, sessions }: Pick<Deps, "database" | "sessions">, target: RevokeTarget, now: number): Promise<number> {
+  const [result] = await database.writer.submit([revokeStatement(target, now)]);
+  sessions.invalidate();
+  return result.rowsAffected;
+}

@@ -1,0 +1,95 @@
+/** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
+import { asc, eq } from "drizzle-orm";
+import type { Candidate, Position } from "@evoting/shared";
+import type { Database, Db } from "../../db/client.ts";
+import { candidates, positions } from "../../db/schema.ts";
+
+export const photoUrl = (photoId: string | null): string | null => (photoId ? `/api/photos/${photoId}` : null);
+
+type PositionRow = typeof positions.$inferSelect;
+type CandidateRow = typeof candidates.$inferSelect;
+
+function toCandidate(c: CandidateRow, p: Pick<PositionRow, "id" | "title">): Candidate {
+  return {
+    _id: c.id,
+    name: c.name,
+    photo: photoUrl(c.photoId),
+    position: { _id: p.id, title: p.title },
+    positionId: p.id,
+    positionTitle: p.title,
+    manifesto: c.manifesto ?? null,
+  };
+}
+
+/** A stored JSON list of group labels (written only by this API, with JSON.stringify). */
+export function parseGroups(json: string | null | undefined): string[] {
+  try {
+    const value: unknown = JSON.parse(json ?? "[]");
+    return Array.isArray(value) ? value.filter((g): g is string => typeof g === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+type PositionFields = Pick<PositionRow, "id" | "title" | "startTime" | "endTime"> &
+  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain">>;
+
+export function toPosition(p: PositionFields, cands: Candidate[] = []): Position {
+  return {
+    _id: p.id,
+    title: p.title,
+    startTime: new Date(p.startTime).toISOString(),
+    endTime: new Date(p.endTime).toISOString(),
+    candidates: cands,
+    eligibleGroups: parseGroups(p.eligibleGroups),
+    allowAbstain: Boolean(p.allowAbstain),
+  };
+}
+
+/**
+ * Every position (by start time, then creation order) with its candidates in creation order:
+ * the 'fixed' ballot order (issue 11; 'random' reorders per voter in the vote routes). Two
+ * queries, no N+1.
+ */
+export async function listPositions(db: Db): Promise<Position[]> {
+  const [posRows, candRows] = await Promise.all([
+    db.select().from(positions).orderBy(asc(positions.startTime), asc(positions.createdAt), asc(positions.title)),
+    db.select().from(candidates).orderBy(asc(candidates.createdAt), asc(candidates.name)),
+  ]);
+  const byPosition = new Map<string, Candidate[]>();
+  const posById = new Map(posRows.map((p) => [p.id, p]));
+  for (const c of candRows) {
+    const p = posById.get(c.positionId);
+    if (!p) continue;
+    const list = byPosition.get(p.id) ?? [];
+    list.push(toCandidate(c, p));
+    byPosition.set(p.id, list);
+  }
+  return posRows.map((p) => toPosition(p, byPosition.get(p.id) ?? []));
+}
+
+/** Candidates flattened, in position order then by name. */
+export async function listCandidates(db: Db): Promise<Candidate[]> {
+  return (await listPositions(db)).flatMap((p) => p.candidates);
+}
+
+export async function findPosition(db: Db, id: string): Promise<PositionRow | undefined> {
+  return (await db.select().from(positions).where(eq(positions.id, id)).limit(1))[0];
+}
+
+export async function findCandidateWithPosition(db: Db, id: string) {
+  const rows = await db
+    .select({ c: candidates, p: positions })
+    .from(candidates)
+    .innerJoin(positions, eq(positions.id, candidates.positionId))
+    .where(eq(candidates.id, id))
+    .limit(1);
+  const row = rows[0];
+  return row ? toCandidate(row.c, row.p) : undefined;
+}
+
+/** The voter's roll groups (users.groups), for positions limited to groups. */
+export async function voterGroups(database: Database, userId: string): Promise<string[]> {
+  const row = await database.get("SELECT groups FROM users WHERE id = ?", [userId]);
+  return parseGroups(row ? String(row.groups) : "[]");
+}

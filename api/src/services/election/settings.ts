@@ -1,0 +1,85 @@
+/**
+ * Election settings (issue 11): one stored row, seeded with the spec's fixed election, read
+ * by every signed-in page (banner, countdown), the login page (title only), results
+ * visibility and ballot order.
+ */
+import type { ElectionSettings, ElectionSettingsInput, Position } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import { fingerprint, type Keys } from "../../security/keys.ts";
+
+const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
+
+/**
+ * Every results request and vote page reads the settings: a copy is kept for up to a second
+ * (the staleness the live results already allow when another process writes), and dropped at
+ * once when this process saves. Whether results are hidden is still decided per request
+ * against the clock, so the close is exact.
+ */
+const FRESH_MS = 1_000;
+const cache = new WeakMap<Database, { settings: ElectionSettings; at: number }>();
+
+export async function getElection(database: Database): Promise<ElectionSettings> {
+  const hit = cache.get(database);
+  if (hit && performance.now() - hit.at < FRESH_MS) return hit.settings;
+  const settings = await readElection(database);
+  cache.set(database, { settings, at: performance.now() });
+  return settings;
+}
+
+async function readElection(database: Database): Promise<ElectionSettings> {
+  const row = await database.get(
+    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed FROM election_settings WHERE id = 1",
+  );
+  if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
+  return {
+    title: String(row.title),
+    subtitle: String(row.subtitle),
+    startTime: toIso(row.start_time),
+    endTime: toIso(row.end_time),
+    resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
+    ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
+    unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
+  };
+}
+
+/** Replaces the settings; answers what they were and what they are now (for the audit). */
+export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
+  const before = await readElection(database);
+  await database.writer.submit([
+    {
+      sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
+              results_visibility = ?, ballot_order = ?, unopposed = ?, updated_at = ? WHERE id = 1`,
+      args: [
+        input.title,
+        input.subtitle,
+        Date.parse(input.startTime),
+        Date.parse(input.endTime),
+        input.resultsVisibility,
+        input.ballotOrder,
+        input.unopposed,
+        now,
+      ],
+    },
+  ]);
+  cache.delete(database);
+  return { before, after: await getElection(database) };
+}
+
+/** "title: 'A' -> 'B'; ballotOrder: fixed -> random": what changed, for a person reading the audit log. */
+export function describeChanges<T extends object>(before: T, after: T): string {
+  const changed = (Object.keys(after) as (keyof T)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  if (changed.length === 0) return "no change";
+  return changed.map((k) => `${String(k)}: ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`).join("; ");
+}
+
+/**
+ * 'random' ballot order: each voter's own order, stable across visits and devices (an HMAC of
+ * voter and candidate under the server's key), so no candidate gains from being listed first
+ * and a voter's list never reshuffles under their thumb.
+ */
+export function orderForVoter(keys: Keys, voterId: string, list: Position[]): Position[] {
+  return list.map((p) => {
+    const rank = new Map(p.candidates.map((c) => [c._id, fingerprint(keys, `ballot-order:${voterId}:${c._id}`)]));
+    return { ...p, candidates: [...p.candidates].sort((a, b) => (rank.get(a._id)! < rank.get(b._id)! ? -1 : 1)) };
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * Results snapshots. Tallies live in `candidates.vote_count` (kept in the ballot's own write),
+ * so a snapshot costs a handful of small queries whatever the number of ballots. The snapshot
+ * is cached against `meta.results_version`, which every vote batch and every admin change
+ * bumps. A request reads nothing: the cached snapshot is served until this process changes
+ * the results (`changed()`, called by hub.resultsChanged() after every such write) or a
+ * second has passed since the counter was last read, so a vote through another process
+ * shows within a second as the live stream promises. Recomputes are single-flight.
+ */
+import type { ElectionSettings, Results } from "@evoting/shared";
+import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import type { Clock } from "../../clock.ts";
+import { RESULTS_VERSION } from "../../db/schema.ts";
+import { photoUrl } from "../election/catalog.ts";
+import { getElection } from "../election/settings.ts";
+
+export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
+
+/**
+ * A recompute costs O(participations) for the count of distinct voters: ~275 ms of blocked
+ * event loop at 500,000 ballots (bench/). Recomputing for every vote batch would then stall
+ * the server during voting. So when the last recompute was costly, a snapshot at most
+ * ~10 recompute-times old (never more than MAX_STALE_MS) is served meanwhile: results lag
+ * votes by about as much as the live stream's coalescing (≤ 1 event/s) already allows.
+ * Cheap recomputes (a small election, every test) are always fresh.
+ */
+const COSTLY_MS = 5;
+const MAX_STALE_MS = 3_000;
+/** How long a snapshot known to match the counter is served without reading it again. */
+const VERIFY_EVERY_MS = 1_000;
+/** Each snapshot as JSON text and as its UTF-8 bytes, made once per snapshot rather than once per request. */
+const serialised = new WeakMap<Results, { text: string; bytes: Uint8Array }>();
+
+function serialise(results: Results): { text: string; bytes: Uint8Array } {
+  let kept = serialised.get(results);
+  if (!kept) {
+    const text = JSON.stringify(results);
+    serialised.set(results, (kept = { text, bytes: Buffer.from(text, "utf8") }));
+  }
+  return kept;
+}
+
+export class ResultsService {
+  private cached: { version: number; results: Results } | null = null;
+  private lastComputeMs = 0;
+  private computedAt = 0;
+  private computing: Promise<{ version: number; results: Results }> | null = null;
+  /** Local changes so far, and how many had happened when the cache last matched the counter (and when). */
+  private changes = 0;
+  private verified = { changes: -1, at: -Infinity };
+  private settings: { value: ElectionSettings; changes: number; at: number } | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
+    private readonly costlyMs = COSTLY_MS,
+  ) {}
+
+  async version(): Promise<number> {
+    // Every results request and every live tick reads this: a prepared statement (db/direct.ts).
+    const row = await this.database.get(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
+    return Number(row?.value ?? 0);
+  }
+
+  /** Issue 11: 'after-close' visibility withholds tallies from voters until the election window ends. */
+  async withheldFromVoters(): Promise<boolean> {
+    return resultsHiddenFrom(await this.election(), false, this.clock.now());
+  }
+
+  /** A write in this process changed the results: the next request reads the counter. */
+  changed(): void {
+    this.changes++;
+  }
+
+  /**
+   * The election settings (results visibility), from memory like the snapshot: a change here
+   * calls changed() (routes/admin/election.ts); one elsewhere shows within a second.
+   */
+  async election(): Promise<ElectionSettings> {
+    const { changes } = this;
+    const at = performance.now();
+    const held = this.settings;
+    if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held.value;
+    const value = await getElection(this.database);
+    this.settings = { value, changes, at };
+    return value;
+  }
+
+  /** The snapshot as JSON text, serialised once per snapshot rather than once per request. */
+  async json(): Promise<string> {
+    return serialise(await this.get()).text;
+  }
+
+  /**
+   * The snapshot as UTF-8 JSON bytes, for the results route: written to the socket as they
+   * are, where a string would be encoded again for every answer (issue 13: that encoding and
+   * the garbage it left were a quarter of a results request).
+   */
+  async bytes(): Promise<Uint8Array> {
+    return serialise(await this.get()).bytes;
+  }
+
+  /**
+   * The results answer for a signed-in `role` at `now`: the snapshot's bytes, or null while
+   * they are withheld from it (issue 11: with 'after-close' voters see no tallies until the
+   * window ends). The one rule for both ways a results request is served (routes/vote.ts,
+   * http/hot-routes.ts).
+   */
+  async bytesFor(role: Role, now: number): Promise<Uint8Array | null> {
+    if (resultsHiddenFrom(await this.election(), canViewAdmin(role), now)) return null;
+    return this.bytes();
+  }
+
+  async get(): Promise<Results> {
+    const { changes } = this;
+    const readAt = performance.now();
+    if (this.cached && this.verified.changes === changes && readAt - this.verified.at < VERIFY_EVERY_MS) return this.cached.results;
+    const version = await this.version();
+    if (this.cached && this.cached.version === version) {
+      this.verified = { changes, at: readAt };
+      return this.cached.results;
+    }
+    if (this.cached && this.lastComputeMs > this.costlyMs) {
+      const staleFor = performance.now() - this.computedAt;
+      if (staleFor < Math.min(MAX_STALE_MS, this.lastComputeMs * 10)) return this.cached.results;
+    }
+    if (!this.computing) {
+      this.computing = this.compute().finally(() => (this.computing = null));
+    }
+    const fresh = await this.computing;
+    // A recompute that started before our read may predate it; one more round settles it.
+    if (fresh.version < version) return this.get();
+    if (this.cached === fresh) this.verified = { changes, at: readAt };
+    return fresh.results;
+  }
+
+  private async compute(): Promise<{ version: number; results: Results }> {
+    const started = performance.now();
+    const client = this.database.client;
+    // One read batch: a consistent view of counter, voters, participation and tallies.
+    const [v, voters, voted, rows, eligible, settings] = await client.batch(
+      [
+        `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
+        "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
+        "SELECT count(DISTINCT voter_id) AS n FROM participations",
+        `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
+                c.id AS candidate_id, c.name, c.photo_id, c.vote_count
+           FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
+           ORDER BY p.start_time, p.created_at, p.title, c.name`,
+        // Issue 11: a position limited to groups has its own base for turnout: its eligible voters.
+        `SELECT p.id AS position_id,
+                (SELECT count(*) FROM users u WHERE u.role <> 'admin' AND EXISTS (
+                   SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
+                    WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
+           FROM positions p WHERE p.eligible_groups <> '[]'`,
+        // Issue 11: whether a lone candidate is decided by Yes/No (off by default, the spec).
+        "SELECT unopposed FROM election_settings WHERE id = 1",
+      ],
+      "read",
+    );
+    const byPosition = new Map<string, Results["results"][number]>();
+    for (const r of rows.rows) {
+      const id = String(r.position_id);
+      let entry = byPosition.get(id);
+      if (!entry) {
+        // 'No' and abstentions are ballots too: the position is done for those voters.
+        const noVotes = Number(r.no_count ?? 0);
+        const abstentions = Number(r.abstain_count ?? 0);
+        entry = { positionId: id, positionTitle: String(r.position_title), totalVotes: noVotes + abstentions, breakdown: [], noVotes, abstentions };
+        byPosition.set(id, entry);
+      }
+      if (r.candidate_id !== null) {
+        const votes = Number(r.vote_count);
+        entry.totalVotes += votes;
+        entry.breakdown.push({
+          candidateId: String(r.candidate_id),
+          name: String(r.name),
+          photo: photoUrl(r.photo_id === null ? null : String(r.photo_id)),
+          votes,
+        });
+      }
+    }
+    const unopposed = settings.rows[0]?.unopposed === "yes-no" ? "yes-no" : "single";
+    const totalRegisteredVoters = Number(voters.rows[0]?.n ?? 0);
+    const eligibleBy = new Map(eligible.rows.map((r) => [String(r.position_id), Number(r.n)]));
+    for (const entry of byPosition.values()) entry.eligibleVoters = eligibleBy.get(entry.positionId) ?? totalRegisteredVoters;
+    const results: Results = {
+      totalRegisteredVoters,
+      totalVotesCast: Number(voted.rows[0]?.n ?? 0),
+      results: [...byPosition.values()].map((p) => ({
+        ...p,
+        breakdown: sortBreakdown(p.breakdown),
+        ...(isYesNoBallot(p.breakdown.length, unopposed) ? { yesNo: true } : {}),
+      })),
+      generatedAt: new Date(this.clock.now()).toISOString(),
+    };
+    const snapshot = { version: Number(v.rows[0]?.value ?? 0), results };
+    if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;
+    this.computedAt = performance.now();
+    this.lastComputeMs = this.computedAt - started;
+    return snapshot;
+  }
+}
+

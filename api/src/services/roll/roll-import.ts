@@ -1,0 +1,180 @@
+/**
+ * Importing the voter roll from CSV, in two steps that share one plan: `planRollImport` reads
+ * and checks the whole file against the roll as stored (nothing written) and returns the
+ * report plus the statements that would apply it; `applyRollPlan` runs those statements as
+ * ONE write transaction, so a file with any error, or one that no longer fits the roll by the
+ * time it is applied, writes nothing.
+ *
+ * Dates of birth are compared and stored as keyed hashes (security/passwords.ts): checking
+ * 10,000 rows costs milliseconds, where argon2id would cost minutes (bench/import.ts).
+ */
+import { randomUUID } from "node:crypto";
+import { CsvError, parse } from "csv-parse/sync";
+import type { InStatement } from "@libsql/client";
+import {
+  MAX_ROLL_ROWS,
+  REQUIRED_ROLL_COLUMNS,
+  checkRollRow,
+  isStaff,
+  messages,
+  rollColumnOf,
+  rollMessages,
+  type RollColumn,
+  type RollIssue,
+  type RollReport,
+} from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { hashDateOfBirth } from "../../security/passwords.ts";
+import type { Deps } from "../../deps.ts";
+
+export class RollTooLarge extends Error {}
+
+const YIELD_EVERY = 500;
+
+interface CsvRow {
+  line: number;
+  cells: Partial<Record<RollColumn, string>>;
+}
+
+/** The CSV's rows by canonical column, with their first line; header and syntax problems as issues. */
+export function readRollCsv(text: string): { rows: CsvRow[]; issues: RollIssue[] } {
+  // One line ending for the whole file, so a line number means the same in every editor and
+  // a file mixing CRLF and LF (hand-edited exports) still parses; the parsing itself is csv-parse's.
+  const normalised = text.replace(/\r\n?/g, "\n");
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    // With `info: true` each record comes as { record, info } (the typings do not follow the option).
+    records = (parse as (input: string, options: object) => typeof records)(normalised, {
+      bom: true,
+      info: true,
+      record_delimiter: "\n",
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+    });
+  } catch (error) {
+    if (error instanceof CsvError) return { rows: [], issues: [{ line: Number(error.lines ?? 1), column: "", message: error.message }] };
+    throw error;
+  }
+  if (records.length - 1 > MAX_ROLL_ROWS) throw new RollTooLarge(messages.rollTooManyRows);
+  if (records.length < 2) return { rows: [], issues: [{ line: 1, column: "", message: messages.rollEmpty }] };
+
+  const firstLine = (r: { record: string[]; info: { lines: number } }) => r.info.lines - r.record.join("").split("\n").length + 1;
+  const [header, ...body] = records;
+  const headerLine = firstLine(header);
+  const columns: (RollColumn | null)[] = [];
+  const issues: RollIssue[] = [];
+  for (const cell of header.record) {
+    const column = rollColumnOf(cell);
+    if (!column && cell.trim() !== "") issues.push({ line: headerLine, column: cell, message: rollMessages.unknownColumn(cell) });
+    else if (column && columns.includes(column)) issues.push({ line: headerLine, column, message: rollMessages.repeatedColumn(column) });
+    columns.push(column);
+  }
+  for (const required of REQUIRED_ROLL_COLUMNS) {
+    if (!columns.includes(required)) issues.push({ line: headerLine, column: required, message: rollMessages.missingColumn(required) });
+  }
+  if (issues.length > 0) return { rows: [], issues };
+
+  const rows: CsvRow[] = [];
+  for (const r of body) {
+    const line = firstLine(r);
+    const extra = r.record.slice(columns.length).some((cell) => cell.trim() !== "");
+    if (extra) issues.push({ line, column: "", message: rollMessages.extraCells(r.record.length, columns.length) });
+    const cells: Partial<Record<RollColumn, string>> = {};
+    columns.forEach((column, i) => {
+      if (column) cells[column] = r.record[i] ?? "";
+    });
+    rows.push({ line, cells });
+  }
+  return { rows, issues };
+}
+
+interface StoredVoter {
+  id: string;
+  name: string;
+  email: string | null;
+  groups: string;
+  role: string;
+  dobHash: string | null;
+}
+
+export interface RollPlan {
+  report: Omit<RollReport, "dryRun">;
+  statements: InStatement[];
+}
+
+/** Checks the file against itself and the stored roll; writes nothing. */
+export async function planRollImport(database: Database, keys: Pick<Keys, "dob">, text: string, now: number): Promise<RollPlan> {
+  const { rows, issues } = readRollCsv(text);
+  const stored = new Map<string, StoredVoter>();
+  const rs = await database.client.execute("SELECT id, matric_number, name, email, groups, role, dob_hash FROM users");
+  for (const r of rs.rows) {
+    stored.set(String(r.matric_number), {
+      id: String(r.id),
+      name: String(r.name),
+      email: r.email === null ? null : String(r.email),
+      groups: String(r.groups),
+      role: String(r.role),
+      dobHash: r.dob_hash === null ? null : String(r.dob_hash),
+    });
+  }
+
+  const statements: InStatement[] = [];
+  const firstSeen = new Map<string, number>();
+  let created = 0;
+  let updated = 0;
+  let unchanged = 0;
+  for (const [index, { line, cells }] of rows.entries()) {
+    // Checking 10,000 rows takes a second or more of CPU: let other requests (votes, sign-ins)
+    // through every few hundred rows instead of holding the event loop for all of it.
+    if (index % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
+    const { row, issues: rowIssues } = checkRollRow(cells, line);
+    issues.push(...rowIssues);
+    if (!row) continue;
+    const earlier = firstSeen.get(row.matricNumber);
+    if (earlier !== undefined) {
+      issues.push({ line, column: "matricNumber", message: rollMessages.duplicateInFile(earlier) });
+      continue;
+    }
+    firstSeen.set(row.matricNumber, line);
+    const existing = stored.get(row.matricNumber);
+    if (existing && isStaff(existing.role)) {
+      issues.push({ line, column: "matricNumber", message: messages.rollStaffMatric });
+      continue;
+    }
+    const dobHash = hashDateOfBirth(keys.dob, row.matricNumber, row.dateOfBirth);
+    const groups = JSON.stringify(row.groups);
+    if (!existing) {
+      created++;
+      statements.push({
+        sql: "INSERT INTO users (id, name, matric_number, role, email, dob_hash, groups, created_at) VALUES (?, ?, ?, 'voter', ?, ?, ?, ?)",
+        args: [randomUUID(), row.name, row.matricNumber, row.email, dobHash, groups, now],
+      });
+    } else if (existing.name !== row.name || existing.email !== row.email || existing.groups !== groups || existing.dobHash !== dobHash) {
+      // An old argon2id date-of-birth hash never equals the keyed one: such a row is rewritten once.
+      updated++;
+      statements.push({
+        sql: "UPDATE users SET name = ?, email = ?, groups = ?, dob_hash = ? WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')",
+        args: [row.name, row.email, groups, dobHash, existing.id],
+      });
+    } else {
+      unchanged++;
+    }
+  }
+  issues.sort((a, b) => a.line - b.line);
+  return { report: { total: rows.length, created, updated, unchanged, errors: issues }, statements };
+}
+
+/** Applies a clean plan in one transaction; false when the roll changed under it (nothing written). */
+export async function applyRollPlan({ database, sessions }: Pick<Deps, "database" | "sessions">, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
+  if (plan.statements.length === 0) return true;
+  try {
+    await database.writer.submit([...plan.statements, ...extra]);
+    sessions.invalidate(); // updated voters' names, emails and groups
+    return true;
+  } catch {
+    // A matric number taken since the check (unique index): the whole transaction rolled back.
+    return false;
+  }
+}

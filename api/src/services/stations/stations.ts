@@ -1,0 +1,237 @@
+/**
+ * Polling stations (issue 14): stations, their officers, and an officer's sign-in to a
+ * station on a device (a station session). The ballots a station takes are in
+ * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
+ */
+import { hkdfSync, randomUUID } from "node:crypto";
+import { isStaff, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+
+/**
+ * A station session's AES-256-GCM key, derived from the server secret and the session id:
+ * never stored, so a database copy cannot forge or read station ballots.
+ */
+export const stationSessionKey = (keys: Keys, sessionId: string): Buffer =>
+  Buffer.from(hkdfSync("sha256", keys.sign, sessionId, "csc-evoting station session", 32));
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export interface StationRow {
+  id: string;
+  name: string;
+  revokedAt: number | null;
+}
+
+export async function findStation(database: Database, id: string): Promise<StationRow | null> {
+  const row = await database.get("SELECT id, name, revoked_at FROM stations WHERE id = ?", [id]);
+  if (!row) return null;
+  return { id: String(row.id), name: String(row.name), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at) };
+}
+
+export async function listStations(database: Database): Promise<StationInfo[]> {
+  const [stationRows, officerRows] = await Promise.all([
+    database.client.execute("SELECT id, name, created_at, revoked_at, ballots_taken FROM stations ORDER BY created_at, name"),
+    database.client.execute(
+      `SELECT o.station_id, u.id, u.name, u.matric_number, u.role
+         FROM station_officers o JOIN users u ON u.id = o.user_id ORDER BY u.name`,
+    ),
+  ]);
+  const officers = new Map<string, StationOfficer[]>();
+  for (const r of officerRows.rows) {
+    const list = officers.get(String(r.station_id)) ?? [];
+    list.push({ _id: String(r.id), name: String(r.name), matricNumber: String(r.matric_number), role: toRole(r.role) });
+    officers.set(String(r.station_id), list);
+  }
+  return stationRows.rows.map((r) => ({
+    _id: String(r.id),
+    name: String(r.name),
+    createdAt: new Date(Number(r.created_at)).toISOString(),
+    revokedAt: iso(r.revoked_at === null ? null : Number(r.revoked_at)),
+    ballotsTaken: Number(r.ballots_taken),
+    officers: officers.get(String(r.id)) ?? [],
+  }));
+}
+
+export async function stationTally(database: Database): Promise<StationTally> {
+  const rs = await database.client.execute("SELECT id, name, revoked_at, ballots_taken FROM stations ORDER BY created_at, name");
+  const stations = rs.rows.map((r) => ({
+    _id: String(r.id),
+    name: String(r.name),
+    revoked: r.revoked_at !== null,
+    ballotsTaken: Number(r.ballots_taken),
+  }));
+  return { stations, total: stations.reduce((sum, s) => sum + s.ballotsTaken, 0) };
+}
+
+export async function createStation(database: Database, name: string, now: number) {
+  const id = randomUUID();
+  await database.writer.submit([{ sql: "INSERT INTO stations (id, name, created_at) VALUES (?, ?, ?)", args: [id, name, now] }]);
+  return id;
+}
+
+/** Revoking is final: every session of the station ends and its ballots are refused from now on. */
+export async function revokeStation(database: Database, id: string, now: number): Promise<boolean> {
+  const [revoked] = await database.writer.submit([
+    { sql: "UPDATE stations SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", args: [now, id] },
+    { sql: "UPDATE station_sessions SET closed_at = ? WHERE station_id = ? AND closed_at IS NULL", args: [now, id] },
+  ]);
+  return revoked.rowsAffected === 1;
+}
+
+export type AssignResult = { officer: StationOfficer } | "no-user" | "not-staff";
+
+export async function assignOfficer(database: Database, stationId: string, matricNumber: string, now: number): Promise<AssignResult> {
+  const row = await database.get("SELECT id, name, matric_number, role FROM users WHERE matric_number = ?", [matricNumber]);
+  if (!row) return "no-user";
+  const role = toRole(row.role);
+  if (!isStaff(role)) return "not-staff";
+  await database.writer.submit([
+    { sql: "INSERT OR IGNORE INTO station_officers (station_id, user_id, assigned_at) VALUES (?, ?, ?)", args: [stationId, String(row.id), now] },
+  ]);
+  return { officer: { _id: String(row.id), name: String(row.name), matricNumber: String(row.matric_number), role } };
+}
+
+/** Unassigning also ends the officer's open sessions at this station: their device stops taking ballots. */
+export async function removeOfficer(database: Database, stationId: string, userId: string, now: number): Promise<boolean> {
+  const [removed] = await database.writer.submit([
+    { sql: "DELETE FROM station_officers WHERE station_id = ? AND user_id = ?", args: [stationId, userId] },
+    {
+      sql: "UPDATE station_sessions SET closed_at = ? WHERE station_id = ? AND officer_id = ? AND closed_at IS NULL",
+      args: [now, stationId, userId],
+    },
+  ]);
+  return removed.rowsAffected === 1;
+}
+
+export async function isAssigned(database: Database, stationId: string, userId: string): Promise<boolean> {
+  return !!(await database.get("SELECT 1 AS ok FROM station_officers WHERE station_id = ? AND user_id = ?", [stationId, userId]));
+}
+
+/** Live stations this user may staff. */
+export async function stationsOf(database: Database, userId: string) {
+  const rs = await database.client.execute({
+    sql: `SELECT s.id, s.name FROM stations s JOIN station_officers o ON o.station_id = s.id
+           WHERE o.user_id = ? AND s.revoked_at IS NULL ORDER BY s.name`,
+    args: [userId],
+  });
+  return rs.rows.map((r) => ({ _id: String(r.id), name: String(r.name) }));
+}
+
+export interface StationSessionRow {
+  id: string;
+  stationId: string;
+  officerId: string;
+  loginTokenHash: string;
+  loginExpiresAt: number;
+  openedAt: number;
+  closedAt: number | null;
+}
+
+export async function openStationSession(
+  database: Database,
+  input: { stationId: string; officerId: string; loginTokenHash: string; now: number },
+): Promise<StationSessionRow> {
+  const login = await database.get("SELECT expires_at FROM sessions WHERE token_hash = ?", [input.loginTokenHash]);
+  const row: StationSessionRow = {
+    id: randomUUID(),
+    stationId: input.stationId,
+    officerId: input.officerId,
+    loginTokenHash: input.loginTokenHash,
+    loginExpiresAt: login ? Number(login.expires_at) : input.now,
+    openedAt: input.now,
+    closedAt: null,
+  };
+  await database.writer.submit([
+    {
+      sql: `INSERT INTO station_sessions (id, station_id, officer_id, login_token_hash, login_expires_at, opened_at)
+            VALUES (?, ?, ?, ?, ?, ?)`,
+      args: [row.id, row.stationId, row.officerId, row.loginTokenHash, row.loginExpiresAt, row.openedAt],
+    },
+  ]);
+  return row;
+}
+
+export async function findStationSession(database: Database, id: string): Promise<StationSessionRow | null> {
+  const r = await database.get(
+    "SELECT id, station_id, officer_id, login_token_hash, login_expires_at, opened_at, closed_at FROM station_sessions WHERE id = ?",
+    [id],
+  );
+  if (!r) return null;
+  return {
+    id: String(r.id),
+    stationId: String(r.station_id),
+    officerId: String(r.officer_id),
+    loginTokenHash: String(r.login_token_hash),
+    loginExpiresAt: Number(r.login_expires_at),
+    openedAt: Number(r.opened_at),
+    closedAt: r.closed_at === null ? null : Number(r.closed_at),
+  };
+}
+
+export async function closeStationSession(database: Database, id: string, now: number) {
+  await database.writer.submit([{ sql: "UPDATE station_sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL", args: [now, id] }]);
+}
+
+/**
+ * When the officer's sign-in behind a station session stopped counting: the earliest of the
+ * station session's close, the login session's expiry and its revocation (sign-out). A
+ * ballot cast at or after this instant was not cast with an officer signed in.
+ */
+export async function sessionEnd(database: Database, session: StationSessionRow): Promise<number> {
+  const login = await database.get("SELECT expires_at, revoked_at FROM sessions WHERE token_hash = ?", [session.loginTokenHash]);
+  // The live row when it is still there (its expiry may have been extended); the copy taken
+  // at opening once clean-up has removed it.
+  const ends = [login ? Number(login.expires_at) : session.loginExpiresAt];
+  if (session.closedAt !== null) ends.push(session.closedAt);
+  if (login && login.revoked_at !== null) ends.push(Number(login.revoked_at));
+  return Math.min(...ends);
+}
+
+const parseGroups = (value: unknown): string[] => {
+  try {
+    const parsed: unknown = JSON.parse(String(value ?? "[]"));
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const ROLL_COLUMNS = `u.id, u.matric_number, u.name, u.groups, u.role,
+  (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id) AS voted`;
+
+/** The roll a station needs to work alone: no date of birth, no hash of one, no password. */
+export async function stationRoll(database: Database): Promise<RollEntry[]> {
+  return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u ORDER BY u.matric_number`)).rows);
+}
+
+/** Voters by exact matriculation number or part of the name (case-insensitive), at most `limit`. */
+export async function searchRoll(database: Database, query: string, limit: number): Promise<RollEntry[]> {
+  const like = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const rs = await database.client.execute({
+    sql: `SELECT ${ROLL_COLUMNS} FROM users u
+           WHERE (u.matric_number = ? OR lower(u.name) LIKE ? ESCAPE '\\')
+             AND u.role NOT IN ('admin', 'observer', 'officer')
+           ORDER BY u.matric_number LIMIT ?`,
+    args: [query, like, limit],
+  });
+  return toRoll(rs.rows);
+}
+
+function toRoll(rows: Record<string, unknown>[]): RollEntry[] {
+  return rows
+    .filter((r) => !isStaff(toRole(r.role)))
+    .map((r) => ({
+      _id: String(r.id),
+      matricNumber: String(r.matric_number),
+      name: String(r.name),
+      groups: parseGroups(r.groups),
+      voted: r.voted ? String(r.voted).split(",") : [],
+    }));
+}
+
+export async function findRollEntry(database: Database, voterId: string): Promise<(RollEntry & { role: string }) | null> {
+  const r = await database.get("SELECT id, matric_number, name, groups, role FROM users WHERE id = ?", [voterId]);
+  if (!r) return null;
+  return { _id: String(r.id), matricNumber: String(r.matric_number), name: String(r.name), groups: parseGroups(r.groups), voted: [], role: toRole(r.role) };
+}

@@ -1,0 +1,244 @@
+/**
+ * Casting a vote. One write, grouped with other votes by the BatchWriter, does both of:
+ *   1. record participation (voter, position): INSERT OR IGNORE on its primary key — the
+ *      database, not this code, is what allows one vote per voter and position. A keyed vote
+ *      carries its Idempotency-Key and fingerprint on this row, and is inserted only while no
+ *      row holds that key (a participation or a refused answer);
+ *   2. add the sealed PENDING ballot only if 1 inserted (`changes()`).
+ * So concurrent duplicates and replays can never count twice, and a ballot never exists
+ * without its participation. A keyed vote that did not count then stores its refusal (409)
+ * under its key in a second write, unless the key already answers (services/votes/idempotency.ts).
+ * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
+ * another commit, by the mixer (services/votes/mixer.ts): no commit lines a voter up with a ballot.
+ *
+ * Secrecy of what is stored (README, "Threat model"; issue 9):
+ * - the participation seals {kind, candidate id, ballot id} padded to one length; the
+ *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
+ * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
+ * - no answer is stored: a 409 is always 'already voted', and a 201 is rebuilt from the
+ *   request (which the fingerprint proves is the same) and the participation holding the key
+ *   (its ballot id gives the receipt). Refused answers keep the hour, never the millisecond,
+ *   expire after 24 h and are capped per voter (services/votes/idempotency.ts). Rows written before
+ *   this kept a sealed, padded answer, which is still read.
+ *
+ * A counted keyed vote is two statements and one voter-keyed row, as an unkeyed one.
+ */
+import { randomUUID } from "node:crypto";
+import type { CastVoteResponse, MyVote } from "@evoting/shared";
+import { messages } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
+import { fingerprint, type Keys } from "../../security/keys.ts";
+import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
+import { purgeAllExpired } from "./idempotency.ts";
+import { pendingBallotStatement } from "./mixer.ts";
+import { newBallot, receiptCode } from "./receipts.ts";
+
+export const HOUR = 3_600_000;
+export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
+
+export type ChoiceKind = "candidate" | "no" | "abstain";
+
+/** What a vote chooses. 'Yes' on an unopposed position is its candidate. */
+export type VoteChoice =
+  | { kind: "candidate"; candidateId: string; candidateName: string }
+  | { kind: "no" }
+  | { kind: "abstain" };
+
+/** A choice as a request names it (no candidate name): what the idempotency fingerprint covers. */
+export interface ChoiceRef {
+  kind: ChoiceKind;
+  candidateId?: string;
+}
+
+/** The body of POST /vote as far as the choice goes: a candidate id, or 'no' / 'abstain'. */
+export const choiceRefOf = (body: { candidateId?: string; choice?: "no" | "abstain" }): ChoiceRef =>
+  body.choice ? { kind: body.choice } : { kind: "candidate", candidateId: body.candidateId ?? "" };
+
+/** The sealed record of a choice (participation and pending ballot): short keys, fixed length. */
+export interface ChoiceRecord {
+  /** kind */
+  k: ChoiceKind;
+  /** candidate id, null for no/abstain */
+  c: string | null;
+  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
+  b: string | null;
+}
+
+export interface VoteAnswer {
+  status: 201 | 409;
+  body: CastVoteResponse | { message: string };
+}
+
+export type StoredAnswer = { status: number; body: unknown };
+
+const choiceContext = (voterId: string, positionId: string) => `choice:${voterId}:${positionId}`;
+const answerContext = (voterId: string, key: string) => `idem:${voterId}:${key}`;
+
+/** What the fingerprint covers: the voter and the key as well as the body, so equal choices of two voters never match. */
+const fingerprintInput = (voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
+  JSON.stringify(["vote", voterId, key, positionId, choice.kind, choice.candidateId ?? null]);
+
+export const requestFingerprint = (keys: Keys, voterId: string, key: string, positionId: string, choice: ChoiceRef) =>
+  fingerprint(keys, fingerprintInput(voterId, key, positionId, choice));
+
+export const sealChoice = (keys: Keys, voterId: string, positionId: string, record: ChoiceRecord) =>
+  sealPadded(keys, record, choiceContext(voterId, positionId), CHOICE_RECORD_BYTES);
+
+/** The 201 answer to a counted vote, built the same way when it is first sent and when a key replays it. */
+const successAnswer = (vote: MyVote & { receipt: string }): VoteAnswer => ({
+  status: 201,
+  body: { message: messages.castVoteSuccess, vote, receipt: vote.receipt },
+});
+
+const conflictAnswer = (): VoteAnswer => ({ status: 409, body: { message: messages.alreadyVoted } });
+
+/** The voter's view of a choice. Candidate votes keep the spec's shape; others name their kind. */
+export function toMyVote(positionId: string, kind: ChoiceKind, candidateId: string | null, candidateName: string | null): MyVote {
+  if (kind === "candidate") return { positionId, candidateId: candidateId ?? "", candidateName: candidateName ?? "" };
+  return { positionId, candidateId: "", candidateName: "", choice: kind };
+}
+
+/** Where a key's answer is: the participation it counted, else a refused (or pre-0009) row. */
+const KEY_ANSWER_SQL = `SELECT idem_fingerprint AS fingerprint, 201 AS status, '' AS sealed_body FROM participations WHERE voter_id = ? AND idem_key = ?
+  UNION ALL SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ? LIMIT 1`;
+
+/** A participation counted with the key (args: voter, key). */
+const KEY_COUNTED = "SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?";
+
+/** No row holds the key yet: the condition a keyed vote is inserted under (castVote; args: voter, key, voter, key). */
+const KEY_UNUSED = `NOT EXISTS (${KEY_COUNTED}) AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ?)`;
+
+/**
+ * The answer an Idempotency-Key replays: `mismatch` when the key was used for another body,
+ * null when there is none (no row, or the vote it counted is gone with its position).
+ * `positionId` and `choice` are the replaying request's, equal to the first one's when the
+ * fingerprint matches.
+ */
+export async function findIdempotentAnswer(
+  database: Database,
+  keys: Keys,
+  voterId: string,
+  key: string,
+  positionId: string,
+  choice: ChoiceRef,
+): Promise<StoredAnswer | "mismatch" | null> {
+  const rs = await database.client.execute({ sql: KEY_ANSWER_SQL, args: [voterId, key, voterId, key] });
+  const row = rs.rows[0];
+  if (!row) return null;
+  if (row.fingerprint !== requestFingerprint(keys, voterId, key, positionId, choice)) return "mismatch";
+  // A row written before answers were rebuilt keeps its sealed answer.
+  if (row.sealed_body) return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
+  if (Number(row.status) !== 201) return conflictAnswer();
+  // A 201 is the participation this key inserted (or, before migration 0009, a row written only
+  // where it did), and (voter, position) holds one participation: read it as my-votes reads it.
+  const vote = (await myVotes(database, keys, voterId)).find((v) => v.positionId === positionId);
+  if (!vote?.receipt) return null;
+  return successAnswer({ ...vote, receipt: vote.receipt });
+}
+
+export interface CastVoteInput {
+  voterId: string;
+  positionId: string;
+  choice: VoteChoice;
+  /** The polling station the vote was cast at (issue 14); absent from the voter's own device. */
+  stationId?: string | null;
+  idempotencyKey?: string;
+  now: number;
+}
+
+export async function castVote(
+  { database, keys, mixer }: Pick<Deps, "database" | "keys" | "mixer">,
+  input: CastVoteInput,
+): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
+  const { voterId, positionId, choice, idempotencyKey: key, now } = input;
+  const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
+  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  const { ballotId, receipt } = newBallot(keys);
+  const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
+  const hour = hourOf(now);
+
+  const fingerprinted = key ? requestFingerprint(keys, voterId, key, positionId, choice) : null;
+  const sealed = sealChoice(keys, voterId, positionId, { k: choice.kind, c: candidateId, b: ballotId });
+  const participation = key
+    ? {
+        sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
+              SELECT ?, ?, ?, ?, ?, ? WHERE ${KEY_UNUSED}`,
+        args: [voterId, positionId, sealed, input.stationId ?? null, key, fingerprinted, voterId, key, voterId, key],
+      }
+    : {
+        sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
+        args: [voterId, positionId, sealed, input.stationId ?? null],
+      };
+  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
+
+  // No results version bump here: results change when the mixer applies the ballot.
+  // Expired refused answers are purged first in the commit, so an expired key counts as new.
+  const results = await database.writer.submit([participation, pending], key ? { first: [purgeAllExpired(now)] } : {});
+  if (results[1].rowsAffected === 1) {
+    if (mixer.immediate) await mixer.mix();
+    return success;
+  }
+  if (!key || !fingerprinted) return conflictAnswer();
+  // Not counted: the key's own refusal is stored unless a row already holds the key (a replay,
+  // or another request with this key committed first), in which case that row answers.
+  const [refusal] = await database.writer.submit(
+    [
+      {
+        sql: `INSERT OR IGNORE INTO idempotency_keys (user_id, key, fingerprint, nonce, status, sealed_body, created_hour)
+              SELECT ?, ?, ?, ?, 409, '', ? WHERE NOT EXISTS (${KEY_COUNTED})`,
+        args: [voterId, key, fingerprinted, randomUUID(), hour, voterId, key],
+      },
+    ],
+    { first: [purgeAllExpired(now)] },
+  );
+  if (refusal.rowsAffected === 1) return conflictAnswer();
+  return (await findIdempotentAnswer(database, keys, voterId, key, positionId, choice)) ?? conflictAnswer();
+}
+
+/** A voter's held choice with its ballot id (receipts are derived from it). */
+export interface HeldVote {
+  positionId: string;
+  kind: ChoiceKind;
+  candidateId: string | null;
+  ballotId: string | null;
+}
+
+/** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
+export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
+  const rs = await database.client.execute({
+    sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
+    args: [voterId],
+  });
+  return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
+}
+
+/** A participation's sealed choice, read; `legacy` when it was sealed before issue 9 ({candidateId, candidateName}, unpadded). */
+export function unsealChoice(keys: Keys, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
+  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, sealed, choiceContext(voterId, positionId));
+  return {
+    positionId,
+    kind: record.k ?? "candidate",
+    candidateId: record.k ? (record.c ?? null) : (record.candidateId ?? null),
+    ballotId: record.b ?? null,
+    legacy: record.k === undefined,
+  };
+}
+
+/** The voter's own votes; candidate names are looked up (they are never sealed with the vote). */
+export async function myVotes(database: Database, keys: Keys, voterId: string): Promise<MyVote[]> {
+  const held = await heldVotes(database, keys, voterId);
+  const ids = [...new Set(held.flatMap((h) => (h.candidateId ? [h.candidateId] : [])))];
+  const names = new Map<string, string>();
+  if (ids.length > 0) {
+    const rs = await database.client.execute({
+      sql: `SELECT id, name FROM candidates WHERE id IN (${ids.map(() => "?").join(", ")})`,
+      args: ids,
+    });
+    for (const r of rs.rows) names.set(String(r.id), String(r.name));
+  }
+  return held.map((h) => ({
+    ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null),
+    ...(h.ballotId ? { receipt: receiptCode(keys, h.ballotId) } : {}),
+  }));
+}

@@ -1,0 +1,349 @@
+/**
+ * The ballot mixer (issue 9): breaks the link a live copy of the database and its WAL would
+ * otherwise show between a participation and its ballot.
+ *
+ * A vote's commit (services/votes/cast.ts) writes the participation and a PENDING ballot: a row
+ * with a random id, the position, and the ballot sealed at one fixed length. Nothing in that
+ * commit names the choice. The mixer then, every `intervalMs`:
+ *   1. reads every pending ballot and shuffles the lot (still sealed);
+ *   2. unseals them and, in commits through the writer, set-based, one statement each inserts the ballots
+ *      (their own random ids, not the pending rows') and bumps the tallies, skipping a
+ *      ballot whose id exists already, so a ballot is applied exactly once even when two
+ *      processes mix at the same time or a crash cuts a pass off;
+ *   3. deletes every pending row it applied in one last commit, so no single mix commit
+ *      names the pending rows (and through them the votes) its ballots came from;
+ *   4. checkpoints the WAL with TRUNCATE, so the commits that lined the pass up with its
+ *      participations leave the WAL file within milliseconds (PRAGMA secure_delete, set on
+ *      every connection, zeroes the deleted pending rows in the database file).
+ *
+ * Trade-off (README "Threat model"): a batch is every vote of the last interval. A copy of
+ * the WAL taken in the few milliseconds between a pass and its checkpoint ties that batch's
+ * ballots to that interval's voters as a set, never one to one unless the batch held one
+ * vote. A longer interval gives larger sets but later results; 400 ms keeps a vote in the
+ * results within ~1 s (the hub sends at most one update a second) and the WAL short.
+ *
+ * Crash safety: the pending row commits with the participation (the 201 is sent after that
+ * commit), so a SIGKILL at any point leaves it in the database and the next start applies it,
+ * or, when its ballot went in before the kill, only deletes it.
+ * Shutdown (`stop`) applies everything still pending.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import type { Database } from "../../db/client.ts";
+import type { WriteStatement } from "../../db/writer.ts";
+import type { Keys } from "../../security/keys.ts";
+import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
+import type { ChoiceKind } from "./cast.ts";
+
+export interface MixerOptions {
+  /** How often pending ballots are applied (and the WAL truncated). */
+  intervalMs: number;
+  /**
+   * Apply each vote's ballot before its answer (tests): a batch is then whatever one commit
+   * held. Never in production: it gives up the batching that hides who cast which ballot.
+   */
+  immediate: boolean;
+  /**
+   * Most pending ballots applied per commit (a larger backlog takes several passes). Votes'
+   * commits go between the passes: applying a 400 ms backlog of ~900 ballots in one commit
+   * held every vote behind it for 60-80 ms (cast-vote p99 105-112 ms); in commits of 250,
+   * p99 64-67 ms. Since commits are set-based (a handful of statements whatever their size),
+   * commits of 100 cost no throughput and bring p99 to 41-43 ms (55-67 ms at 250, run
+   * alternately; bench/README.md). Since a commit no longer deletes its pending rows (the
+   * twelfth pass), its cost follows its ballots, and commits of 50 gave the lower p99 (median
+   * 24.7 ms against 28.2 at 100 over 7 alternating pairs; 200 was worse). A pass shuffles
+   * everything it read and splits it into commits of equal size, so each commit applies a
+   * random set drawn from the interval's ballots, never a remainder of one; and the pass
+   * deletes the pending rows together at its end, so a ballot's anonymity set is every
+   * ballot the pass read, whatever the commit size.
+   */
+  maxBatch: number;
+}
+
+export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50 };
+
+/** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
+export interface PendingRecord {
+  k: ChoiceKind;
+  c: string | null;
+  b: string;
+  h: number;
+}
+
+const PENDING_PREFIX = "pending:";
+const pendingContext = (pendingId: string) => PENDING_PREFIX + pendingId;
+
+/**
+ * Pending ids follow arrival within a process: a random prefix per process, then a counter
+ * (issue 13, eighth pass). So a commit's pending rows go to the end of one B-tree page, not
+ * one random page each (3-14% more votes/s, alternating). The order says nothing about a
+ * choice: a pending row is sealed, names no voter, and is deleted (secure_delete) when the
+ * mixer applies it to a ballot with its own random id.
+ */
+const PENDING_ID_PREFIX = randomBytes(6).toString("hex");
+let pendingSequence = 0;
+const nextPendingId = () => PENDING_ID_PREFIX + (pendingSequence++).toString(36).padStart(11, "0");
+
+/** The statement a vote's commit carries: the sealed pending ballot, only if its participation was inserted. */
+export function pendingBallotStatement(keys: Keys, positionId: string, record: PendingRecord): WriteStatement {
+  const id = nextPendingId();
+  return {
+    sql: "INSERT INTO pending_ballots (id, position_id, sealed) SELECT ?, ?, ? WHERE changes() = 1",
+    args: [id, positionId, sealPadded(keys, record, pendingContext(id), CHOICE_RECORD_BYTES)],
+  };
+}
+
+/** Fisher-Yates with a cryptographic source: the order in the commit says nothing either. */
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+/** A pending row's record, or null when it does not unseal (another key, damaged). */
+function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): PendingRecord | null {
+  try {
+    return unsealPadded<PendingRecord>(keys as Keys, sealed, pendingContext(id));
+  } catch {
+    return null;
+  }
+}
+
+/** A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind, candidate, ballot id, hour]. */
+type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotId: string, hour: number];
+
+/**
+ * A mix commit's ballots, unsealed, in a
+ * table of this connection's own that lives in memory (`temp_store`, db/direct.ts) and is
+ * emptied before the commit ends: it never reaches the database file or the WAL.
+ */
+const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
+  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL,
+  position_id TEXT
+) WITHOUT ROWID`;
+
+/**
+ * A ballot whose candidate was deleted meanwhile stays pending (the audit reports it) rather
+ * than break the foreign key. Deleting a candidate is refused while its position has pending
+ * ballots, so this does not happen in practice.
+ */
+const APPLICABLE = "(candidate_id IS NULL OR EXISTS (SELECT 1 FROM candidates c WHERE c.id = mix_batch.candidate_id))";
+
+/** Where each statement's answer is in a commit's results. */
+const DONE_AT = 4;
+const APPLIED_AT = 8;
+
+/**
+ * One commit's statements, set-based: each statement handles the whole batch, so a commit of
+ * 50 ballots is 10 statements, not 150.
+ *
+ * A commit inserts ballots and raises tallies; it leaves the pending rows alone. The pass
+ * deletes every pending row it applied in one commit at its end (`Mixer.pass`), so a copy of
+ * the WAL never shows which pending rows (and through them, which votes' commits) one mix
+ * commit's ballots came from: only the whole pass's (issue 13, twelfth pass; before, each
+ * commit deleted its own 100, tying its ballots to those voters as a set). Exactly once
+ * holds without the delete: a ballot carries the random id its vote gave it, so a pending row
+ * whose ballot already exists was applied by an earlier commit (of a pass a crash cut off,
+ * or of another process) and is only marked done, never counted twice. A pending row already
+ * deleted was finished by another process; one whose candidate is gone stays pending.
+ */
+function applyStatements(part: readonly MixRow[]): WriteStatement[] {
+  return [
+    MIX_TABLE,
+    {
+      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+      args: [JSON.stringify(part)],
+    },
+    "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
+    `DELETE FROM temp.mix_batch WHERE position_id IS NULL OR NOT ${APPLICABLE}`,
+    // Done once this commit is: the pass deletes these pending rows at its end.
+    "SELECT pending_id FROM temp.mix_batch",
+    "DELETE FROM temp.mix_batch WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = mix_batch.ballot_id)",
+    `UPDATE candidates SET vote_count = vote_count + mix.n
+       FROM (SELECT candidate_id AS id, count(*) AS n FROM temp.mix_batch WHERE kind = 'candidate' GROUP BY candidate_id) AS mix
+      WHERE candidates.id = mix.id`,
+    `UPDATE positions SET no_count = no_count + mix.no, abstain_count = abstain_count + mix.abstain
+       FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain FROM temp.mix_batch
+              WHERE kind IN ('no', 'abstain') GROUP BY position_id) AS mix
+      WHERE positions.id = mix.id`,
+    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
+     SELECT ballot_id, position_id, kind, candidate_id, cast_hour FROM temp.mix_batch`,
+    "DELETE FROM temp.mix_batch",
+  ];
+}
+
+/** The pass's last commit: every pending row it applied (or found applied), in one delete. */
+const deleteDoneStatement = (ids: readonly string[]): WriteStatement => ({
+  sql: "DELETE FROM pending_ballots WHERE id IN (SELECT value FROM json_each(?))",
+  args: [JSON.stringify(ids)],
+});
+
+/**
+ * Pending rows whose ballot exists already, per position: applied by a pass that a crash cut
+ * off before its last commit (the next pass deletes them), or by one still running. The audit
+ * counts them as applied, not pending. Needs the key: nothing else ties a pending row to its
+ * ballot. Rows that do not unseal with it are left out (they count as pending).
+ */
+export async function appliedPendingByPosition(client: Pick<Database["client"], "execute">, keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
+  const byPosition = new Map<string, number>();
+  const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
+  const positionOf = new Map<string, string>();
+  for (const row of pending.rows) {
+    const record = unsealPending(keys, String(row.id), String(row.sealed));
+    if (record) positionOf.set(record.b, String(row.position_id));
+  }
+  if (positionOf.size === 0) return byPosition;
+  const found = await client.execute({
+    sql: "SELECT value AS id FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = value)",
+    args: [JSON.stringify([...positionOf.keys()])],
+  });
+  for (const row of found.rows) {
+    const position = positionOf.get(String(row.id)) as string;
+    byPosition.set(position, (byPosition.get(position) ?? 0) + 1);
+  }
+  return byPosition;
+}
+
+export class Mixer {
+  private readonly options: MixerOptions;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+  private again: Promise<number> | null = null;
+  private stopped = false;
+  /** Pending rows this key cannot unseal: skipped, not retried. */
+  private readonly unreadable = new Set<string>();
+  /** Passes, ballots applied, checkpoints that truncated the WAL: for benchmarks and tests. */
+  readonly stats = { passes: 0, applied: 0, checkpoints: 0 };
+
+  constructor(
+    private readonly database: Database,
+    private readonly keys: Keys,
+    private readonly onApplied: () => void,
+    options: Partial<MixerOptions> = {},
+  ) {
+    this.options = { ...MIXER_DEFAULTS, ...options };
+  }
+
+  get immediate(): boolean {
+    return this.options.immediate;
+  }
+
+  /** Starts the timer; the first pass also applies whatever a crash left pending. */
+  start(): this {
+    if (this.timer || this.stopped) return this;
+    this.timer = setInterval(() => {
+      // A database closed under a timer (a test that never stopped this mixer): nothing to do.
+      if (this.database.client.closed) return void this.stop().catch(() => {});
+      this.mix().catch((error) => {
+        if (!this.stopped) console.error("ballot mixer:", error);
+      });
+    }, this.options.intervalMs);
+    this.timer.unref();
+    return this;
+  }
+
+  /**
+   * Applies every ballot pending when the pass starts, then truncates the WAL. A call while a
+   * pass runs is served by one more pass after it (so a vote committed meanwhile is covered).
+   */
+  mix(): Promise<number> {
+    if (!this.running) {
+      this.running = this.passes().finally(() => (this.running = null));
+      return this.running;
+    }
+    this.again ??= this.running.then(
+      () => this.next(),
+      () => this.next(),
+    );
+    return this.again;
+  }
+
+  private next(): Promise<number> {
+    this.again = null;
+    return this.mix();
+  }
+
+  /** Pending ballots one pass reads: a backlog this large is applied in several passes. */
+  private get readLimit(): number {
+    return this.options.maxBatch * 40;
+  }
+
+  private async passes(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { read, applied } = await this.pass();
+      total += applied;
+      if (read < this.readLimit || applied === 0) break;
+    }
+    if (total > 0) {
+      this.onApplied();
+      await this.checkpoint();
+    }
+    return total;
+  }
+
+  private async pass(): Promise<{ read: number; applied: number }> {
+    const limit = this.readLimit;
+    const rs = await this.database.client.execute({
+      sql: "SELECT id, sealed FROM pending_ballots LIMIT ?",
+      args: [limit + this.unreadable.size],
+    });
+    const batch: [string, string][] = [];
+    for (const row of rs.rows) {
+      const id = String(row.id);
+      if (!this.unreadable.has(id) && batch.length < limit) batch.push([id, String(row.sealed)]);
+    }
+    if (batch.length === 0) return { read: 0, applied: 0 };
+    this.stats.passes++;
+    // Shuffled before they are unsealed: which commit a ballot lands in depends on nothing it holds.
+    shuffle(batch);
+    // What this key cannot unseal (sealed under another key, or damaged) stays pending (the
+    // tally check counts it) and must not hold up every other ballot: skipped from now on.
+    const rows: MixRow[] = [];
+    for (const [id, sealed] of batch) {
+      const record = unsealPending(this.keys, id, sealed);
+      if (record) rows.push([id, record.k, record.c, record.b, record.h]);
+      else {
+        this.unreadable.add(id);
+        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+      }
+    }
+    // Commits of at most maxBatch, all of about the same size: never a small remainder (a
+    // commit of one ballot would tie it to its voter). Votes commit in between.
+    const commits = Math.ceil(rows.length / this.options.maxBatch);
+    let applied = 0;
+    const done: string[] = [];
+    for (let k = 0; k < commits; k++) {
+      const part = rows.slice(Math.floor((k * rows.length) / commits), Math.floor(((k + 1) * rows.length) / commits));
+      const results = await this.database.writer.submit(applyStatements(part), { last: [bumpResultsVersionSql] });
+      applied += results[APPLIED_AT].rowsAffected;
+      for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
+    }
+    // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
+    if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
+    this.stats.applied += applied;
+    return { read: batch.length, applied };
+  }
+
+  /**
+   * Copies the WAL into the database and truncates it to zero bytes, on the writer's own
+   * connection (its thread), never blocking the event loop. Refused (busy) while a reader
+   * still needs old frames; the next pass tries again.
+   */
+  async checkpoint(): Promise<boolean> {
+    const done = await this.database.writer.checkpoint();
+    if (done) this.stats.checkpoints++;
+    return done;
+  }
+
+  /** Stops the timer and applies everything still pending (shutdown, tests). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    if (!this.database.client.closed) await this.mix();
+  }
+}

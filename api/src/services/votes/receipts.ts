@@ -1,0 +1,52 @@
+/**
+ * Voter receipts (issue 12). A receipt code is an HMAC of the ballot's random id under the
+ * server's `receipt` key, shown as 10 characters of Crockford base32 (50 bits: unambiguous to
+ * read aloud, no I/L/O/U). The database holds no receipt: a copy of it cannot link a code to
+ * a ballot (it lacks the key), and a code says nothing about the choice (it hashes only the
+ * random id). After a position closes, the list of every counted ballot's code is public, so
+ * each voter can find theirs and anyone can check the count equals the tally.
+ */
+import { randomUUID } from "node:crypto";
+import type { Database } from "../../db/client.ts";
+import type { Keys } from "../../security/keys.ts";
+import { receiptCode } from "../../security/receipt-code.ts";
+
+export { receiptCode };
+
+/** A fresh random ballot id and its receipt code, for a vote about to be cast. */
+export function newBallot(keys: Pick<Keys, "receipt">): { ballotId: string; receipt: string } {
+  const ballotId = randomUUID();
+  return { ballotId, receipt: receiptCode(keys, ballotId) };
+}
+
+/**
+ * Published receipt lists of one database (`Deps.receiptLists`), by position. A list is asked
+ * for only once its position has closed for good, when its ballots no longer change, so it is
+ * kept while its ballot count stays the same: one sum of its tallies per request instead of an
+ * HMAC per ballot (10,000 codes took 170-260 ms of event loop on the 2-core dev machine).
+ */
+export class ReceiptLists {
+  private readonly lists = new Map<string, string[]>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly keys: Pick<Keys, "receipt">,
+  ) {}
+
+  /** Every counted ballot's receipt for a position, sorted (so the order says nothing of time). */
+  async of(positionId: string): Promise<string[]> {
+    // The position's tallies: its ballots' count (the mixer raises them in the ballot's commit)
+    // without a pass over the ballots, which have no index by position.
+    const counted = await this.database.client.execute({
+      sql: `SELECT p.no_count + p.abstain_count + coalesce((SELECT sum(vote_count) FROM candidates c WHERE c.position_id = p.id), 0) AS n
+              FROM positions p WHERE p.id = ?`,
+      args: [positionId],
+    });
+    const kept = this.lists.get(positionId);
+    if (kept && kept.length === Number(counted.rows[0]?.n ?? 0)) return kept;
+    const rs = await this.database.client.execute({ sql: "SELECT id FROM ballots WHERE position_id = ?", args: [positionId] });
+    const receipts = rs.rows.map((r) => receiptCode(this.keys, String(r.id))).sort();
+    this.lists.set(positionId, receipts);
+    return receipts;
+  }
+}

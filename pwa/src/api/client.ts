@@ -1,0 +1,146 @@
+/**
+ * The one typed client for the API (spec section 7, DESIGN.md section 4). Every screen's data
+ * comes through here (via queries.ts), so an offline layer can wrap these calls in one place.
+ * Error bodies become `ApiRequestError`s here and nowhere else; a 401 signs the user out.
+ */
+import type {
+  ApiError,
+  Candidate,
+  BallotPosition,
+  CastVoteInput,
+  CastVoteResponse,
+  CheckUserResponse,
+  LoginResponse,
+  MyVote,
+  Position,
+  Results,
+  Role,
+  TokenResponse,
+  UserProfile,
+} from "@evoting/shared";
+import { session } from "../auth/session";
+
+const configuredBase = import.meta.env.VITE_API_URL as string | undefined;
+if (!configuredBase) {
+  console.warn("VITE_API_URL is not set; using the default API base '/api'.");
+}
+export const API_BASE = (configuredBase ?? "/api").replace(/\/$/, "");
+
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly issues: ApiError["issues"];
+  /** True when the server (not the fallback) supplied the message. */
+  readonly fromServer: boolean;
+
+  constructor(status: number, message: string, fromServer: boolean, issues?: ApiError["issues"]) {
+    super(message);
+    this.name = "ApiRequestError";
+    this.status = status;
+    this.fromServer = fromServer;
+    this.issues = issues;
+  }
+}
+
+/** The message a toast should show: the server's, else the action's fallback (spec section 8). */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiRequestError && error.fromServer ? error.message : fallback;
+}
+
+interface RequestOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sign-in calls answer 401 for bad credentials; that must not sign anyone out. */
+  signOutOn401?: boolean;
+  signal?: AbortSignal;
+}
+
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = "GET", body, signOutOn401 = true, signal } = options;
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) {
+    payload = body; // the browser sets the multipart boundary
+  } else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+
+  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal });
+
+  if (response.status === 401 && signOutOn401 && token) session.clear();
+
+  if (!response.ok) {
+    let parsed: Partial<ApiError> = {};
+    try {
+      parsed = (await response.json()) as Partial<ApiError>;
+    } catch {
+      // Not JSON (a proxy's error page, a dropped connection): fall back below.
+    }
+    const message = typeof parsed.message === "string" && parsed.message ? parsed.message : "";
+    throw new ApiRequestError(response.status, message || response.statusText, Boolean(message), parsed.issues);
+  }
+
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export interface CastVoteRequest extends CastVoteInput {
+  /** A fresh UUID per attempt of a vote, so a retry of the same vote is replayed, not doubled. */
+  idempotencyKey: string;
+}
+
+export const api = {
+  // auth
+  checkUser: (matricNumber: string) =>
+    request<CheckUserResponse>("/auth/check-user", { method: "POST", body: { matricNumber }, signOutOn401: false }),
+  login: (body: { matricNumber: string; password: string } | { matricNumber: string; dateOfBirth: number }) =>
+    request<LoginResponse>("/auth/login", { method: "POST", body, signOutOn401: false }),
+  logout: () => request<void>("/auth/logout", { method: "POST", signOutOn401: false }),
+  profile: () => request<UserProfile>("/auth/profile"),
+  updateEmail: (email: string) => request<{ email: string }>("/auth/email", { method: "PUT", body: { email } }),
+  updatePassword: (body: { currentPassword?: string; newPassword: string }) =>
+    request<{ message: string }>("/auth/password", { method: "PUT", body }),
+
+  // admin
+  /** The spec's voter payload, plus groups, role and password (staff accounts, issue 10). */
+  createUser: (body: { name: string; matricNumber: string; dateOfBirth?: number; groups?: string[]; role?: Role; password?: string }) =>
+    request<UserProfile>("/admin/users", { method: "POST", body }),
+  createPosition: (body: { title: string; startTime: string; endTime: string }) =>
+    request<Position>("/admin/positions", { method: "POST", body }),
+  createCandidate: (body: { name: string; positionId: string; photo?: File | null; manifesto?: string }) => {
+    const form = new FormData();
+    form.append("name", body.name);
+    form.append("positionId", body.positionId);
+    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // issue 11
+    if (body.photo) form.append("photo", body.photo);
+    return request<Candidate>("/admin/candidates", { method: "POST", body: form });
+  },
+  adminPositions: () => request<Position[]>("/admin/positions"),
+  adminCandidates: () => request<Candidate[]>("/admin/candidates"),
+  deletePosition: (id: string) =>
+    request<{ message: string }>(`/admin/positions/${encodeURIComponent(id)}`, { method: "DELETE" }),
+  deleteCandidate: (id: string) =>
+    request<{ message: string }>(`/admin/candidates/${encodeURIComponent(id)}`, { method: "DELETE" }),
+
+  // voting and results
+  ballotPositions: () => request<BallotPosition[]>("/vote/positions"),
+  myVotes: () => request<MyVote[]>("/vote/my-votes"),
+  castVote: ({ idempotencyKey, ...body }: CastVoteRequest) =>
+    request<CastVoteResponse>("/vote", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey } }),
+  results: () => request<Results>("/vote/results"),
+  chatToken: () => request<TokenResponse>("/vote/chat-token"),
+  realtimeToken: () => request<TokenResponse>("/realtime/token"),
+};
+
+export type Api = typeof api;
+
+/** The SSE address for a channel, authorised by a short-lived stream token. */
+export function realtimeUrl(channel: string, token: string): string {
+  const params = new URLSearchParams({ channel, token });
+  return `${API_BASE}/realtime?${params.toString()}`;
+}

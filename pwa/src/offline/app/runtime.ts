@@ -1,0 +1,144 @@
+/**
+ * The app's one offline runtime (pwa/src/offline): the IndexedDB store and the vote outbox's sync
+ * engine, bound to the session and the API client. The entry of the offline chunk: it is loaded
+ * through ./load.ts only, so the store stays out of the first load, and the runtime is created
+ * on first use, so component tests that never cast a vote never start an engine.
+ */
+import type { BallotPosition, Results } from "@evoting/shared";
+import {
+  freshness,
+  installOffline,
+  prefetchPhotos,
+  QueueRefusedError,
+  isOfflineError,
+  readCached,
+  writeCached,
+  type CacheData,
+  type CacheKey,
+  type OfflineRuntime,
+} from "..";
+import { API_BASE, ApiRequestError } from "../../api/client";
+import { setOutboxBusy } from "./shell";
+import type { CastVoteResult, CastVoteVariables } from "../../data/vote-types";
+import { session } from "../../auth/session";
+
+export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
+
+/** The signed-in user's id: offline data and queued votes are kept per user. */
+export const currentUserId = (): string | null => session.user()?._id ?? null;
+
+/** False where IndexedDB is missing (some private modes): casting then goes straight to the API. */
+export const offlineAvailable = (): boolean => typeof indexedDB !== "undefined";
+
+let runtime: OfflineRuntime | null = null;
+let stopWatchingSession: (() => void) | null = null;
+
+export function getOffline(): OfflineRuntime {
+  if (runtime) return runtime;
+  const created = installOffline({
+    apiBase: API_BASE,
+    getToken: session.token,
+    getUserId: currentUserId,
+    // The server refused the token while replaying: signed out like any other 401.
+    onUnauthorized: () => session.clear(),
+  });
+  runtime = created;
+  setOutboxBusy(() => created.sync.getSnapshot().state === "syncing");
+  const startUser = currentUserId();
+  if (startUser) void created.signedIn(startUser).catch((error) => console.error("Could not resume queued votes", error));
+  // Signing in (again) sends what waited for this voter's token and reports outcomes that
+  // settled while they were away.
+  let lastUser = startUser;
+  stopWatchingSession = session.subscribe(() => {
+    const next = currentUserId();
+    if (next === lastUser) return;
+    lastUser = next;
+    if (next) void created.signedIn(next).catch((error) => console.error("Could not resume queued votes", error));
+  });
+  return created;
+}
+
+/** Tests: stop the engine and forget the runtime (the database is the test's to clear). */
+export async function resetOffline(): Promise<void> {
+  stopWatchingSession?.();
+  stopWatchingSession = null;
+  const current = runtime;
+  runtime = null;
+  await current?.uninstall();
+  freshness.reset();
+}
+
+/** Keeps a good answer for offline use and marks the screen fresh. */
+export async function keep<K extends CacheKey>(key: K, userId: string, data: CacheData[K]): Promise<void> {
+  // Signed out (or someone else signed in) while the request was out: the answer is not kept.
+  if (currentUserId() !== userId) return;
+  const savedAt = Date.now();
+  freshness.set(key, { fromCache: false, savedAt });
+  // A full or unavailable IndexedDB must not break an online read.
+  await writeCached(key, userId, data, { now: () => savedAt }).catch((error) => console.warn(`Could not keep ${key} for offline use`, error));
+}
+
+/**
+ * The network failed: answer from this device's copy (and say so), or rethrow. A real answer
+ * such as 401 or 404 is never masked by old data.
+ */
+export async function fromDevice<K extends CacheKey>(key: K, userId: string, error: unknown): Promise<CacheData[K]> {
+  if (!isOfflineError(error)) throw error;
+  const stored = await readCached(key, userId).catch(() => null);
+  if (!stored) throw error;
+  freshness.set(key, stored);
+  return stored.data;
+}
+
+/** A results snapshot from the live stream is as fresh as a read: keep it and say so. */
+export async function keepResults(results: Results): Promise<void> {
+  const userId = currentUserId();
+  if (!userId) return;
+  const savedAt = Date.now();
+  freshness.set("results", { fromCache: false, savedAt });
+  await writeCached("results", userId, results, { now: () => savedAt }).catch(() => undefined);
+}
+
+/** Saves the vote in the outbox and waits briefly for the server; 'queued' when no answer came. */
+export async function castThroughOutbox(variables: CastVoteVariables): Promise<CastVoteResult> {
+  const userId = currentUserId();
+  if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
+  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
+  try {
+    const result = await getOffline().castVote({ userId, positionId, candidateId, candidateName, ...(choice ? { choice } : {}), ballotTicket });
+    return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
+  } catch (error) {
+    // A second vote for a position this device already holds: worded like the server's 409.
+    if (error instanceof QueueRefusedError) throw new ApiRequestError(409, error.message, true);
+    throw error;
+  }
+}
+
+let photosWaiting: readonly BallotPosition[] | null = null;
+
+/**
+ * Fetches every candidate photo through the service worker so its cache holds them for
+ * offline use. On the very first visit the worker takes control only after the ballot has
+ * loaded, so the fetch then waits for it (once, with the latest ballot).
+ */
+export function cachePhotos(positions: readonly BallotPosition[]): void {
+  const sw = typeof navigator === "undefined" ? undefined : navigator.serviceWorker;
+  if (!sw) return;
+  if (sw.controller) {
+    void prefetchPhotos(positions);
+    return;
+  }
+  const first = photosWaiting === null;
+  photosWaiting = positions;
+  if (first) {
+    sw.addEventListener(
+      "controllerchange",
+      () => {
+        const latest = photosWaiting ?? [];
+        photosWaiting = null;
+        void prefetchPhotos(latest);
+      },
+      { once: true },
+    );
+  }
+}

@@ -6,25 +6,15 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../support/chromium-flags";
 import { findSource, limit, type EngineDriver } from "./driver";
 import type { Query } from "./find";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 async function launch(engine: "chromium" | "firefox", profile: string): Promise<Browser> {
   if (engine === "chromium") {
     return puppeteer.launch({
       browser: "chrome",
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: CHROMIUM_PATH,
       headless: true,
       userDataDir: profile,
       args: CHROMIUM_ARGS,

@@ -14,14 +14,15 @@ import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
-  const results = new ResultsService(database, clock);
+  const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
+  const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
   return {
     database,
     clock,
     keys,
-    config: { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config },
+    config: fullConfig,
     throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,
     hub,

@@ -1,8 +1,6 @@
 /** Wires real dependencies and listens. Everything else is built by createApp(). */
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
 import { listen } from "./http/hot-routes.ts";
@@ -10,6 +8,7 @@ import { systemClock } from "./clock.ts";
 import { buildDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { parseEnv } from "./env.ts";
+import { pwaDist } from "./paths.ts";
 import { loadKeys } from "./security/keys.ts";
 import { serverKeyFile } from "./security/server-keys.ts";
 import { keyPlacementWarning } from "./security/key-placement.ts";
@@ -29,9 +28,8 @@ const deps = buildDeps(database, systemClock, keys, {
   voteGraceMs: env.VOTE_GRACE_MINUTES * 60_000,
   trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY_HOPS : 0,
 });
-const staticRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../pwa/dist");
-if (!existsSync(staticRoot)) console.warn(`No built PWA at ${staticRoot}: run \`npm run build\`. Serving the API only.`);
-const app = createApp(deps, { staticRoot });
+if (!existsSync(pwaDist)) console.warn(`No built PWA at ${pwaDist}: run \`npm run build\`. Serving the API only.`);
+const app = createApp(deps, { staticRoot: pwaDist });
 
 const server = await listen(app, deps, { port: env.PORT, hostname: env.HOST });
 console.log(`CSC E-Voting listening on http://${env.HOST}:${(server.address() as AddressInfo).port}`);

@@ -23,6 +23,12 @@ describe("window edits (every edge, time passed in)", () => {
     expect(windowEditProblem(window, { endTime: end + 1 }, end)).toBeNull();
     expect(windowEditProblem(window, { endTime: end + H }, end + H / 2)).toBeNull();
   });
+  it("with the grace given (the server), a closed position's end no longer moves", () => {
+    const grace = 600_000;
+    expect(windowEditProblem(window, { endTime: end + H }, end + grace - 1, grace)).toBeNull();
+    expect(windowEditProblem(window, { endTime: end + H }, end + grace, grace)).toBe(messages.endLockedClosed);
+    expect(windowEditProblem(window, { endTime: end }, end + H, grace)).toBeNull();
+  });
   it("the end may be shortened, but never to before now", () => {
     const now = start + H;
     expect(windowEditProblem(window, { endTime: now + 1 }, now)).toBeNull();
@@ -83,6 +89,9 @@ describe("ballot rules", () => {
     expect(resultsHiddenFrom(s, false, end)).toBe(false);
     expect(resultsHiddenFrom(s, true, end - 1)).toBe(false);
     expect(resultsHiddenFrom({ ...s, resultsVisibility: "live" }, false, end - 1)).toBe(false);
+    // A position that closes later than the window keeps them hidden until it has closed.
+    expect(resultsHiddenFrom(s, false, end + 1, end + H)).toBe(true);
+    expect(resultsHiddenFrom(s, false, end + H, end + H)).toBe(false);
   });
 });
 

@@ -26,14 +26,18 @@ export interface Window {
 /**
  * Why a new window for a position is refused at `now`, or null when it is allowed.
  * - the start may change only before the position opens (it opens AT its start);
- * - the end may be extended at any time (polling day runs late) and shortened, but never to
- *   before now (that would silently close a ballot voters are filling in);
+ * - the end may be extended (polling day runs late) and shortened, but never to before now
+ *   (that would silently close a ballot voters are filling in), and never once the position
+ *   has closed, its end plus `graceMs` (the server passes it; a form without it leaves that
+ *   check to the server);
  * - the window stays start < end.
  * An unchanged value is never a change: forms send every field back.
  */
-export function windowEditProblem(current: Window, next: Partial<Window>, now: number): string | null {
+export function windowEditProblem(current: Window, next: Partial<Window>, now: number, graceMs?: number): string | null {
   const startTime = next.startTime ?? current.startTime;
   const endTime = next.endTime ?? current.endTime;
+  // Closed (its end plus the offline grace): its votes and published receipts are final.
+  if (graceMs !== undefined && endTime !== current.endTime && now >= current.endTime + graceMs) return messages.endLockedClosed;
   if (startTime !== current.startTime && now >= current.startTime) return messages.startLocked;
   if (endTime < current.endTime && endTime < now) return messages.endBeforeNow;
   if (endTime <= startTime) return messages.endAfterStart;
@@ -79,12 +83,15 @@ export function choiceProblem(
 
 /**
  * Whether results are withheld from this viewer at `now`: with 'after-close' visibility,
- * voters see no tallies until the election window ends; admins and observers always do.
+ * voters see no tallies until the election window has ended AND every position has closed
+ * (`positionsClosedAt`: the latest position end plus the offline grace), since a position may
+ * take votes after the election's own end; admins and observers always see them.
  */
 export function resultsHiddenFrom(
   settings: { resultsVisibility: "live" | "after-close"; endTime: string },
   viewerCanSeeAdmin: boolean,
   now: number,
+  positionsClosedAt = -Infinity,
 ): boolean {
-  return settings.resultsVisibility === "after-close" && !viewerCanSeeAdmin && now < Date.parse(settings.endTime);
+  return settings.resultsVisibility === "after-close" && !viewerCanSeeAdmin && now < Math.max(Date.parse(settings.endTime), positionsClosedAt);
 }

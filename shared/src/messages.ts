@@ -83,6 +83,9 @@ export const messages = {
   startLocked: "The start time cannot change once the position has opened",
   endBeforeNow: "The end time cannot be moved to before now",
   ballotFrozen: "This position already has votes: its candidates can no longer be added, moved or removed",
+  ballotFrozenEdit:
+    "This position already has votes: its candidates' names, photos and manifestos, its eligible groups and its abstain option can no longer change",
+  endLockedClosed: "This position has closed: its end can no longer change",
   noNeedsUnopposed: "'No' is a choice only when a single candidate stands and the election decides unopposed positions by Yes or No",
   abstainNotAllowed: "This position does not allow abstaining",
   unopposedFrozen: "Unopposed positions cannot change once votes have been cast",

@@ -20,6 +20,12 @@ export const ROLL_EXPORT_COLUMNS = ["matricNumber", "name", "email", "groups", "
 /** 20,000 rows is twice the largest roll we were asked about; 5 MB holds it with room to spare. */
 export const MAX_ROLL_ROWS = 20_000;
 export const MAX_ROLL_BYTES = 5 * 1024 * 1024;
+/**
+ * Most cells a roll's header may have: its five columns and the empty cells spreadsheets add
+ * after them. Every row is read against the header, so a header of 400,000 empty cells made a
+ * small file cost rows x cells.
+ */
+export const MAX_ROLL_HEADER_CELLS = 64;
 export const VOTERS_PAGE_SIZE = 50;
 export const MAX_VOTERS_PAGE_SIZE = 200;
 
@@ -53,6 +59,7 @@ export const rollMessages = {
   missingColumn: (c: string) => `Missing column "${c}"`,
   repeatedColumn: (c: string) => `Column "${c}" appears more than once`,
   extraCells: (n: number, expected: number) => `This row has ${n} cells; the header has ${expected}`,
+  headerTooWide: (max: number) => `The header row has more than ${max} cells; a roll has at most ${max} columns (matricNumber, name, dateOfBirth, email, groups)`,
   duplicateInFile: (line: number) => `Duplicate matriculation number in this file (first on line ${line})`,
 } as const;
 

@@ -14,7 +14,7 @@ import { drizzle, type LibSQLDatabase } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { migrationsFolder } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { everywherePragmas, localPragmas } from "./pragmas.ts";
@@ -38,8 +38,6 @@ export interface Database {
   get(sql: string, args?: InValue[]): Promise<Row | undefined>;
   close(): void;
 }
-
-const migrationsFolder = resolve(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
 
 export function databaseFilePath(url: string): string | null {
   if (url === ":memory:" || url === "file::memory:") return null;

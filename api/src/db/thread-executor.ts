@@ -9,6 +9,7 @@
  * exits as soon as its last write is acknowledged.
  */
 import { Worker } from "node:worker_threads";
+import { writerThreadUrl } from "../paths.ts";
 import type { ConnectionSettings } from "./pragmas.ts";
 import type { WriteExecutor, WriteResult, WriteStatement } from "./writer.ts";
 import type { FromWriter, ToWriter, WireError } from "./writer-thread.ts";
@@ -41,7 +42,7 @@ function failAll(error: unknown) {
 
 function thread(): Worker {
   if (worker) return worker;
-  const w = new Worker(new URL("./writer-thread-boot.mjs", import.meta.url));
+  const w = new Worker(writerThreadUrl);
   w.unref();
   w.on("message", (replies: FromWriter[]) => {
     for (const msg of replies) {

@@ -122,6 +122,8 @@ export function serveStatic(app: Hono<any>, root: string): { warmed: Promise<num
     } catch {
       return c.json({ message: messages.notFound }, 404);
     }
+    // No file name holds a NUL, and the file system refuses one with an exception.
+    if (path.includes("\0")) return c.json({ message: messages.notFound }, 404);
     if (path.startsWith("/api/") || path === "/api") return c.json({ message: messages.notFound }, 404);
     const file = join(base, path);
     // One stat per request: it says whether the file is there and whether the cached copy is current.

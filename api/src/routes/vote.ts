@@ -141,8 +141,11 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
   if (status === "upcoming") fail(403, messages.votingNotStarted);
   if (status === "ended") {
     const ticket = ballotTicket ? verifyToken<BallotTicket>(keys, ballotTicket, "ticket", now) : null;
+    // The grace runs from the position's CURRENT end: a position closed early takes no vote
+    // after its own end plus the grace, whatever end the ticket was issued under.
     const inGrace =
-      ticket !== null && ticket.sub === voterId && ticket.pos === positionId && ticket.iat <= position.endTime;
+      ticket !== null && ticket.sub === voterId && ticket.pos === positionId && ticket.iat <= position.endTime &&
+      now <= position.endTime + deps.config.voteGraceMs;
     if (!inGrace) fail(403, messages.votingEnded);
   }
 

@@ -117,10 +117,10 @@ describe("PATCH /admin/candidates/:id and the frozen ballot", () => {
     expect(await message(moveOut)).toBe(messages.ballotFrozen);
     const removed = await t.request(`/admin/candidates/${candidates[1]._id}`, { method: "DELETE", token: admin });
     expect(removed.status).toBe(409);
-    // Names and manifestos stay editable: the ballot's shape is what is frozen.
-    expect((await patchCandidate(candidates[1]._id, { name: "Grace Hopper" })).status).toBe(200);
+    // Names are frozen too: a rename would move counted votes to another name.
+    expect((await patchCandidate(candidates[1]._id, { name: "Grace Hopper" })).status).toBe(409);
     const results = (await (await t.request("/vote/results", { token: admin })).json()) as Results;
-    expect(results.results.find((r) => r.positionId === position._id)?.breakdown.map((b) => b.name).sort()).toEqual(["Ada", "Grace Hopper"]);
+    expect(results.results.find((r) => r.positionId === position._id)?.breakdown.map((b) => b.name).sort()).toEqual(["Ada", "Grace"]);
   });
 });
 

@@ -34,8 +34,8 @@ export function editRoutes(deps: Deps) {
         startTime: input.startTime === undefined ? current.startTime : Date.parse(input.startTime),
         endTime: input.endTime === undefined ? current.endTime : Date.parse(input.endTime),
       };
-      const problem = windowEditProblem(current, next, clock.now());
-      if (problem) fail(400, problem);
+      const problem = windowEditProblem(current, next, clock.now(), deps.config.voteGraceMs);
+      if (problem) fail(problem === messages.endLockedClosed ? 409 : 400, problem);
       const updated = {
         ...current,
         ...next,
@@ -43,15 +43,22 @@ export function editRoutes(deps: Deps) {
         eligibleGroups: input.eligibleGroups === undefined ? current.eligibleGroups : JSON.stringify(input.eligibleGroups),
         allowAbstain: input.allowAbstain ?? current.allowAbstain,
       };
+      // Who may vote and what a ballot offers freeze at the first vote: checked in the same
+      // write, which the writer serialises with votes, so no vote slips in between.
+      const rulesChange = updated.eligibleGroups !== current.eligibleGroups || updated.allowAbstain !== current.allowAbstain;
       const [result] = await database.writer.submit([
         {
-          sql: "UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ? WHERE id = ?",
+          sql: `UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ?
+                 WHERE id = ? ${rulesChange ? `AND NOT ${positionHasVoteSql("positions.id")}` : ""}`,
           args: [updated.title, updated.startTime, updated.endTime, updated.eligibleGroups, updated.allowAbstain ? 1 : 0, id],
         },
-        bumpResultsVersionSql,
+        `${bumpResultsVersionSql} AND changes() = 1`,
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
-      if (result.rowsAffected === 0) fail(404, messages.positionNotFound); // deleted meanwhile
+      if (result.rowsAffected === 0) {
+        if (rulesChange && (await findPosition(db, id))) fail(409, messages.ballotFrozenEdit);
+        fail(404, messages.positionNotFound); // deleted meanwhile
+      }
       deps.hub.resultsChanged();
       // Both without candidates: the summary names only the fields that changed.
       const after = toPosition(updated);
@@ -82,13 +89,17 @@ export function editRoutes(deps: Deps) {
       // update, which the writer serialises with votes, so no vote slips in between.
       const moving = positionId !== current.positionId;
       const oldPhoto = photo ? await database.get("SELECT photo_id FROM candidates WHERE id = ?", [id]) : undefined;
+      // What a voter saw on the ballot (name, photo, manifesto) is frozen once the position has a
+      // vote too: a rename would move counted votes to another name.
+      const rewriting = name !== current.name || manifesto !== (current.manifesto ?? null) || photo !== null;
+      const frozen = moving || rewriting;
       const statements: InStatement[] = [
         {
           sql: `UPDATE candidates SET name = ?, manifesto = ?, position_id = ?, photo_id = coalesce(?, photo_id)
-                 WHERE id = ? ${moving ? `AND NOT ${positionHasVoteSql("candidates.position_id")} AND NOT ${positionHasVoteSql("?")}` : ""}`,
+                 WHERE id = ? ${frozen ? `AND NOT ${positionHasVoteSql("candidates.position_id")}` : ""} ${moving ? `AND NOT ${positionHasVoteSql("?")}` : ""}`,
           args: [name, manifesto, positionId, photo?.id ?? null, id, ...(moving ? [positionId, positionId] : [])],
         },
-        bumpResultsVersionSql,
+        `${bumpResultsVersionSql} AND changes() = 1`,
       ];
       if (photo) {
         // The new photo goes in first (the candidate references it); whichever photo no
@@ -101,7 +112,7 @@ export function editRoutes(deps: Deps) {
       const results = await database.writer.submit(statements);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (results[photo ? 1 : 0].rowsAffected === 0) {
-        if (moving && (await findCandidateWithPosition(db, id))) fail(409, messages.ballotFrozen);
+        if (frozen && (await findCandidateWithPosition(db, id))) fail(409, moving ? messages.ballotFrozen : messages.ballotFrozenEdit);
         fail(404, messages.candidateNotFound);
       }
       deps.hub.resultsChanged();

@@ -11,7 +11,7 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { audit } from "../../http/audit.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
-import { RollTooLarge, applyRollPlan, planRollImport } from "../../services/roll/roll-import.ts";
+import { RollRefused, RollTooLarge, applyRollPlan, planRollImport } from "../../services/roll/roll-import.ts";
 
 /** Spreadsheets and browsers label CSV files many ways; Windows often says vnd.ms-excel. */
 const CSV_TYPES = /^(text\/(csv|plain|comma-separated-values)|application\/(csv|vnd\.ms-excel|octet-stream))\b/i;
@@ -57,6 +57,7 @@ export function rollImportRoutes(deps: Deps) {
         plan = await planRollImport(database, keys, text, clock.now());
       } catch (error) {
         if (error instanceof RollTooLarge) fail(413, error.message);
+        if (error instanceof RollRefused) fail(400, error.message);
         throw error;
       }
       const report: RollReport = { dryRun, ...plan.report };

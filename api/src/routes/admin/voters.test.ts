@@ -117,7 +117,10 @@ describe("PATCH /admin/voters/:id", () => {
     const id = await idOf("2020/5570001");
     expect((await t.request(`/admin/voters/${id}`, { method: "PATCH", token: admin, json: { name: "Ada Obi-Eze", dateOfBirth: 20020516 } })).status).toBe(200);
     expect(await (await t.request("/vote/results", { token: admin })).json()).toEqual(before);
-    expect(await (await t.request("/vote/my-votes", { token: voter.token })).json()).toHaveLength(1);
+    // The new date of birth ended the old session; signed in with it, the vote is still theirs.
+    expect((await t.request("/vote/my-votes", { token: voter.token })).status).toBe(401);
+    const again = await t.login("2020/5570001", { dateOfBirth: 20020516 });
+    expect(await (await t.request("/vote/my-votes", { token: again.token })).json()).toHaveLength(1);
     expect((await list("?query=Obi-Eze")).items[0]).toMatchObject({ hasVoted: true });
   });
 });

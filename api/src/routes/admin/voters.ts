@@ -60,7 +60,7 @@ export function voterRoutes(deps: Deps) {
       const changes = c.req.valid("json");
       const fields = Object.keys(changes);
       if (fields.length > 0) {
-        await updateVoter(deps, keys, voter, changes);
+        await updateVoter(deps, keys, voter, changes, clock.now());
         // Field names only: the date of birth itself never goes into the log.
         await audit(deps, c, { action: "voter.update", target: `user:${voter._id} ${voter.matricNumber}`, summary: `Edited voter ${voter.matricNumber}: ${fields.join(", ")}` });
       }

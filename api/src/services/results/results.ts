@@ -49,13 +49,15 @@ export class ResultsService {
   /** Local changes so far, and how many had happened when the cache last matched the counter (and when). */
   private changes = 0;
   private verified = { changes: -1, at: -Infinity };
-  private settings: { value: ElectionSettings; changes: number; at: number } | null = null;
+  private settings: { value: ElectionSettings; lastEnd: number; changes: number; at: number } | null = null;
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
     /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
     private readonly costlyMs = COSTLY_MS,
+    /** The offline grace after a position's end (Config.voteGraceMs): it is closed only after both. */
+    private readonly graceMs = 0,
   ) {}
 
   async version(): Promise<number> {
@@ -64,9 +66,14 @@ export class ResultsService {
     return Number(row?.value ?? 0);
   }
 
-  /** Issue 11: 'after-close' visibility withholds tallies from voters until the election window ends. */
+  /** 'after-close' visibility withholds tallies from voters until the window ends and every position has closed. */
   async withheldFromVoters(): Promise<boolean> {
-    return resultsHiddenFrom(await this.election(), false, this.clock.now());
+    return this.hiddenFrom(false, this.clock.now());
+  }
+
+  private async hiddenFrom(viewerCanSeeAdmin: boolean, now: number): Promise<boolean> {
+    const { value, lastEnd } = await this.visibility();
+    return resultsHiddenFrom(value, viewerCanSeeAdmin, now, lastEnd + this.graceMs);
   }
 
   /** A write in this process changed the results: the next request reads the counter. */
@@ -79,13 +86,19 @@ export class ResultsService {
    * calls changed() (routes/admin/election.ts); one elsewhere shows within a second.
    */
   async election(): Promise<ElectionSettings> {
+    return (await this.visibility()).value;
+  }
+
+  /** The settings and the latest position end (-Infinity with no position), held as above. */
+  private async visibility(): Promise<{ value: ElectionSettings; lastEnd: number }> {
     const { changes } = this;
     const at = performance.now();
     const held = this.settings;
-    if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held.value;
-    const value = await getElection(this.database);
-    this.settings = { value, changes, at };
-    return value;
+    if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held;
+    const [value, last] = await Promise.all([getElection(this.database), this.database.get("SELECT max(end_time) AS end FROM positions")]);
+    const lastEnd = last?.end === null || last?.end === undefined ? -Infinity : Number(last.end);
+    this.settings = { value, lastEnd, changes, at };
+    return this.settings;
   }
 
   /** The snapshot as JSON text, serialised once per snapshot rather than once per request. */
@@ -109,7 +122,7 @@ export class ResultsService {
    * http/hot-routes.ts).
    */
   async bytesFor(role: Role, now: number): Promise<Uint8Array | null> {
-    if (resultsHiddenFrom(await this.election(), canViewAdmin(role), now)) return null;
+    if (await this.hiddenFrom(canViewAdmin(role), now)) return null;
     return this.bytes();
   }
 

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { CsvError, parse } from "csv-parse/sync";
 import type { InStatement } from "@libsql/client";
 import {
+  MAX_ROLL_HEADER_CELLS,
   MAX_ROLL_ROWS,
   REQUIRED_ROLL_COLUMNS,
   checkRollRow,
@@ -29,6 +30,8 @@ import { hashDateOfBirth } from "../../security/passwords.ts";
 import type { Deps } from "../../deps.ts";
 
 export class RollTooLarge extends Error {}
+/** A file refused as a whole, before its rows are read (400). */
+export class RollRefused extends Error {}
 
 const YIELD_EVERY = 500;
 
@@ -37,11 +40,24 @@ interface CsvRow {
   cells: Partial<Record<RollColumn, string>>;
 }
 
+/** How many cells the first record has (0 when it does not parse: the full parse reports why). */
+function headerCells(normalised: string): number {
+  try {
+    const [first] = parse(normalised, { bom: true, to_line: 1, record_delimiter: "\n", relax_column_count: true }) as string[][];
+    return first?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The CSV's rows by canonical column, with their first line; header and syntax problems as issues. */
 export function readRollCsv(text: string): { rows: CsvRow[]; issues: RollIssue[] } {
   // One line ending for the whole file, so a line number means the same in every editor and
   // a file mixing CRLF and LF (hand-edited exports) still parses; the parsing itself is csv-parse's.
   const normalised = text.replace(/\r\n?/g, "\n");
+  // The header alone first: a file whose header is far wider than a roll's is refused before
+  // the rest of it is parsed.
+  if (headerCells(normalised) > MAX_ROLL_HEADER_CELLS) throw new RollRefused(rollMessages.headerTooWide(MAX_ROLL_HEADER_CELLS));
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // With `info: true` each record comes as { record, info } (the typings do not follow the option).
@@ -76,15 +92,16 @@ export function readRollCsv(text: string): { rows: CsvRow[]; issues: RollIssue[]
   }
   if (issues.length > 0) return { rows: [], issues };
 
+  // Each row reads only the header's known columns: its cost follows its own cells.
+  const known = columns.flatMap((column, i) => (column ? [[i, column] as const] : []));
   const rows: CsvRow[] = [];
   for (const r of body) {
     const line = firstLine(r);
-    const extra = r.record.slice(columns.length).some((cell) => cell.trim() !== "");
+    let extra = false;
+    for (let i = columns.length; i < r.record.length && !extra; i++) extra = r.record[i].trim() !== "";
     if (extra) issues.push({ line, column: "", message: rollMessages.extraCells(r.record.length, columns.length) });
     const cells: Partial<Record<RollColumn, string>> = {};
-    columns.forEach((column, i) => {
-      if (column) cells[column] = r.record[i] ?? "";
-    });
+    for (const [i, column] of known) cells[column] = r.record[i] ?? "";
     rows.push({ line, cells });
   }
   return { rows, issues };
@@ -154,10 +171,16 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
     } else if (existing.name !== row.name || existing.email !== row.email || existing.groups !== groups || existing.dobHash !== dobHash) {
       // An old argon2id date-of-birth hash never equals the keyed one: such a row is rewritten once.
       updated++;
-      statements.push({
-        sql: "UPDATE users SET name = ?, email = ?, groups = ?, dob_hash = ? WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')",
-        args: [row.name, row.email, groups, dobHash, existing.id],
-      });
+      // Only the row as it was read: a voter deleted or edited meanwhile matches nothing, and the
+      // guard after it then undoes the whole import.
+      statements.push(
+        {
+          sql: `UPDATE users SET name = ?, email = ?, groups = ?, dob_hash = ?
+                 WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer') AND name = ? AND email IS ? AND groups = ? AND dob_hash IS ?`,
+          args: [row.name, row.email, groups, dobHash, existing.id, existing.name, existing.email, existing.groups, existing.dobHash],
+        },
+        ROLL_UNCHANGED_GUARD,
+      );
     } else {
       unchanged++;
     }
@@ -165,6 +188,13 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
   issues.sort((a, b) => a.line - b.line);
   return { report: { total: rows.length, created, updated, unchanged, errors: issues }, statements };
 }
+
+/**
+ * Fails the import's transaction (so it writes nothing) unless the statement before it changed
+ * exactly one row. SQLite has no RAISE outside triggers; json() of text that is not JSON is an
+ * error only when evaluated, which is only when the row was not there as read.
+ */
+const ROLL_UNCHANGED_GUARD = "SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('the roll changed while this file was imported') END";
 
 /** Applies a clean plan in one transaction; false when the roll changed under it (nothing written). */
 export async function applyRollPlan({ database, sessions }: Pick<Deps, "database" | "sessions">, plan: RollPlan, extra: InStatement[]): Promise<boolean> {
@@ -174,7 +204,8 @@ export async function applyRollPlan({ database, sessions }: Pick<Deps, "database
     sessions.invalidate(); // updated voters' names, emails and groups
     return true;
   } catch {
-    // A matric number taken since the check (unique index): the whole transaction rolled back.
+    // A matric number taken since the check (unique index), or a voter deleted or edited since
+    // (the guard): the whole transaction rolled back.
     return false;
   }
 }

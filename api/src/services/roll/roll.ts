@@ -98,8 +98,8 @@ export interface VoterChanges {
   groups?: string[];
 }
 
-/** Changes the voter's own fields only: votes, sessions and password stay as they are. */
-export async function updateVoter({ database, sessions }: UserWriter, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges) {
+/** Changes the voter's own fields only: votes and password stay as they are; a new date of birth ends their sessions. */
+export async function updateVoter({ database, sessions }: UserWriter, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges, now: number) {
   const sets: string[] = [];
   const args: (string | null)[] = [];
   if (changes.name !== undefined) sets.push("name = ?") && args.push(changes.name);
@@ -109,15 +109,25 @@ export async function updateVoter({ database, sessions }: UserWriter, keys: Pick
     sets.push("dob_hash = ?") && args.push(hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
   }
   if (sets.length === 0) return;
-  await database.writer.submit([{ sql: `UPDATE users SET ${sets.join(", ")} WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')`, args: [...args, voter._id] }]);
+  await database.writer.submit([
+    { sql: `UPDATE users SET ${sets.join(", ")} WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer')`, args: [...args, voter._id] },
+    // A new date of birth is a new credential: sessions signed in with the old one end, as on a password reset.
+    ...(changes.dateOfBirth !== undefined ? [endSessionsStatement(voter._id, now)] : []),
+  ]);
   sessions.invalidate(); // a signed-in voter's session carries name, email and groups
 }
+
+/** Ends every session of the account that is still open at `now`. */
+export const endSessionsStatement = (userId: string, now: number) => ({
+  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
+  args: [now, userId, now],
+});
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
 export async function resetVoterPassword({ database, sessions }: UserWriter, id: string, now: number) {
   await database.writer.submit([
     { sql: "UPDATE users SET password_hash = NULL WHERE id = ?", args: [id] },
-    { sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)", args: [now, id, now] },
+    endSessionsStatement(id, now),
   ]);
   sessions.invalidate();
 }

@@ -1,0 +1,19 @@
+/**
+ * Where the server finds what is not code: the migrations, the built PWA, the writer thread's
+ * entry. This module sits one folder below `api/` both as source (`api/src/`) and inside the
+ * server bundle (`api/dist/`, scripts/build-server.mjs), so the same relative paths hold in both.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = new URL(".", import.meta.url);
+const bundled = !import.meta.url.endsWith(".ts");
+
+export const apiRoot = fileURLToPath(new URL("..", here));
+export const migrationsFolder = join(apiRoot, "drizzle");
+export const pwaDist = join(apiRoot, "../pwa/dist");
+/**
+ * From source the thread starts from a boot file that registers tsx (a worker does not inherit
+ * the parent's `--import tsx`); the bundle has the thread's own bundle beside it.
+ */
+export const writerThreadUrl = bundled ? new URL("writer-thread.mjs", here) : new URL("db/writer-thread-boot.mjs", here);

@@ -260,10 +260,6 @@ export function database<S extends Tables>(
   const keyRanges = factory.IDBKeyRange ?? globalThis.IDBKeyRange;
   const names = Object.keys(schema);
   const listeners = new Set<Listener>();
-  const active = new Set<IDBTransaction>();
-  /** Set while the page is hidden (see 'pagehide' below): transactions wait for it. */
-  let hidden: Promise<void> | null = null;
-  let reveal = () => {};
   let opening: Promise<IDBDatabase> | null = null;
   let channel: BroadcastChannel | null = null;
   const tell = (tables: readonly string[]) => {
@@ -306,15 +302,11 @@ export function database<S extends Tables>(
 
   /** One IDBTransaction around `work`; committed when `work` settles, aborted if it throws. */
   async function within<R>(mode: Mode, tables: readonly string[], work: (tx: IDBTransaction) => Promise<R>): Promise<R> {
-    while (hidden) await hidden;
-    const db = await open();
-    if (hidden) return within(mode, tables, work);
-    const tx = db.transaction(tables, mode === "rw" ? "readwrite" : "readonly");
-    active.add(tx);
+    const tx = (await open()).transaction(tables, mode === "rw" ? "readwrite" : "readonly");
     const done = new Promise<void>((resolve, reject) => {
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(tx.error ?? new DOMException("The transaction was aborted", "AbortError"));
-    }).finally(() => active.delete(tx));
+    });
     let result: R;
     try {
       result = await work(tx);
@@ -333,31 +325,6 @@ export function database<S extends Tables>(
       broadcast()?.postMessage(tables);
     }
     return result;
-  }
-
-  // WebKit keeps a page it leaves in its back/forward cache with its unfinished transactions,
-  // and the next page's transactions on the same stores then wait for them, indefinitely.
-  // When the page is hidden, end ours (a write cut short lands not at all, never in part), let
-  // go of the connection, and start no new transaction until the page shows again: code still
-  // running between 'pagehide' and the freeze would otherwise open one that never finishes.
-  if (!factory.indexedDB && typeof window !== "undefined") {
-    window.addEventListener("pagehide", () => {
-      hidden ??= new Promise<void>((resolve) => (reveal = resolve));
-      for (const tx of active) {
-        try {
-          tx.abort();
-        } catch {
-          // It finished in the meantime.
-        }
-      }
-      active.clear();
-      void opening?.then((db) => db.close()).catch(() => undefined);
-      opening = null;
-    });
-    window.addEventListener("pageshow", () => {
-      reveal();
-      hidden = null;
-    });
   }
 
   const tablesOver = (runner: (table: string) => StoreRunner): S =>

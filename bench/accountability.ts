@@ -50,7 +50,7 @@ try {
   await database.client.batch(
     [
       { sql: "INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES (?, 'Bench', 0, 1, 0)", args: [positionId] },
-      ...ids.map((id) => ({ sql: "INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour) VALUES (?, ?, 'abstain', NULL, 0)", args: [id, positionId] })),
+      ...ids.map((id) => ({ sql: "INSERT INTO ballots (id, position_id, choice, candidate_id) VALUES (?, ?, 'abstain', NULL)", args: [id, positionId] })),
     ],
     "write",
   );

@@ -26,8 +26,8 @@ const maxInflight = intArg(args, "max-inflight", 400);
 const workers = Math.max(1, intArg(args, "workers", 1));
 const deadlineS = Math.min(1800, intArg(args, "deadline", 600));
 // Voters spread over this many devices' addresses (X-Forwarded-For behind a trusted proxy, as a
-// campus deployment sees them); 0 sends everything from one address, the worst case for
-// per-address sign-in limits.
+// campus deployment sees them). 1 is a campus behind one NAT address, the worst case for the
+// per-address sign-in limits; 0 sends everything from the loopback without a proxy header.
 const addresses = intArg(args, "addresses", 0);
 const sync = (args.get("sync") ?? "FULL").toUpperCase();
 
@@ -106,7 +106,11 @@ try {
     console.log(`server: CPU mean ${proc.meanCpuPct.toFixed(0)}% of one core (peak ${proc.peakCpuPct.toFixed(0)}%), RSS peak ${proc.peakRssMiB.toFixed(0)} MiB, end ${proc.endRssMiB.toFixed(0)} MiB; load generator CPU ${clientCpu.map((c) => `${c.toFixed(0)}%`).join(" + ")}`);
     const worstP95 = Math.max(...felt.summary().map((s) => s.p95));
     const errorCount = Object.values(errors).reduce((a, b) => a + b, 0);
-    console.log(`\nTarget (10,000 voters < 300 s, p95 < 1 s per call, no error): ${completed === voters && lastFinishS < 300 && worstP95 < 1000 && errorCount === 0 ? "MET" : "MISSED"} — ${fmt(completed)} voters in ${lastFinishS.toFixed(1)} s, worst felt p95 ${ms(worstP95)}, ${errorCount} errors`);
+    const refusals = Object.entries(retries).filter(([k]) => k.endsWith(" 429")).reduce((a, [, v]) => a + v, 0);
+    // An arrival schedule sets its own pace (5 min for 10,000 at 34/s); as fast as admitted, 2 min.
+    const targetS = ratePerS > 0 ? 300 : 120;
+    const met = completed === voters && lastFinishS < targetS && worstP95 < 1000 && errorCount === 0 && refusals === 0;
+    console.log(`\nTarget (${fmt(voters)} voters < ${targetS} s, p95 < 1 s per call, no error, no 429): ${met ? "MET" : "MISSED"} — ${fmt(completed)} voters in ${lastFinishS.toFixed(1)} s, worst felt p95 ${ms(worstP95)}, ${errorCount} errors, ${refusals} refusals (429)`);
     console.log(`load average after: ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
   } finally {
     await server.stop();

@@ -9,6 +9,9 @@
  * 3. A campus NAT: 330 wrong answers from one address on 3 accounts, then a neighbour's sign-in.
  * 4. A restart: 5 failures, the server restarted, a 6th failure, the right answer.
  * 5. The per-address budget: failures on 301 distinct accounts from one address.
+ * 6. The hash queue: one address sends 400 parallel password sign-ins (argon2 each) while
+ *    another address signs in with a password: how many of the flood were hashed, and the
+ *    other address's time.
  * Loopback only; prints figures, asserts nothing (README "Sign-in limits" quotes them). A
  * status 0 is a connection the server's listen backlog turned away under the flood.
  */
@@ -35,6 +38,7 @@ async function main() {
   const scratch = tempDir("signin");
   await seed(scratch.dbPath, { voters: 10, positions: 1 });
   let server: RunningServer = await startServer({ dbPath: scratch.dbPath });
+  const cleanups: (() => void)[] = [];
   const post = (path: string, body: unknown, token?: string, method = "POST") =>
     fetch(`${server.url}/api${path}`, {
       method,
@@ -100,9 +104,24 @@ async function main() {
     const after = await timed(() => login(matricOf(7), { dateOfBirth: VOTER_DOB }));
     log(`wrong answers on 301 distinct accounts from one address: ${tally(distinct)}; then a right one: ${after.status}, Retry-After ${after.retryAfter ?? "-"} s`);
 
+    // 6. The hash queue, behind a trusted proxy so the two addresses differ; a fresh database
+    // (2. changed the admin's password).
+    await server.stop();
+    const fresh = tempDir("signin-hash");
+    await seed(fresh.dbPath, { voters: 1, positions: 1 });
+    server = await startServer({ dbPath: fresh.dbPath, env: { TRUST_PROXY: "1" } });
+    cleanups.push(() => fresh.cleanup());
+    const from = (address: string, body: unknown) =>
+      fetch(`${server.url}/api/auth/login`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": address }, body: JSON.stringify(body) });
+    const flood = Array.from({ length: 400 }, (_, i) =>
+      from("203.0.113.9", { matricNumber: `2023/5570${String(i).padStart(6, "0")}`, password: "guess-a-password" }).then((r) => r.status, () => 0),
+    );
+    const other = await timed(() => from("198.51.100.7", { matricNumber: ADMIN_MATRIC, password: ADMIN_PASSWORD }));
+    log(`400 parallel password sign-ins from one address: ${tally(await Promise.all(flood))}; another address's password sign-in meanwhile: ${other.status} in ${other.ms} ms`);
   } finally {
     await server.stop();
     scratch.cleanup();
+    for (const cleanup of cleanups) cleanup();
   }
 }
 

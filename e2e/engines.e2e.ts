@@ -64,6 +64,10 @@ for (const engine of ENGINES) {
       for (const [position, candidate] of Object.entries(picks)) await page.click(card(position, { role: "radio", name: candidate }));
       await page.click({ role: "button", name: "Confirm ballot" });
       await page.click({ role: "button", name: "Submit ballot" });
+      // The voter hands the device back; the officer takes it with their password.
+      const handBack = { role: "form", name: "Take the device back" } as const;
+      await page.type({ label: "Officer password", within: handBack }, OFFICER.password);
+      await page.click({ role: "button", name: "Take the device back", within: handBack });
       await page.waitFor({ testId: "station-notice", text: `Ballot taken for ${voter.name}` });
     }
 
@@ -235,6 +239,9 @@ for (const engine of ENGINES) {
       await signIn(OFFICER.matric, OFFICER.password, "Password");
       await page.waitForPath("/station");
       await page.click({ role: "button", name: "Open Library Hall 1" });
+      const opening = { role: "form", name: "Open Library Hall 1" } as const;
+      await page.type({ label: "Officer password", within: opening }, OFFICER.password);
+      await page.click({ role: "button", name: "Open station", within: opening });
       await page.waitFor({ testId: "station-readiness", text: "Ready for offline use" }, 30_000);
 
       wifi.cut();

@@ -1,10 +1,15 @@
 /**
- * A polling station through a network outage (issue 14), in Chromium: the admin creates the
- * station and assigns an officer on the Polling Stations page; the officer signs in on the
- * station device, opens the station ('Ready for offline use'), and the network is cut (the
- * relay the offline suite uses). Two voters vote at the station, one of whom voted on their
- * phone first; back online, the server holds exactly one ballot per voter and position and
- * the station lists the one refusal (voter and position, never a choice).
+ * A polling station through a network outage (issues 14 and 34), in Chromium: the admin creates
+ * the station and assigns an officer on the Polling Stations page; the officer signs in on the
+ * station device, opens the station with their password ('Ready for offline use'), and the
+ * network is cut (the relay the offline suite uses). A voter who voted on their phone first
+ * votes at the station; the device is reloaded, offline, and the officer unlocks it with their
+ * password; the next voter tries to cancel and to log out, then votes; every time the officer
+ * takes the device back with their password. The officer signs out; back online, another
+ * officer (not of this station) signs in first and delivers nothing, the ballots staying on
+ * the device with the reason; then the station's officer signs in and everything is delivered:
+ * exactly one ballot per voter and position, and the one refusal (voter and position, never a
+ * choice).
  *
  * Runs its own server (fresh database) so it can count ballots exactly.
  */
@@ -18,6 +23,7 @@ import { serverApi, setDeviceOffline, waitForController } from "./support/server
 import { expectToast } from "./support/steps";
 
 const OFFICER = { name: "Femi Officer", matric: "2019/5570777", password: "officer-e2e-pass" };
+const OTHER_OFFICER = { name: "Gbenga Officer", matric: "2019/5570778", password: "other-e2e-pass" };
 const PHONE_VOTER = { name: "Zainab Musa", matric: "2021/5570301", dob: "20030101" };
 const BOOTH_VOTER = { name: "Emeka Obi", matric: "2021/5570302", dob: "20020202" };
 
@@ -32,17 +38,27 @@ const ids: Record<string, string> = {};
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 
-/** The officer looks the voter up, starts the ballot, the voter chooses and confirms. */
+/** The officer takes the device back from the voter with their password. */
+async function takeBack(page: Page) {
+  const form = page.getByRole("form", { name: "Take the device back" });
+  await form.getByLabel("Officer password").fill(OFFICER.password);
+  await form.getByRole("button", { name: "Take the device back" }).click();
+}
+
+/** The officer looks the voter up, starts the ballot, the voter chooses and confirms, the officer takes the device back. */
 async function voteAtStation(page: Page, voter: { name: string; matric: string }, picks: Record<string, string>) {
-  await page.getByLabel("Matric number or name").fill(voter.matric);
+  await page.getByLabel("Matric number or name").fill(voter.matric.replace("/", "-"));
   await page.getByRole("button", { name: `Start ballot for ${voter.name}` }).click();
   for (const [position, candidate] of Object.entries(picks)) {
     await card(page, position).getByRole("radio", { name: candidate }).check();
   }
   await page.getByRole("button", { name: "Confirm ballot" }).click();
   await page.getByRole("button", { name: "Submit ballot" }).click();
+  await page.getByRole("heading", { name: "Ballot submitted" }).waitFor();
+  // Nothing of the choices is on the screen the officer is handed back.
+  for (const candidate of Object.values(picks)) await expect(page.getByText(candidate).count()).resolves.toBe(0);
+  await takeBack(page);
   await page.getByTestId("station-notice").getByText(`Ballot taken for ${voter.name}`).waitFor();
-  // Back at the look-up: nothing of the voter's choices is left on screen.
   for (const candidate of Object.values(picks)) await expect(page.getByText(candidate).count()).resolves.toBe(0);
 }
 
@@ -51,7 +67,9 @@ beforeAll(async () => {
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   const account = (json: object) => api.post("/admin/users", json, adminToken);
-  expect((await account({ name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password })).status).toBe(201);
+  for (const o of [OFFICER, OTHER_OFFICER]) {
+    expect((await account({ name: o.name, matricNumber: o.matric, role: "officer", password: o.password })).status).toBe(201);
+  }
   for (const v of [PHONE_VOTER, BOOTH_VOTER]) {
     expect((await account({ name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) })).status).toBe(201);
   }
@@ -87,7 +105,7 @@ describe("polling station", () => {
     await audit(page, "admin-stations");
   });
 
-  test("the officer sets the station up; it works through an outage and delivers each ballot once", async () => {
+  test("the officer sets the station up; it works through an outage and a reload, and delivers each ballot once", async () => {
     const { page, context } = station;
     await signIn(page, OFFICER.matric, OFFICER.password, "password");
     await page.waitForURL("**/station");
@@ -97,16 +115,48 @@ describe("polling station", () => {
     await page.waitForURL("**/station");
 
     await page.getByRole("button", { name: "Open Library Hall 1" }).click();
+    const opening = page.getByRole("form", { name: "Open Library Hall 1" });
+    await opening.getByLabel("Officer password").fill("not-the-password");
+    await opening.getByRole("button", { name: "Open station" }).click();
+    await opening.getByText("Wrong password").waitFor();
+    await opening.getByLabel("Officer password").fill(OFFICER.password);
+    await opening.getByRole("button", { name: "Open station" }).click();
     await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 30_000 });
     await expect(page.getByTestId("station-readiness").textContent()).resolves.toMatch(/station data from \d{2}:\d{2}/);
+    await page.getByTestId("station-connection").getByText("Online").waitFor();
 
     await setDeviceOffline(context, wifi, true);
+    await page.getByTestId("station-connection").getByText("Offline").waitFor({ timeout: 15_000 });
     // The phone voter votes on their own phone, online, before reaching the station.
     const phoneToken = await api.login(PHONE_VOTER.matric, { dateOfBirth: Number(PHONE_VOTER.dob) });
     const phone = await api.post("/vote", { positionId: ids.President, candidateId: ids.tunde }, phoneToken);
     expect(phone.status).toBe(201);
 
     await voteAtStation(page, PHONE_VOTER, { President: "Amaka Nwosu", Secretary: "Kemi Ade" });
+    await page.getByTestId("station-notice").getByText("it will be delivered when the network returns").waitFor();
+
+    // A reload while offline: the station is locked, and the officer's password unlocks it without the network.
+    await page.reload();
+    const unlock = page.getByRole("form", { name: "Unlock the station" });
+    await unlock.getByLabel("Officer password").fill(OFFICER.password);
+    await unlock.getByRole("button", { name: "Unlock" }).click();
+    await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 15_000 });
+
+    // The next voter holds the device: only the ballot shows, no Logout; cancelling hands it back to the officer.
+    await page.getByLabel("Matric number or name").fill(BOOTH_VOTER.matric.slice(-7));
+    await page.getByRole("button", { name: `Start ballot for ${BOOTH_VOTER.name}` }).click();
+    await card(page, "President").getByRole("radio", { name: "Tunde Bakare" }).check();
+    await expect(page.getByRole("button", { name: "Logout" }).count()).resolves.toBe(0);
+    await expect(page.getByLabel("Matric number or name").count()).resolves.toBe(0);
+    await page.getByRole("button", { name: "Cancel ballot" }).click();
+    await page.getByRole("heading", { name: "Ballot cancelled" }).waitFor();
+    await expect(page.getByRole("button", { name: "Logout" }).count()).resolves.toBe(0);
+    await expect(page.getByText("Tunde Bakare").count()).resolves.toBe(0);
+    await page.goBack();
+    await page.getByRole("heading", { name: "Ballot cancelled" }).waitFor();
+    await takeBack(page);
+    await page.getByTestId("station-notice").getByText(`Ballot cancelled for ${BOOTH_VOTER.name}`).waitFor();
+
     await voteAtStation(page, BOOTH_VOTER, { President: "Amaka Nwosu", Secretary: "Obi Nnamdi" });
     await page.getByTestId("station-queue").getByText("2 ballots waiting to be delivered.").waitFor();
     // Never the same voter twice on this device.
@@ -114,7 +164,21 @@ describe("polling station", () => {
     await expect(page.getByRole("button", { name: `Start ballot for ${BOOTH_VOTER.name}` }).isDisabled()).resolves.toBe(true);
     await audit(page, "station-offline");
 
+    // The officer signs out; the network returns; another officer, not of this station, signs in first.
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL("**/login");
     await setDeviceOffline(context, wifi, false);
+    await signIn(page, OTHER_OFFICER.matric, OTHER_OFFICER.password, "password");
+    await page.waitForURL("**/station");
+    const waiting = page.getByTestId("station-waiting").getByRole("listitem");
+    await waiting.first().getByText("You are not an officer of this polling station").waitFor({ timeout: 30_000 });
+    await expect(waiting.count()).resolves.toBe(2);
+    await page.getByText("This device is not a polling station").waitFor();
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL("**/login");
+
+    await signIn(page, OFFICER.matric, OFFICER.password, "password");
+    await page.waitForURL("**/station");
     await page.getByTestId("station-queue").getByText("Every ballot delivered.").waitFor({ timeout: 30_000 });
     const refusals = page.getByTestId("station-refusals").getByRole("listitem");
     await refusals.first().getByText(`${PHONE_VOTER.name} (${PHONE_VOTER.matric})`).waitFor();

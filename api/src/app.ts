@@ -4,6 +4,7 @@ import { messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "./deps.ts";
 import { apiBodyLimit, gzipLargeJson, noStoreByDefault } from "./http/api-middleware.ts";
 import { fail, onError } from "./http/errors.ts";
+import { requestLines, requestLog } from "./http/request-log.ts";
 import { fastSecureHeaders, type SecureHeadersOptions } from "./http/security-headers.ts";
 import { serveStatic } from "./http/static.ts";
 import { chatRoutes } from "./chat/routes.ts";
@@ -58,9 +59,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     if (err instanceof HashQueueFull) {
       return c.json({ message: messages.serverBusy }, 503, { "Retry-After": "2" });
     }
-    return onError(err, c);
+    return onError(err, c, deps.log);
   });
 
+  app.use("*", requestLog(requestLines(deps.log)));
   app.use("*", fastSecureHeaders(SECURITY_HEADERS));
 
   const api = new Hono<AppEnv>();
@@ -71,10 +73,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       JSON_BODY_LIMIT,
       () => fail(413, messages.bodyTooLarge),
       // Candidate create and edit (PATCH, issue 11) carry a photo, the roll import (issue 10) a
-      // CSV file: they set their own, larger limits.
+      // CSV file, a station's ballot file its sealed queue: they set their own, larger limits.
       (c) =>
         (c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH")) ||
-        (c.req.path === "/api/admin/voters/import" && c.req.method === "POST"),
+        (c.req.path === "/api/admin/voters/import" && c.req.method === "POST") ||
+        (c.req.path === "/api/admin/stations/import" && c.req.method === "POST"),
     ),
   );
   api.get("/health", (c) => c.json({ status: "ok" }));

@@ -4,6 +4,7 @@ import type { Config, Deps } from "./deps.ts";
 import type { Database } from "./db/client.ts";
 import { ChatService } from "./chat/service.ts";
 import { createHub } from "./realtime/hub.ts";
+import { silentLogger } from "./log.ts";
 import type { Keys } from "./security/keys.ts";
 import { LIMITS, SignInThrottle } from "./security/throttle.ts";
 import { ResultsService } from "./services/results/results.ts";
@@ -12,16 +13,20 @@ import { Mixer } from "./services/votes/mixer.ts";
 import { SessionCache } from "./services/auth/sessions.ts";
 import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
+import { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
+  const log = config.log ?? silentLogger;
   const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
   const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
-  const hub = createHub(results, config.realtime);
-  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), config.mixer).start();
+  const hub = createHub(results, config.realtime, log);
+  const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }, log).start();
+  const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer }).start();
   return {
     database,
     clock,
     keys,
+    log,
     config: fullConfig,
     throttle: new SignInThrottle(database, clock, { ...LIMITS, ...config.signInLimits }),
     results,
@@ -32,5 +37,6 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     sessions: new SessionCache(database),
     ballotRules: new BallotRules(database),
     receiptLists: new ReceiptLists(database, keys),
+    integrity,
   };
 }

@@ -1,7 +1,7 @@
 /** What the app is built from. `server.ts` wires real ones; tests wire a fresh database and a fake clock. */
-import type { Role } from "@evoting/shared";
 import type { Clock } from "./clock.ts";
 import type { Database } from "./db/client.ts";
+import type { Logger } from "./log.ts";
 import type { Keys } from "./security/keys.ts";
 import type { Limits, SignInThrottle } from "./security/throttle.ts";
 import type { ResultsService } from "./services/results/results.ts";
@@ -10,8 +10,10 @@ import type { ChatService } from "./chat/service.ts";
 import type { Mixer, MixerOptions } from "./services/votes/mixer.ts";
 import type { AuditLog } from "./services/accountability/audit-log.ts";
 import type { SessionCache } from "./services/auth/sessions.ts";
+import type { AuthUser } from "./services/auth/auth-user.ts";
 import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
+import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 
 export interface Config {
   sessionMs: number;
@@ -27,6 +29,8 @@ export interface Config {
   realtime?: Partial<HubOptions>;
   /** The ballot mixer (services/votes/mixer.ts): tests apply each ballot before answering. */
   mixer?: Partial<MixerOptions>;
+  /** Where the server logs (log.ts); silent when not given (tests, scripts). */
+  log?: Logger;
 }
 
 export interface Deps {
@@ -34,6 +38,7 @@ export interface Deps {
   clock: Clock;
   keys: Keys;
   config: Config;
+  log: Logger;
   throttle: SignInThrottle;
   results: ResultsService;
   hub: Hub;
@@ -48,20 +53,17 @@ export interface Deps {
   ballotRules: BallotRules;
   /** Published receipt lists of closed positions. */
   receiptLists: ReceiptLists;
+  /** The integrity check with the key: by itself at every close, and on demand; `stop()` with the mixer. */
+  integrity: IntegrityService;
 }
 
-export interface AuthUser {
-  id: string;
-  name: string;
-  role: Role;
-  matricNumber: string;
-  email: string | null;
-  hasPassword: boolean;
-}
+export type { AuthUser };
 
 export type AppEnv = {
   Variables: {
     user: AuthUser;
     tokenHash: string;
+    /** This request's id in the log (http/request-log.ts). */
+    requestId: string;
   };
 };

@@ -30,10 +30,8 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** SQLite durability for the file database: FULL survives power loss, NORMAL only process crashes. */
   DB_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
-  LOG_REQUESTS: z
-    .enum(["0", "1", "true", "false"])
-    .default("0")
-    .transform((v) => v === "1" || v === "true"),
+  /** The server log's level (api/src/log.ts): one JSON line per request at info. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type Env = z.infer<typeof envSchema>;

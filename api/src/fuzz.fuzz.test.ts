@@ -306,7 +306,7 @@ describe("hostile paths, queries and tokens", () => {
     const forgedSigned = fc
       .record({ k: fc.constantFrom("stream", "chat", "ticket", "session", "admin"), exp: fc.integer(), sub: fc.string(), role: fc.constant("admin") })
       .map((payload) => {
-        const real = signToken({ seal: Buffer.alloc(32), fingerprint: Buffer.alloc(32), sign: Buffer.alloc(32, 7), receipt: Buffer.alloc(32), audit: Buffer.alloc(32), dob: Buffer.alloc(32) }, payload);
+        const real = signToken({ seal: Buffer.alloc(32), fingerprint: Buffer.alloc(32), sign: Buffer.alloc(32, 7), receipt: Buffer.alloc(32), audit: Buffer.alloc(32), dob: Buffer.alloc(32), ballot: Buffer.alloc(32) }, payload);
         return real; // signed with the wrong key
       });
     const token = fc.oneof(

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@libsql/client";
-import { openDatabase, type Database } from "../../api/src/db/client.ts";
+import { openDatabase } from "../../api/src/db/client.ts";
 import { keysFromMaster } from "../../api/src/security/keys.ts";
 import { sealChoice } from "../../api/src/services/votes/cast.ts";
 import { hashDateOfBirth } from "../../api/src/security/passwords.ts";
@@ -107,10 +107,14 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
         args: [filler, ballotsForFirst],
       });
       await c.execute({
-        sql: `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
-              SELECT lower(hex(randomblob(16))), position_id, 'candidate', position_id || '-candidate-' || (abs(random()) % CAST(? AS INTEGER)), ?
+        sql: `INSERT INTO ballots (id, position_id, choice, candidate_id)
+              SELECT lower(hex(randomblob(16))), position_id, 'candidate', position_id || '-candidate-' || (abs(random()) % CAST(? AS INTEGER))
                 FROM participations`,
-        args: [candidatesPerPosition, Math.floor(now / HOUR) * HOUR],
+        args: [candidatesPerPosition],
+      });
+      await c.execute({
+        sql: "INSERT INTO turnout_hours (hour, votes) SELECT ?, count(*) FROM participations ON CONFLICT (hour) DO UPDATE SET votes = excluded.votes",
+        args: [Math.floor(now / HOUR) * HOUR],
       });
       await c.execute(`UPDATE candidates SET vote_count = b.n
                          FROM (SELECT candidate_id, count(*) AS n FROM ballots WHERE candidate_id IS NOT NULL GROUP BY candidate_id) b

@@ -34,7 +34,7 @@ async function call(
   for (let attempt = 0; ; attempt++) {
     const t0 = performance.now();
     let status = 0;
-    let text = "";
+    let text: string;
     let retryAfter: string | null = null;
     try {
       const res = await fetch(url, {

@@ -12,7 +12,7 @@ const ALL: readonly EngineName[] = ["chromium", "firefox", "webkit"];
 /**
  * The engines the flows run in, named in E2E_ENGINES (`chromium,firefox,webkit`). None by
  * default: under heavy load a vote still waits forever on the device store in some runs (in
- * WebKit, and lately in Chromium too; docs/decisions/0014), so CI leaves them out until fixed.
+ * WebKit, and lately in Chromium too; docs/decisions/0015-three-engines.md), so CI leaves them out until fixed.
  */
 export const ENGINES: readonly EngineName[] = process.env.E2E_ENGINES
   ? ALL.filter((engine) => process.env.E2E_ENGINES!.split(",").includes(engine))

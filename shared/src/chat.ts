@@ -42,6 +42,8 @@ export const chatMessages = {
  * reorders the messages around it.
  */
 const INVISIBLE =
+  // Each entry is one code point matched on its own (combining ones included, on purpose).
+  // eslint-disable-next-line no-misleading-character-class
   /[\s\p{Z}\p{Cc}\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0100}-\u{E01EF}]/gu;
 
 /** True when the text has at least one character that shows. */

@@ -12,6 +12,9 @@ import { z } from "zod";
 import { MAX_MATRIC_LENGTH, MAX_NAME_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
 
+/** Most ballots one file (or one device's close) carries: a station's whole polling day, with room to spare. */
+export const MAX_EXPORTED_BALLOTS = 10_000;
+
 const requiredString = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
 
 export const createStationSchema = z.object({
@@ -23,7 +26,14 @@ export const assignOfficerSchema = z.object({
   matricNumber: requiredString(messages.matricRequired).max(MAX_MATRIC_LENGTH),
 });
 
-export const openStationSchema = z.object({ stationId: z.string().min(1).max(64) });
+/**
+ * Opening (or unlocking) a station on a device: the officer proves themselves again with their
+ * password, so a sign-in token left on a device never opens a station by itself.
+ */
+export const openStationSchema = z.object({
+  stationId: z.string().min(1).max(64),
+  password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128),
+});
 
 /** A ballot as the device sends it: the session it was cast in, the IV and ciphertext+tag (base64url). */
 export const sealedStationBallotSchema = z.object({
@@ -78,6 +88,30 @@ export interface StationTally {
   stations: { _id: string; name: string; revoked: boolean; ballotsTaken: number }[];
   total: number;
 }
+
+/**
+ * A device a station was opened on (one station session), for the admin: who opened it, when
+ * it closed, whether it was reported lost, and the ballots held from it for the committee,
+ * counted per position (never a choice).
+ */
+export interface StationDevice {
+  _id: string;
+  station: { _id: string; name: string };
+  officer: { name: string; matricNumber: string };
+  openedAt: string;
+  closedAt: string | null;
+  lostAt: string | null;
+  held: { total: number; positions: { positionId: string; positionTitle: string; ballots: number }[] };
+}
+
+/** Closing a station on its device: the ids of the ballots of this session it still holds (undelivered). */
+export const closeStationSchema = z.object({
+  pending: z.array(z.string().min(1).max(64)).max(MAX_EXPORTED_BALLOTS).default([]),
+});
+
+export const disputedDecisionSchema = z.object({
+  decision: z.enum(["accept", "reject"], { error: "Decision must be accept or reject" }),
+});
 
 /** What opening a station on a device hands it. `key` is the session's raw AES key (base64url). */
 export interface StationSessionInfo {
@@ -136,4 +170,45 @@ export function stationTimingProblem(castAt: number, now: number, window: { star
   if (castAt < window.startTime) return messages.votingNotStarted;
   if (castAt > window.endTime || now > window.endTime + graceMs) return messages.votingEnded;
   return null;
+}
+
+/**
+ * A matriculation number as a look-up compares it: letters and digits only, so '2021-5570101',
+ * '20215570101' and '5570101' all find 2021/5570101 (part of it is enough).
+ */
+export const matricSearchKey = (text: string): string => text.toLowerCase().replace(/[^0-9a-z]/g, "");
+
+/** What an exported file says it is: a station's sealed queue, to be imported by an admin. */
+export const STATION_EXPORT_KIND = "csc-evoting-station-ballots";
+
+export const exportedBallotSchema = z.object({
+  ballotId: z.string().min(1).max(64),
+  sealed: sealedStationBallotSchema,
+  /** The device's own label, for the admin reading the file; the server reads the voter from the envelope. */
+  voter: z.object({ matricNumber: z.string().max(MAX_MATRIC_LENGTH), name: z.string().max(MAX_NAME_LENGTH) }),
+});
+export type ExportedBallot = z.infer<typeof exportedBallotSchema>;
+
+/**
+ * A station's queue on a USB stick, when the network never came back before the count. Each
+ * ballot stays sealed (the GCM tag proves which device made it, unchanged); `sha256` over the
+ * JSON of `ballots` shows the file was not edited after export.
+ */
+export const stationExportSchema = z.object({
+  kind: z.literal(STATION_EXPORT_KIND, { error: messages.stationFileInvalid }),
+  v: z.literal(1),
+  station: z.object({ _id: z.string().max(64), name: z.string().max(MAX_NAME_LENGTH) }),
+  exportedAt: z.string().max(40),
+  ballots: z.array(exportedBallotSchema).max(MAX_EXPORTED_BALLOTS),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type StationExport = z.infer<typeof stationExportSchema>;
+
+/** What an import did: each ballot counted (in part), refused (a stored refusal), already in, or unreadable. */
+export interface StationImportReport {
+  counted: number;
+  refused: number;
+  alreadyIn: number;
+  unreadable: number;
+  message: string;
 }

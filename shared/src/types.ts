@@ -14,6 +14,23 @@ export interface UserProfile {
   hasPassword: boolean;
 }
 
+/** An observer's or officer's account as the admin users screen lists it. */
+export interface StaffAccount {
+  _id: string;
+  name: string;
+  matricNumber: string;
+  role: "observer" | "officer";
+  disabled: boolean;
+}
+
+/** The last integrity check (GET /admin/integrity); all null before the first. */
+export interface IntegrityStatus {
+  ok: boolean | null;
+  at: string | null;
+  trigger: "close" | "declaration" | "admin" | "start" | null;
+  problems: string[];
+}
+
 export interface LoginResponse {
   token: string;
   role: Role;

@@ -22,6 +22,8 @@ export const users = sqliteTable("users", {
   createdAt: integer("created_at").notNull(),
   /** JSON array of short group labels from the roll (position eligibility). */
   groups: text("groups").notNull().default("[]"),
+  /** When an admin disabled this observer's or officer's account: it cannot sign in and has no session. */
+  disabledAt: integer("disabled_at"),
 }, (t) => [
   // Manage Voters' pages (api/drizzle/0003_roll.sql).
   index("users_voters_idx").on(t.matricNumber).where(sql`${t.role} NOT IN ('admin', 'observer', 'officer')`),
@@ -121,8 +123,13 @@ export const ballots = sqliteTable(
     choice: text("choice", { enum: ["candidate", "no", "abstain"] }).notNull().default("candidate"),
     /** Null unless `choice` is 'candidate'. */
     candidateId: text("candidate_id").references(() => candidates.id, { onDelete: "cascade" }),
-    /** Start of the hour the ballot was cast: coarse on purpose. */
-    castHour: integer("cast_hour").notNull(),
+    /**
+     * HMAC under the server's `ballot` key of (id, position, choice, candidate): an edit to any
+     * of them is caught by the integrity check without the participations (services/
+     * accountability/ballot-integrity.ts). Null only for ballots applied before migration 0013.
+     * No time: the turnout chart's hours are `turnout_hours`, which name no choice.
+     */
+    mac: text("mac"),
   },
   // No index (migration 0010): keyed by the random id, its entries went to a random page each.
   // Tallies answer by candidate; the audit recounts in one pass (services/accountability/tally-check.ts).
@@ -229,7 +236,12 @@ export const auditLog = sqliteTable(
     prevHash: text("prev_hash").notNull(),
     hash: text("hash").notNull(),
   },
-  (t) => [index("audit_log_action_idx").on(t.action, t.seq), index("audit_log_actor_idx").on(t.actorMatric, t.seq)],
+  (t) => [
+    index("audit_log_action_idx").on(t.action, t.seq),
+    index("audit_log_actor_idx").on(t.actorMatric, t.seq),
+    // The chain starts at 1: a row before it would be listed but never verified.
+    check("audit_log_seq_from_one", sql`seq >= 1`),
+  ],
 );
 
 /**
@@ -284,6 +296,14 @@ export const stationSessions = sqliteTable(
     loginExpiresAt: integer("login_expires_at").notNull(),
     openedAt: integer("opened_at").notNull(),
     closedAt: integer("closed_at"),
+    /** An admin reported this device lost: its ballots arriving after are held for the committee. */
+    lostAt: integer("lost_at"),
+    /**
+     * JSON ballot ids still queued on the device when it closed this session itself: after
+     * that, only these can count, so the key (if copied) makes no new ballot that counts.
+     * NULL when the session ended otherwise (revoked, unassigned, sign-in expired).
+     */
+    closedPending: text("closed_pending"),
   },
   (t) => [index("station_sessions_station_idx").on(t.stationId)],
 );
@@ -295,6 +315,22 @@ export const stationBallots = sqliteTable("station_ballots", {
     .references(() => stations.id, { onDelete: "cascade" }),
   /** JSON StationBallotAnswer: the voter and each position's outcome, never a choice. */
   answer: text("answer").notNull(),
+});
+
+/**
+ * Ballots of a station device reported lost that reached the server afterwards, held sealed
+ * (AES-GCM under the session's key, which only the server derives) until the election
+ * committee accepts or rejects that device's ballots as a batch; the row goes with the
+ * decision. `positions`: the position ids the ballot chose in, for per-position counts
+ * (never a choice). WITHOUT ROWID and a random key, so storage order says nothing about arrival.
+ */
+export const disputedBallots = sqliteTable("disputed_ballots", {
+  id: text("id").primaryKey(),
+  sessionId: text("session_id")
+    .notNull()
+    .references(() => stationSessions.id, { onDelete: "cascade" }),
+  sealed: text("sealed").notNull(),
+  positions: text("positions").notNull(),
 });
 
 /**
@@ -337,6 +373,11 @@ export const electionSettings = sqliteTable(
     /** A position with one candidate: 'single' (the spec, an ordinary vote) or 'yes-no'. */
     unopposed: text("unopposed", { enum: ["single", "yes-no"] }).notNull().default("single"),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * The smallest group of a position's ballots applied to its tallies together (the mixer):
+     * 1 applies each ballot as it comes. A position's remainder is applied at its close.
+     */
+    ballotBatch: integer("ballot_batch").notNull().default(1),
   },
   () => [
     check("election_settings_one_row", sql`id = 1`),
@@ -346,6 +387,28 @@ export const electionSettings = sqliteTable(
     check("election_settings_window_check", sql`start_time < end_time`),
   ],
 );
+
+/**
+ * Votes counted per hour (the turnout chart): a total per hour, raised in each vote's own
+ * commit, naming no voter and no choice. Ballots carry no time.
+ */
+export const turnoutHours = sqliteTable("turnout_hours", {
+  hour: integer("hour").primaryKey(),
+  votes: integer("votes").notNull().default(0),
+});
+
+/**
+ * Each run of the integrity check (services/accountability/ballot-integrity.ts): at a
+ * position's close, at declaration, or on demand from the Admin Panel. `problems` is a JSON
+ * array of sentences, empty when it passed.
+ */
+export const integrityChecks = sqliteTable("integrity_checks", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  at: integer("at").notNull(),
+  trigger: text("trigger", { enum: ["close", "declaration", "admin", "start"] }).notNull(),
+  ok: integer("ok", { mode: "boolean" }).notNull(),
+  problems: text("problems").notNull().default("[]"),
+});
 
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {

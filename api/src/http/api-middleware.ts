@@ -52,14 +52,13 @@ export function gzipLargeJson(threshold: number): MiddlewareHandler {
   const gzip = compress();
   return async (c: Context, next: Next) => {
     let jsonLength = -1;
-    const json = c.json;
     // Same answer as Hono's c.json (its default Content-Type, overridable by `headers`),
     // keeping the length of the text it serialises anyway.
     c.json = ((object: unknown, arg?: ContentfulStatusCode | ResponseInit, headers?: Record<string, string>) => {
       const text = JSON.stringify(object);
       jsonLength = text.length; // characters: at most the bytes, close enough for a threshold
       return c.body(text, arg as ContentfulStatusCode, { "Content-Type": "application/json", ...headers });
-    }) as unknown as typeof json;
+    }) as unknown as typeof c.json;
     await next();
     // Small JSON from c.json() above: nothing to read back from the answer.
     if (jsonLength >= 0 && jsonLength < threshold) return;

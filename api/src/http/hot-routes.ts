@@ -31,6 +31,7 @@ import { castVoteRequest } from "../routes/vote.ts";
 import type { Session } from "../services/auth/sessions.ts";
 import { tokenOfAuthorization } from "./auth.ts";
 import { unexpectedError } from "./errors.ts";
+import { requestLines } from "./request-log.ts";
 import { headersOf } from "./security-headers.ts";
 import { isJsonType } from "./validate.ts";
 
@@ -98,13 +99,17 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
       const bytes = new Uint8Array(await refusal.arrayBuffer());
       res.writeHead(refusal.status, [...before, ...[...refusal.headers].flat(), "Content-Length", String(bytes.byteLength)]);
       res.end(bytes);
-    } else writeJson(res, 500, Buffer.from(JSON.stringify(unexpectedError(err))));
+    } else writeJson(res, 500, Buffer.from(JSON.stringify(unexpectedError(deps.log, err))));
   }
 
-  const hot = (serve: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>, req: IncomingMessage, res: ServerResponse) =>
-    serve(req, res).then(
+  // An answer from here is logged as Hono's request log would (same route, same fields).
+  const lines = requestLines(deps.log);
+  const hot = (serve: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>, req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    return serve(req, res).then(
       (answered) => {
         if (!answered) void hono(req, res);
+        else lines.write(lines.id(), req.method as string, req.url as string, res.statusCode, started);
       },
       (err: unknown) => {
         // Before the body was touched (a failed session read, say): Hono answers as it would
@@ -113,6 +118,7 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
         else res.destroy(err as Error);
       },
     );
+  };
 
   return (req, res) => {
     const { url, method } = req;

@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import { extname, join, normalize, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Context, Hono } from "hono";
+import type { Context, Env, Hono } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/compress";
 import { messages } from "@evoting/shared";
 
@@ -110,7 +110,7 @@ function send(c: Context, file: StaticFile, headers: Record<string, string>): Re
 }
 
 /** Serves `root` under `app`; resolves once every file there has been read and gzipped ahead of its first request. */
-export function serveStatic(app: Hono<any>, root: string): { warmed: Promise<number> } {
+export function serveStatic<E extends Env>(app: Hono<E>, root: string): { warmed: Promise<number> } {
   const read = fileCache();
   const base = resolve(root);
   const indexPath = join(base, "index.html");

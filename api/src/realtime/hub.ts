@@ -20,6 +20,7 @@
  *
  * Scheduling uses the monotonic process clock: these are delivery intervals, not business time.
  */
+import { silentLogger, type Logger } from "../log.ts";
 import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { NEW_VOTE_EVENT, REALTIME_CHANNEL, messages, type Results } from "@evoting/shared";
@@ -200,7 +201,7 @@ const alreadySent = () => {
   return res;
 };
 
-export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}): Hub {
+export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}, log: Logger = silentLogger): Hub {
   const opts: HubOptions = { ...HUB_DEFAULTS, ...options };
   const subscribers = new Set<Subscriber>();
   const perChannel = new Map<string, number>();
@@ -290,7 +291,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
         for (const s of subscribers) if (s.channel === REALTIME_CHANNEL) deliver(s, s.voter ? bare : frame);
       }
     } catch (error) {
-      console.error("Could not broadcast results", error);
+      log.error({ err: error }, "could not broadcast results");
     } finally {
       sending = false;
       if (again) {
@@ -340,7 +341,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
           }
         } while (state.again && !closed);
       } catch (error) {
-        console.error(`Could not sync channel ${state.feed.channel}`, error);
+        log.error({ err: error, channel: state.feed.channel }, "could not sync a channel");
       } finally {
         state.syncing = null;
       }
@@ -360,7 +361,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
           if (watched) resultsChanged();
           else resultsVersion = v;
         })
-        .catch((error) => console.error("Could not read the results version", error));
+        .catch((error) => log.error({ err: error }, "could not read the results version"));
     }
     for (const state of feeds) void syncFeed(state);
   }, opts.pollMs);
@@ -432,11 +433,11 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
       } else {
         add(subscriber);
         void (async () => {
-          let frames: Uint8Array[] = [];
+          let frames: Uint8Array[];
           try {
             frames = (await initial?.()) ?? [];
           } catch (error) {
-            console.error(`Could not prepare the first frames for ${channel}`, error);
+            log.error({ err: error, channel }, "could not prepare a stream's first frames");
             remove(subscriber);
             subscriber.sink.end(true);
             return;

@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Results } from "@evoting/shared";
@@ -149,7 +150,7 @@ describe("under @hono/node-server", () => {
       close: () =>
         new Promise<void>((ok) => {
           server.close(() => ok());
-          (server as import("node:http").Server).closeAllConnections();
+          (server as Server).closeAllConnections();
         }),
     });
     const port = (server.address() as AddressInfo).port;

@@ -17,7 +17,7 @@ import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import type { Attempt } from "../security/throttle.ts";
 import { jsonBody } from "../http/validate.ts";
-import { dummyVerify, hashSecret, verifySecret } from "../security/passwords.ts";
+import { dummyVerify, hashSecret, isKeyedDobHash, verifySecret } from "../security/passwords.ts";
 import { createSession, revokeSessions, revokeStatement } from "../services/auth/sessions.ts";
 import { statementOf } from "../db/writer.ts";
 import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
@@ -55,11 +55,16 @@ export function authRoutes(deps: Deps) {
 
     .post("/login", ...jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
-      // Counted before anything is checked: a burst of parallel guesses gets the free tries' worth.
-      const attempt = await takeTry(matricNumber, requestAddress(c, deps.config.trustProxy));
+      const address = requestAddress(c, deps.config.trustProxy);
+      const mark = deps.sessions.mark;
+      const user = await findUserByMatric(db, matricNumber);
+      // Only argon2 work takes one of the address's hash slots; a keyed date of birth is microseconds.
+      const hashes = password !== undefined || (user?.dobHash != null && !isKeyedDobHash(user.dobHash));
+      const free = hashes ? throttle.hashSlot(address) : () => {};
+      if (!free) tooMany(1_000);
       try {
-        const mark = deps.sessions.mark;
-        const user = await findUserByMatric(db, matricNumber);
+        // Counted before the secret is checked: a burst of parallel guesses gets the free tries' worth.
+        const attempt = await takeTry(matricNumber, address);
         let ok = false;
         if (!user) {
           // As long as a real check of the same kind: argon2 for a password; a date of birth is a keyed hash (microseconds).
@@ -74,6 +79,8 @@ export function authRoutes(deps: Deps) {
         }
         if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
+        // Said only to someone who proved the password: a guess learns nothing from it.
+        if (user.disabledAt !== null) fail(403, messages.accountDisabled);
         await attempt.succeeded();
         const session = await createSession(deps, sessionUser(user), clock.now(), deps.config.sessionMs, mark);
         return c.json({
@@ -83,7 +90,7 @@ export function authRoutes(deps: Deps) {
           user: toProfile(user),
         } satisfies LoginResponse);
       } finally {
-        attempt.end();
+        free();
       }
     })
 
@@ -113,9 +120,12 @@ export function authRoutes(deps: Deps) {
       // alone (a shared computer left open) must not be enough to take the account over.
       if (!currentPassword) fail(400, user.hasPassword ? messages.currentPasswordRequired : messages.currentDobRequired);
       // A change is a try on the account like a sign-in, and it stays counted when it succeeds.
-      // Taken first: a flood of changes is refused before it costs a read or a hash.
-      const attempt = await takeTry(user.matricNumber, requestAddress(c, deps.config.trustProxy));
+      // Its hash slot and try come first: a flood of changes is refused before it costs a read or a hash.
+      const address = requestAddress(c, deps.config.trustProxy);
+      const free = throttle.hashSlot(address);
+      if (!free) tooMany(1_000);
       try {
+        const attempt = await takeTry(user.matricNumber, address);
         const row = (await db.select().from(users).where(eq(users.id, user.id)))[0];
         if (!row) fail(401, messages.sessionExpired);
         const ok = row.passwordHash
@@ -129,7 +139,7 @@ export function authRoutes(deps: Deps) {
         ]);
         deps.sessions.invalidate();
       } finally {
-        attempt.end();
+        free();
       }
       return c.json({ message: messages.updatePasswordSuccess, hasPassword: true });
     });

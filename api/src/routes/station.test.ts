@@ -3,9 +3,9 @@
  * station, wrong officer, officer signed out, past the grace period), first-wins against a
  * phone vote, and exactly-once replay of a station ballot.
  */
-import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
+import { createCipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STATION_BALLOT_BLOCK, messages, type StationBallotAnswer, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
+import { STATION_BALLOT_BLOCK, STATION_EXPORT_KIND, messages, type StationBallotAnswer, type StationDevice, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -40,7 +40,7 @@ const assign = (stationId: string, matricNumber: string) =>
   t.request(`/admin/stations/${stationId}/officers`, { method: "POST", token: admin, json: { matricNumber } });
 
 async function openSession(token: string, stationId: string) {
-  const res = await t.request("/station/sessions", { method: "POST", token, json: { stationId } });
+  const res = await t.request("/station/sessions", { method: "POST", token, json: { stationId, password: "officer-secret" } });
   expect(res.status).toBe(201);
   return (await res.json()) as StationSessionInfo;
 }
@@ -88,7 +88,7 @@ describe("setting a station up", () => {
     const officer = await createStaff("officer");
     expect((await t.request("/admin/stations", { token: officer.token })).status).toBe(403);
     expect((await t.request("/station/mine", { token: voter.token })).status).toBe(403);
-    expect((await t.request("/station/sessions", { method: "POST", token: officer.token, json: { stationId } })).status).toBe(403);
+    expect((await t.request("/station/sessions", { method: "POST", token: officer.token, json: { stationId, password: "officer-secret" } })).status).toBe(403);
     expect((await t.request("/admin/stations", { method: "POST", token: admin, json: { name: " " } })).status).toBe(400);
   });
 
@@ -170,7 +170,7 @@ describe("station ballots", () => {
     expect(String(refusals.rows[0].summary)).not.toMatch(/Ada|Grace/);
   });
 
-  it("refuses every ballot of a revoked station not delivered yet, and stores nothing", async () => {
+  it("refuses every ballot of a revoked station not delivered yet, for good: the refusal is stored, answered again and audited", async () => {
     const s = await setUp();
     const ballot = seal(s.session, s.voterId, [s.choice]);
     const voter2 = await t.createVoter(admin);
@@ -179,25 +179,92 @@ describe("station ballots", () => {
     t.clock.advance(1000);
     expect((await t.request(`/admin/stations/${s.stationId}/revoke`, { method: "POST", token: admin })).status).toBe(200);
     const res = await deliver(s.officer.token, ballot);
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { message: string }).message).toBe(messages.stationRevoked);
+    expect(res.status).toBe(200);
+    const refusedAnswer = (await res.json()) as StationBallotAnswer;
+    expect(refusedAnswer).toEqual({
+      ballotId: ballot.ballotId,
+      voter: { matricNumber: s.voter.matricNumber, name: expect.any(String) },
+      outcomes: [{ positionId: s.position._id, positionTitle: "President", counted: false, message: messages.stationRevoked }],
+    });
+    expect(await (await deliver(s.officer.token, ballot)).json()).toEqual(refusedAnswer);
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+    const audited = await t.database.client.execute("SELECT target, summary FROM audit_log WHERE action = 'station.refusal'");
+    expect(audited.rows).toHaveLength(1);
+    expect(String(audited.rows[0].target)).toBe(`station:${s.stationId} "Library Hall 1"`);
+    expect(String(audited.rows[0].summary)).toContain(messages.stationRevoked);
     // The one delivered before the revocation still answers as it did (its answer was lost, say).
     expect(await (await deliver(s.officer.token, delivered)).json()).toEqual(first);
-    expect((await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token })).status).toBe(403);
+    const pkg = await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token });
+    expect(pkg.status).toBe(403);
+    expect(((await pkg.json()) as { message: string }).message).toBe(messages.stationSessionEnded);
   });
 
-  it("refuses a ballot delivered by an officer of another station, and one forged or re-keyed", async () => {
+  it("keeps a ballot undecided when the wrong person delivers it: another station's officer, an admin, the officer once unassigned", async () => {
     const s = await setUp();
     const other = await createStaff("officer");
     const otherStation = await createStation("Science Block");
     await assign(otherStation, other.matricNumber);
     const ballot = seal(s.session, s.voterId, [s.choice]);
-    expect((await deliver(other.token, ballot)).status).toBe(403);
+    for (const token of [other.token, admin]) {
+      const res = await deliver(token, ballot);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { message: string }).message).toBe(messages.stationNotAssigned);
+    }
+    t.clock.advance(1000);
+    expect((await t.request(`/admin/stations/${s.stationId}/officers/${s.officer.id}`, { method: "DELETE", token: admin })).status).toBe(204);
+    expect((await deliver(s.officer.token, ballot)).status).toBe(403);
+    expect(await count("SELECT COUNT(*) AS n FROM station_ballots")).toBe(0);
+    // Nothing was decided: an officer of its station delivers it later, and it counts.
+    const relief = await createStaff("officer");
+    await assign(s.stationId, relief.matricNumber);
+    const res = await deliver(relief.token, ballot);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+  });
+
+  it("refuses a forged or re-keyed ballot and audits the forged one", async () => {
+    const s = await setUp();
+    const ballot = seal(s.session, s.voterId, [s.choice]);
     const forged = { ...ballot, sealed: { ...ballot.sealed, data: ballot.sealed.data.slice(0, -4) + "AAAA" } };
-    expect((await deliver(s.officer.token, forged)).status).toBe(400);
+    const res = await deliver(s.officer.token, forged);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(messages.stationBallotInvalid);
     expect((await deliver(s.officer.token, ballot, randomUUID())).status).toBe(400);
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+    const audited = await t.database.client.execute("SELECT target, summary FROM audit_log WHERE action = 'station.refusal'");
+    expect(audited.rows.map((r) => String(r.target))).toEqual([`station:${s.stationId} "Library Hall 1"`]);
+  });
+
+  it("opens a station only with the officer's password again, counted as a sign-in try", async () => {
+    const stationId = await createStation();
+    const officer = await createStaff("officer");
+    await assign(stationId, officer.matricNumber);
+    const open = (password?: string) => t.request("/station/sessions", { method: "POST", token: officer.token, json: { stationId, password } });
+    expect((await open()).status).toBe(400);
+    const wrong = await open("not-it");
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toBe(messages.stationPasswordWrong);
+    expect(await count("SELECT COUNT(*) AS n FROM station_sessions")).toBe(0);
+    expect(await count("SELECT tries AS n FROM signin_tries WHERE account = ?", [officer.matricNumber])).toBe(1);
+    const opened = await open("officer-secret");
+    expect(opened.status).toBe(201);
+    const session = (await opened.json()) as StationSessionInfo;
+    const status = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
+    expect(await status.json()).toEqual({ open: true });
+    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: officer.token, json: { pending: [] } })).status).toBe(204);
+    const ended = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
+    expect(ended.status).toBe(403);
+    expect(((await ended.json()) as { message: string }).message).toBe(messages.stationSessionEnded);
+  });
+
+  it("finds a voter by any part of the matric number, separators ignored", async () => {
+    const s = await setUp();
+    const digits = s.voter.matricNumber.replace("/", "");
+    for (const query of [digits.slice(4), s.voter.matricNumber.replace("/", "-"), digits, s.voter.matricNumber.slice(-3)]) {
+      const res = await t.request(`/station/voters?session=${s.session.sessionId}&query=${encodeURIComponent(query)}`, { token: s.officer.token });
+      expect(((await res.json()) as { matricNumber: string }[]).map((v) => v.matricNumber)).toContain(s.voter.matricNumber);
+    }
   });
 
   it("takes a ballot cast while the officer was signed in, not one cast after they signed out", async () => {
@@ -209,8 +276,8 @@ describe("station ballots", () => {
     const after = seal(s.session, s.voterId, [s.choice]);
     const again = await t.login(s.officer.matricNumber, { password: "officer-secret" });
     const late = await deliver(again.token, after);
-    expect(late.status).toBe(403);
-    expect(((await late.json()) as { message: string }).message).toBe(messages.stationSessionInvalid);
+    expect(late.status).toBe(200);
+    expect(((await late.json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationSessionInvalid })]);
     expect((await deliver(again.token, before)).status).toBe(200);
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
   });
@@ -259,6 +326,142 @@ describe("station ballots", () => {
     t.clock.advance(2 * 60_000);
     const late = (await (await deliver(s.officer.token, pastGrace)).json()) as StationBallotAnswer;
     expect(late.outcomes[0]).toMatchObject({ counted: false, message: messages.votingEnded });
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+  });
+});
+
+describe("a station's ballot file", () => {
+  /** The file the device writes (pwa/src/station/station-export.ts): sealed ballots and a digest over them. */
+  const fileOf = (stationId: string, ballots: ReturnType<typeof seal>[], labels: { matricNumber: string; name: string }[]) => {
+    const list = ballots.map((b, i) => ({ ballotId: b.ballotId, sealed: b.sealed, voter: labels[i] }));
+    return {
+      kind: STATION_EXPORT_KIND,
+      v: 1,
+      station: { _id: stationId, name: "Library Hall 1" },
+      exportedAt: new Date(t.clock.now()).toISOString(),
+      ballots: list,
+      sha256: createHash("sha256").update(JSON.stringify(list), "utf8").digest("hex"),
+    };
+  };
+  const importFile = (json: unknown, token = admin) => t.request("/admin/stations/import", { method: "POST", token, json });
+
+  it("is imported by an admin once: the same checks and refusals as a delivery; a second import counts nothing", async () => {
+    const s = await setUp();
+    const voter2 = await t.createVoter(admin);
+    const phone = await t.request("/vote", { method: "POST", token: voter2.token, json: { positionId: s.position._id, candidateId: s.candidates[1]._id } });
+    expect(phone.status).toBe(201);
+    const ballots = [seal(s.session, s.voterId, [s.choice]), seal(s.session, await voterId(voter2.matricNumber), [s.choice])];
+    // Past the close and its grace: the file is how ballots cast in time still reach the count.
+    t.clock.advance(3_600_000 + 60 * 60_000);
+    const file = fileOf(s.stationId, ballots, [s.voter, voter2].map((v) => ({ matricNumber: v.matricNumber, name: "label" })));
+    const observer = await createStaff("observer");
+    expect((await importFile(file, observer.token)).status).toBe(403);
+    const first = await importFile(file);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ counted: 1, refused: 1, alreadyIn: 0, unreadable: 0 });
+    const again = await importFile(file);
+    expect(await again.json()).toMatchObject({ counted: 0, refused: 0, alreadyIn: 2, unreadable: 0 });
+    expect(await count("SELECT COUNT(*) AS n FROM participations WHERE station_id = ?", [s.stationId])).toBe(1);
+    expect(await count("SELECT ballots_taken AS n FROM stations WHERE id = ?", [s.stationId])).toBe(1);
+    const audited = (await t.database.client.execute("SELECT action, target FROM audit_log WHERE action LIKE 'station.%' ORDER BY seq")).rows.map((r) => String(r.action));
+    expect(audited.filter((a) => a === "station.import")).toHaveLength(2);
+    expect(audited.filter((a) => a === "station.refusal")).toHaveLength(1);
+    // The device delivering the same ballot later is answered as the import was.
+    expect(((await (await deliver(s.officer.token, ballots[0])).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(2);
+  });
+
+  it("is refused whole when edited after export, and a forged envelope inside counts nothing", async () => {
+    const s = await setUp();
+    const ballot = seal(s.session, s.voterId, [s.choice]);
+    const file = fileOf(s.stationId, [ballot], [{ matricNumber: s.voter.matricNumber, name: "label" }]);
+    const edited = { ...file, ballots: [{ ...file.ballots[0], voter: { matricNumber: "2020/5570999", name: "Someone else" } }] };
+    const res = await importFile(edited);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(messages.stationFileTampered);
+    expect(await count("SELECT COUNT(*) AS n FROM station_ballots")).toBe(0);
+    expect((await importFile({ kind: "something else" })).status).toBe(400);
+    // Re-sealed by someone without the key, with a digest to match: each envelope still proves itself.
+    const forged = fileOf(s.stationId, [{ ...ballot, sealed: { ...ballot.sealed, data: ballot.sealed.data.slice(0, -4) + "AAAA" } }], [{ matricNumber: s.voter.matricNumber, name: "label" }]);
+    expect(await (await importFile(forged)).json()).toMatchObject({ counted: 0, unreadable: 1 });
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+  });
+});
+
+describe("a station device reported lost", () => {
+  it("holds its ballots arriving after, for the committee, who sees counts per position and accepts them as a batch", async () => {
+    const s = await setUp();
+    const before = seal(s.session, s.voterId, [s.choice]);
+    expect(((await (await deliver(s.officer.token, before)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const voters = [await t.createVoter(admin), await t.createVoter(admin)];
+    const queued = await Promise.all(voters.map(async (v) => seal(s.session, await voterId(v.matricNumber), [s.choice])));
+    t.clock.advance(60_000);
+    const devices = (await (await t.request("/admin/stations/devices", { token: admin })).json()) as StationDevice[];
+    expect(devices).toEqual([expect.objectContaining({ _id: s.session.sessionId, lostAt: null, held: { total: 0, positions: [] } })]);
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin })).status).toBe(200);
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin })).status).toBe(409);
+
+    // What the device (or whoever has it) sends from now on is held, not counted; a replay is held once.
+    for (const ballot of [...queued, queued[0]]) {
+      const res = await deliver(s.officer.token, ballot);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationBallotHeld })]);
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
+    // Delivered before the report, still answered as then.
+    expect(((await (await deliver(s.officer.token, before)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const held = (await (await t.request("/admin/stations/devices", { token: admin })).json()) as StationDevice[];
+    expect(held[0]).toMatchObject({ lostAt: expect.any(String), closedAt: expect.any(String), held: { total: 2, positions: [{ positionId: s.position._id, positionTitle: "President", ballots: 2 }] } });
+    expect(JSON.stringify(held)).not.toContain(s.candidates[0]._id);
+    // Held as sealed as it came: no voter, no choice, no time in the clear, every row the same length.
+    const rows = (await t.database.client.execute("SELECT * FROM disputed_ballots")).rows.map((r) => JSON.stringify(r));
+    const ids = await Promise.all(voters.map((v) => voterId(v.matricNumber)));
+    for (const row of rows) for (const secret of [...ids, s.candidates[0]._id, String(t.clock.now()).slice(0, 8)]) expect(row).not.toContain(secret);
+    expect(new Set(rows.map((r) => r.length - (JSON.parse(r) as { id: string }).id.length)).size).toBe(1);
+
+    const observer = await createStaff("observer");
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: observer.token, json: { decision: "accept" } })).status).toBe(403);
+    const accepted = await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "accept" } });
+    expect(accepted.status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(3);
+    expect(await count("SELECT COUNT(*) AS n FROM disputed_ballots")).toBe(0);
+    // Decided once: a second decision finds nothing, a later delivery answers the accepted outcome.
+    await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(((await (await deliver(s.officer.token, queued[1])).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(3);
+    const actions = (await t.database.client.execute("SELECT action FROM audit_log WHERE action LIKE 'station.%'")).rows.map((r) => String(r.action));
+    expect(actions.filter((a) => a === "station.held")).toHaveLength(2);
+    expect(actions).toEqual(expect.arrayContaining(["station.device.lost", "station.held.accept", "station.held.reject"]));
+  });
+
+  it("counts nothing of a rejected batch, and the device's ballots stay refused", async () => {
+    const s = await setUp();
+    const ballot = seal(s.session, s.voterId, [s.choice]);
+    t.clock.advance(1_000);
+    await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin });
+    await deliver(s.officer.token, ballot);
+    const rejected = await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(((await rejected.json()) as { message: string }).message).toBe("1 held ballots rejected");
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+    expect(((await (await deliver(s.officer.token, ballot)).json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationBallotRejected })]);
+    // The voter may still vote elsewhere: nothing of theirs counted.
+    expect((await t.request("/vote", { method: "POST", token: s.voter.token, json: { positionId: s.position._id, candidateId: s.candidates[1]._id } })).status).toBe(201);
+  });
+});
+
+describe("a station session its device closed", () => {
+  it("counts afterwards only the ballots the device said it still held: its key makes no new ballot that counts", async () => {
+    const s = await setUp();
+    const voter2 = await t.createVoter(admin);
+    const held = seal(s.session, s.voterId, [s.choice]);
+    // Made with the same key, dated inside the session, but not on the device when it closed.
+    const forged = seal(s.session, await voterId(voter2.matricNumber), [s.choice]);
+    t.clock.advance(60_000);
+    const closed = await t.request(`/station/sessions/${s.session.sessionId}/close`, { method: "POST", token: s.officer.token, json: { pending: [held.ballotId] } });
+    expect(closed.status).toBe(204);
+    expect(((await (await deliver(s.officer.token, held)).json()) as StationBallotAnswer).outcomes[0].counted).toBe(true);
+    const late = (await (await deliver(s.officer.token, forged)).json()) as StationBallotAnswer;
+    expect(late.outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationSessionInvalid })]);
     expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(1);
   });
 });

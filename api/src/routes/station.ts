@@ -4,10 +4,11 @@
  * the package it needs to work alone, and delivers sealed ballots, now or after an outage.
  * Ballot rules and their order: services/stations/station-ballots.ts; trust: docs/decisions/0009.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   isStaff,
+  closeStationSchema,
   markYesNo,
   messages,
   openStationSchema,
@@ -16,14 +17,16 @@ import {
   type StationSessionInfo,
 } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
-import { requireUser } from "../http/auth.ts";
-import { fail } from "../http/errors.ts";
+import { requestAddress, requireUser } from "../http/auth.ts";
+import { fail, tooMany } from "../http/errors.ts";
+import { verifySecret } from "../security/passwords.ts";
 import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
 import { audit } from "../http/audit.ts";
 import { listPositions } from "../services/election/catalog.ts";
 import { getElection } from "../services/election/settings.ts";
 import { deliverStationBallot } from "../services/stations/station-ballots.ts";
+import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
   closeStationSession,
   findStation,
@@ -49,7 +52,7 @@ export function stationRoutes(deps: Deps) {
   /** The station session named by `?session=`, open, at a live station this user staffs. */
   const liveSession = async (userId: string, sessionId: string | undefined) => {
     const session = sessionId ? await findStationSession(database, sessionId) : null;
-    if (!session || session.closedAt !== null) fail(403, messages.stationSessionInvalid);
+    if (!session || session.closedAt !== null) fail(403, messages.stationSessionEnded);
     const station = await findStation(database, session.stationId);
     if (!station) fail(404, messages.stationNotFound);
     if (station.revokedAt !== null) fail(403, messages.stationRevoked);
@@ -57,15 +60,40 @@ export function stationRoutes(deps: Deps) {
     return { session, station };
   };
 
+  /**
+   * The signed-in officer's password, checked as a sign-in is (a counted try, an argon2 slot
+   * of the address): a token left on a device must not open a station by itself.
+   */
+  const provePassword = async (c: Context<AppEnv>, password: string) => {
+    const address = requestAddress(c, deps.config.trustProxy);
+    const free = deps.throttle.hashSlot(address);
+    if (!free) tooMany(1_000);
+    try {
+      const begun = await deps.throttle.begin(c.var.user.matricNumber, address);
+      if (!begun.ok) tooMany(begun.waitMs);
+      const row = await database.get("SELECT password_hash FROM users WHERE id = ?", [c.var.user.id]);
+      const ok = row?.password_hash ? await verifySecret(String(row.password_hash), password) : false;
+      if (!ok) {
+        await begun.attempt.failed();
+        fail(400, messages.stationPasswordWrong);
+      }
+      await begun.attempt.succeeded();
+    } finally {
+      free();
+    }
+  };
+
   return new Hono<AppEnv>()
     .use(requireUser(deps), staffOnly)
     .get("/mine", async (c) => c.json(await stationsOf(database, c.var.user.id)))
 
     .post("/sessions", ...jsonBody(openStationSchema), async (c) => {
-      const station = await findStation(database, c.req.valid("json").stationId);
+      const { stationId, password } = c.req.valid("json");
+      const station = await findStation(database, stationId);
       if (!station) fail(404, messages.stationNotFound);
       if (station.revokedAt !== null) fail(403, messages.stationRevoked);
       if (!(await isAssigned(database, station.id, c.var.user.id))) fail(403, messages.stationNotAssigned);
+      await provePassword(c, password);
       const now = clock.now();
       const session = await openStationSession(database, {
         stationId: station.id,
@@ -90,9 +118,15 @@ export function stationRoutes(deps: Deps) {
       );
     })
 
-    .post("/sessions/:id/close", async (c) => {
+    // The device asks whether its station session still holds (and so learns the server answers).
+    .get("/sessions/:id", async (c) => {
+      await liveSession(c.var.user.id, c.req.param("id"));
+      return c.json({ open: true });
+    })
+
+    .post("/sessions/:id/close", ...jsonBody(closeStationSchema), async (c) => {
       const { session, station } = await liveSession(c.var.user.id, c.req.param("id"));
-      await closeStationSession(database, session.id, clock.now());
+      await closeStationSession(database, session.id, clock.now(), c.req.valid("json").pending);
       await audit(deps, c, {
         action: "station.signout",
         target: `station:${station.id} "${station.name}"`,
@@ -132,26 +166,12 @@ export function stationRoutes(deps: Deps) {
         now: clock.now(),
         graceMs: deps.config.voteGraceMs,
       });
-      if (result.kind === "refused") fail(result.status, result.message);
-      const { answer, fresh, stationName } = result;
-      if (fresh) {
-        const counted = answer.outcomes.filter((o) => o.counted).length;
-        const target = `station:${c.req.valid("json").sessionId}`;
-        // Who voted where is already known to the officer who saw them; what they chose never is.
-        await audit(deps, c, {
-          action: "station.ballot",
-          target,
-          summary: `Ballot taken at polling station "${stationName}": ${counted} of ${answer.outcomes.length} positions counted`,
-        });
-        for (const o of answer.outcomes.filter((x) => !x.counted)) {
-          await audit(deps, c, {
-            action: "station.refusal",
-            target,
-            summary: `Refused at polling station "${stationName}": ${answer.voter.name} (${answer.voter.matricNumber}), ${o.positionTitle || o.positionId}: ${o.message}`,
-          });
-        }
-        if (counted > 0) deps.hub.resultsChanged();
+      if (result.kind === "refused") {
+        // An envelope that can never open is the one refusal a device lets go: it is audited, as every refusal is.
+        if (result.final) await auditUnreadable(deps, c, c.req.valid("json").sessionId, result.message);
+        fail(result.status, result.message);
       }
-      return c.json(answer);
+      if (result.fresh) await auditStationAnswer(deps, c, result.station, result.answer, result.held);
+      return c.json(result.answer);
     });
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run seed:demo`: a sample election in the configured database — four positions open
- * for the next eight hours, 2–4 candidates each with a photo, and 200 voters who sign in with
+ * for the next eight hours (and the election window set to match), 2–4 candidates each with a photo, and 200 voters who sign in with
  * a date of birth. Prints a few sign-ins. Refuses to touch a database that already has
  * positions unless run with --force.
  */
@@ -58,6 +58,8 @@ for (const [index, [title, names]] of ELECTION.entries()) {
     );
   }
 }
+// The election's own window matches its positions: the first screen must not say it ended above open ballots.
+statements.push({ sql: "UPDATE election_settings SET start_time = ?, end_time = ?, updated_at = ? WHERE id = 1", args: [now - 60_000, now + 8 * 3_600_000, now] });
 statements.push(bumpResultsVersionSql);
 await database.client.batch(statements, "write");
 

@@ -5,7 +5,9 @@
  * - `sign`: HMAC for short-lived stream/chat tokens and ballot tickets;
  * - `receipt`: HMAC turning a ballot's random id into the voter's receipt code (services/votes/receipts.ts);
  * - `audit`: HMAC over the audit chain's head (services/accountability/audit-log.ts), so a truncated log is caught;
- * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0007-keyed-date-of-birth.md).
+ * - `dob`: HMAC-SHA-256 of each date of birth (security/passwords.ts, docs/decisions/0007-keyed-date-of-birth.md);
+ * - `ballot`: HMAC over each stored ballot's id, position and choice (services/votes/ballot-mac.ts), so
+ *   an edited ballot row is caught by the integrity check.
  * The master comes from BALLOT_KEY, else from a key file beside the database (created on
  * first start with mode 0600), never from the database itself: a copy of the database alone
  * cannot unseal anything.
@@ -21,6 +23,7 @@ export interface Keys {
   receipt: Buffer;
   audit: Buffer;
   dob: Buffer;
+  ballot: Buffer;
 }
 
 function derive(master: Buffer, label: string): Buffer {
@@ -36,6 +39,7 @@ export function keysFromMaster(master: Buffer): Keys {
     receipt: derive(master, "receipt"),
     audit: derive(master, "audit"),
     dob: derive(master, "dob"),
+    ballot: derive(master, "ballot"),
   };
 }
 

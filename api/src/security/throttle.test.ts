@@ -47,15 +47,42 @@ describe("a burst of parallel guesses", () => {
     expect(counts[429]).toBeGreaterThanOrEqual(60 - LIMITS.FREE_TRIES);
   });
 
-  it("caps the checks one address has waiting before they reach the hash queue", async () => {
-    t = await createTestApp({ config: { signInLimits: { ADDRESS_IN_FLIGHT: 4 } } });
+  it("caps the password checks one address has waiting before they reach the hash queue, counting none it refuses", async () => {
+    t = await createTestApp({ config: { signInLimits: { ADDRESS_HASHES: 4 } } });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => login(t, { matricNumber: `2021/5570${100 + i}`, dateOfBirth: 20000101 })),
+      Array.from({ length: 20 }, (_, i) => login(t, { matricNumber: `2021/5570${100 + i}`, password: "not-the-password" })),
     );
     const counts = tally(answers.map((r) => r.status));
     expect(counts[401]).toBe(4);
     expect(counts[429]).toBe(16);
     expect(answers.find((r) => r.status === 429)?.headers.get("retry-after")).toBe("1");
+    const counted = await t.database.client.execute("SELECT count(*) AS n FROM signin_tries");
+    expect(Number(counted.rows[0].n)).toBe(4);
+  });
+});
+
+describe("a campus signing in from one address", () => {
+  it("takes every date-of-birth sign-in at once: they take no hash slot", async () => {
+    t = await createTestApp({ config: { signInLimits: { ADDRESS_HASHES: 2 } } });
+    const admin = await t.adminToken();
+    const crowd = [];
+    for (let i = 0; i < 40; i++) crowd.push(await t.createVoter(admin, "20020515"));
+    const answers = await Promise.all(crowd.map((v) => login(t, { matricNumber: v.matricNumber, dateOfBirth: 20020515 })));
+    expect(tally(answers.map((r) => r.status))).toEqual({ 200: 40 });
+    // Meanwhile password checks from the same address are still capped.
+    const passwords = await Promise.all(Array.from({ length: 6 }, () => login(t, { matricNumber: ADMIN.matricNumber, password: "wrong-one" })));
+    expect(tally(passwords.map((r) => r.status))[429]).toBeGreaterThanOrEqual(4);
+  });
+
+  it("lets a roll of 10,000 look itself up from one address within a minute", async () => {
+    t = await createTestApp({ config: { trustProxy: 1 } });
+    const lookUp = (i: number) =>
+      t.request("/auth/check-user", { method: "POST", json: { matricNumber: `2021/5570${String(i).padStart(5, "0")}` }, headers: { "x-forwarded-for": "192.0.2.10" } });
+    // 9,990 counted straight on the route's own counter, the last ten through HTTP (a 10,000-request
+    // test would measure the machine, not the limit).
+    for (let i = 0; i < 9_990; i++) expect(t.deps.throttle.checkUser.take("192.0.2.10")).toBe(0);
+    const last = await Promise.all(Array.from({ length: 10 }, (_, i) => lookUp(i)));
+    expect(tally(last.map((r) => r.status))).toEqual({ 404: 10 });
   });
 });
 

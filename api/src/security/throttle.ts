@@ -14,9 +14,12 @@
  *   ADDRESS_WINDOW_MS. A campus behind one NAT signs in hundreds of times a minute and one
  *   person there may fail hundreds of times on one account: neither touches the budget, so
  *   one address cannot lock its neighbours out; trying many accounts does.
- * - Hash work: at most ADDRESS_IN_FLIGHT checks per address run or wait in this process at
- *   once (refused before they reach the hash queue); per account the tries above bound it.
- * - Check-user: a plain per-address budget in memory, generous for a shared campus address.
+ * - Hash work: at most ADDRESS_HASHES password checks (argon2) per address run or wait in this
+ *   process at once, refused before anything is counted, so one address cannot fill the hash
+ *   queue everyone shares. A date of birth is a keyed hash (microseconds) and takes no slot:
+ *   a campus NAT signing in hundreds at a time waits only for commits.
+ * - Check-user: a plain per-address budget in memory, sized so a whole roll can look itself up
+ *   from one campus address within a minute; it is one indexed read.
  */
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
@@ -27,8 +30,8 @@ export const LIMITS = {
   FORGET_MS: 15 * 60_000,
   ADDRESS_ACCOUNTS: 300,
   ADDRESS_WINDOW_MS: 10 * 60_000,
-  ADDRESS_IN_FLIGHT: 32,
-  CHECK_USER_PER_MINUTE: 3_000,
+  ADDRESS_HASHES: 32,
+  CHECK_USER_PER_MINUTE: 12_000,
 } as const;
 
 const MAX_ENTRIES = 200_000;
@@ -98,19 +101,18 @@ const WAIT = `SELECT
    (SELECT count(*) FROM signin_tries WHERE address = ?2 AND failed_at > ?3 AND account <> ?1) AS failing,
    (SELECT min(failed_at) FROM signin_tries WHERE address = ?2 AND failed_at > ?3) AS oldest`;
 
-/** One counted try. `end()` must run whatever happens (it frees the address's in-flight slot). */
+/** One counted try. */
 export interface Attempt {
   /** The secret was wrong (or the wrong kind of secret was offered). */
   failed(): Promise<void>;
   /** A sign-in succeeded: the account's count starts over. */
   succeeded(): Promise<void>;
-  end(): void;
 }
 
 export type Begin = { ok: true; attempt: Attempt } | { ok: false; waitMs: number };
 
 export class SignInThrottle {
-  private inFlight = new Map<string, number>();
+  private hashing = new Map<string, number>();
   readonly checkUser: WindowCounter;
 
   constructor(
@@ -121,48 +123,43 @@ export class SignInThrottle {
     this.checkUser = new WindowCounter(clock, limits.CHECK_USER_PER_MINUTE, 60_000);
   }
 
+  /**
+   * A slot for one password check (argon2) from `address`, or null when the address has
+   * ADDRESS_HASHES running or waiting. Taken before the try is counted, so a refusal here
+   * changes nothing; the caller frees it with the function returned, whatever happens.
+   */
+  hashSlot(address: string): (() => void) | null {
+    const running = this.hashing.get(address) ?? 0;
+    if (running >= this.limits.ADDRESS_HASHES) return null;
+    this.hashing.set(address, running + 1);
+    let freed = false;
+    return () => {
+      if (freed) return;
+      freed = true;
+      const left = (this.hashing.get(address) ?? 1) - 1;
+      if (left > 0) this.hashing.set(address, left);
+      else this.hashing.delete(address);
+    };
+  }
+
   /** Counts a try on `account` from `address` before anything is checked, or says how long to wait. */
   async begin(account: string, address: string): Promise<Begin> {
-    const running = this.inFlight.get(address) ?? 0;
     const limits = this.limits;
-    if (running >= limits.ADDRESS_IN_FLIGHT) return { ok: false, waitMs: 1_000 };
-    this.inFlight.set(address, running + 1);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      const left = (this.inFlight.get(address) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(address, left);
-      else this.inFlight.delete(address);
-    };
-    try {
-      const now = this.clock.now();
-      const args = {
-        account,
-        address,
-        now,
-        windowStart: now - limits.ADDRESS_WINDOW_MS,
-      };
-      const [taken] = await this.database.writer.submit([
-        {
-          sql: TAKE_TRY,
-          args: {
-            ...args,
-            forgetBefore: now - limits.FORGET_MS,
-            free: limits.FREE_TRIES,
-            maxLock: limits.MAX_LOCK_MS,
-            addressAccounts: limits.ADDRESS_ACCOUNTS,
-          },
+    const now = this.clock.now();
+    const args = { account, address, now, windowStart: now - limits.ADDRESS_WINDOW_MS };
+    const [taken] = await this.database.writer.submit([
+      {
+        sql: TAKE_TRY,
+        args: {
+          ...args,
+          forgetBefore: now - limits.FORGET_MS,
+          free: limits.FREE_TRIES,
+          maxLock: limits.MAX_LOCK_MS,
+          addressAccounts: limits.ADDRESS_ACCOUNTS,
         },
-      ]);
-      if (taken.rows.length === 0) {
-        end();
-        return { ok: false, waitMs: await this.waitMs(args) };
-      }
-    } catch (error) {
-      end();
-      throw error;
-    }
+      },
+    ]);
+    if (taken.rows.length === 0) return { ok: false, waitMs: await this.waitMs(args) };
     const write = (sql: string, args: Record<string, string | number>) =>
       this.database.writer.submit([{ sql, args }]).then(() => undefined);
     return {
@@ -170,7 +167,6 @@ export class SignInThrottle {
       attempt: {
         failed: () => write("UPDATE signin_tries SET failed_at = :now WHERE account = :account", { account, now: this.clock.now() }),
         succeeded: () => write("DELETE FROM signin_tries WHERE account = :account", { account }),
-        end,
       },
     };
   }

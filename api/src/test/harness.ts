@@ -21,6 +21,11 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   memory?: boolean;
   now?: string;
+  /**
+   * The election's `ballotBatch` (default 10 in a real installation): 1 here unless a test
+   * asks otherwise, so a test reads a vote in the tallies right after its 201.
+   */
+  ballotBatch?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}) {
@@ -32,6 +37,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
+  await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
   const app = createApp(deps);
 
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
@@ -93,6 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
 
   async function close() {
     deps.hub.close();
+    deps.integrity.stop();
     await deps.mixer.stop();
     await database.writer.drain();
     database.close();

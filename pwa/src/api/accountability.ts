@@ -7,6 +7,7 @@ import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { AuditPage, AuditVerification, ElectionSettings, ReceiptList, ResultsSheet, TurnoutReport } from "@evoting/shared";
 import { API_BASE, ApiRequestError, request } from "./client";
 import { session } from "../auth/session";
+import { saveFile } from "../lib/save-file";
 
 export interface AuditFilters {
   action?: string;
@@ -61,13 +62,5 @@ export async function downloadCsv(path: string, filename: string): Promise<void>
     const body = (await response.json().catch(() => ({}))) as { message?: string };
     throw new ApiRequestError(response.status, body.message || response.statusText, Boolean(body.message));
   }
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has been handled: the download has its own copy by then.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(await response.blob(), filename);
 }

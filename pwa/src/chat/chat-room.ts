@@ -6,7 +6,7 @@
  */
 import { CHAT_EVENTS, CHAT_TOKEN_RENEW_BEFORE_MS, chatMessages, type ChatMessage, type TokenResponse } from "@evoting/shared";
 import { ApiRequestError, errorMessage } from "../api/client";
-import { chatApi, chatStreamUrl } from "./chat-api";
+import { chatStreamUrl, type chatApi } from "./chat-api";
 import { applyPage, applyRev, emptyChat, mergeMessages, unreadCount, type ChatState } from "./chat-state";
 
 export type Connection = "connecting" | "live" | "reconnecting";

@@ -19,8 +19,8 @@ import {
 } from "@evoting/shared";
 import type { CacheData, CacheKey } from "../offline/db";
 import { api } from "../api/client";
-import { loadOffline } from "../offline/app/load";
-import type { CastVoteResult, CastVoteVariables } from "./vote-types";
+import { loadOffline, loadOfflineWhenIdle } from "../offline/app/load";
+import { castDirect, type CastVoteResult, type CastVoteVariables } from "./cast-vote";
 import { mutationKeys, queryKeys } from "./query-keys";
 import { session } from "../auth/session";
 
@@ -28,15 +28,16 @@ export { mutationKeys, queryKeys } from "./query-keys";
 
 // The voter's reads go network first and fall back to this device's copy (pwa/src/offline),
 // so they run with `networkMode: "always"`: react-query must not pause them while offline.
-// The offline module (IndexedDB) is imported on first use, keeping it out of /login's first load.
+// The offline module (IndexedDB) is loaded when the page is idle, to keep a good answer, or at
+// once to answer from the device: never in front of the first render.
 
 const signedInId = () => session.user()?._id ?? null;
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 
 /**
  * Network first, this device's copy when the network fails. The request starts at once; the
- * database code loads beside it (to keep the answer) or after it (to answer from the device),
- * never in front of it.
+ * database code loads once the page is idle (to keep the answer) or after it (to answer from
+ * the device), never in front of it.
  */
 export function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<CacheData[K]>): () => Promise<CacheData[K]> {
   return async () => {
@@ -48,7 +49,8 @@ export function offlineRead<K extends CacheKey>(key: K, fetcher: () => Promise<C
     } catch (error) {
       return (await loadOffline()).fromDevice(key, userId, error);
     }
-    void loadOffline().then((offline) => offline.keep(key, userId, data));
+    const savedAt = Date.now();
+    void loadOfflineWhenIdle().then((offline) => offline.keep(key, userId, data, savedAt));
     return data;
   };
 }
@@ -62,7 +64,7 @@ const readPositions = offlineRead("positions", api.ballotPositions);
 async function positionsFn(): Promise<BallotPosition[]> {
   const positions = await readPositions();
   // Warm the service worker's photo cache so faces show offline, even on unscrolled cards.
-  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.cachePhotos(positions));
+  if (signedInId() && hasIndexedDb()) void loadOfflineWhenIdle().then((offline) => offline.cachePhotos(positions));
   return positions;
 }
 
@@ -113,7 +115,7 @@ export function invalidateElectionData(client: QueryClient) {
 export function setResults(client: QueryClient, results: Results) {
   client.setQueryData(queryKeys.results, results);
   // Kept as the last results snapshot for offline use.
-  if (signedInId() && hasIndexedDb()) void loadOffline().then((offline) => offline.keepResults(results));
+  if (signedInId() && hasIndexedDb()) void loadOfflineWhenIdle().then((offline) => offline.keepResults(results));
 }
 
 /** A vote the server holds joins the my-votes list, which is what locks the card. */
@@ -127,14 +129,11 @@ export function addMyVote(client: QueryClient, vote: MyVote) {
 // ---------------------------------------------------------------------------------------
 // Casting a vote
 
-export type { CastVoteResult, CastVoteVariables } from "./vote-types";
+export type { CastVoteResult, CastVoteVariables } from "./cast-vote";
 
 async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
-  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
   if (signedInId() && hasIndexedDb()) return (await loadOffline()).castThroughOutbox(variables);
-  const which = choice ? { choice } : { candidateId };
-  const response = await api.castVote({ positionId, ...which, ballotTicket, idempotencyKey: crypto.randomUUID() });
-  return { via: "direct", status: "delivered", vote: response?.vote ?? { positionId, candidateId, candidateName, ...(choice ? { choice } : {}) } };
+  return castDirect(variables);
 }
 
 /**

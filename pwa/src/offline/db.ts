@@ -1,5 +1,5 @@
 /**
- * The device's own copy of the election (IndexedDB, through ./idb.ts). No React in this folder.
+ * The device's own copy of the election (IndexedDB through Dexie). No React in this folder.
  *
  * What is stored where (database "evoting"):
  *
@@ -22,7 +22,8 @@
  * about queued votes); a session that ended otherwise (401, another tab) keeps only the votes
  * that have not reached the server (`clearUserData`), so they go when the voter signs in again.
  */
-import { database, type Database, type IndexedDbFactory, type Table } from "./idb";
+import Dexie, { type EntityTable, type Table } from "dexie";
+import { closeWhileHidden, type IndexedDbFactory } from "./device-db";
 import type { BallotPosition, Candidate, ElectionSettings, MyVote, Results, UserProfile } from "@evoting/shared";
 
 /** What each cache key holds. */
@@ -117,30 +118,39 @@ export interface PositionMark {
   updatedAt: number;
 }
 
-type EvotingTables = {
-  cache: Table<CacheEntry, [string, CacheKey]>;
-  marks: Table<PositionMark, [string, string]>;
-  outbox: Table<OutboxItem, number>;
-  outcomes: Table<OutboxOutcome, string>;
-};
-export type EvotingDB = Database<EvotingTables>;
+export class EvotingDB extends Dexie {
+  cache!: Table<CacheEntry, [string, CacheKey]>;
+  marks!: Table<PositionMark, [string, string]>;
+  outbox!: EntityTable<OutboxItem, "id">;
+  outcomes!: EntityTable<OutboxOutcome, "key">;
+
+  constructor(name = "evoting", factory?: IndexedDbFactory) {
+    super(name, factory);
+    // Version 1 (IndexedDB's 10). Devices hold it as written here since the first release
+    // (idb-layout.test.ts pins it). A schema change adds a new numbered version, with an
+    // upgrade function when rows must be reshaped; never edit this one.
+    this.version(1).stores({
+      cache: "[userId+key], userId",
+      marks: "[userId+positionId], userId",
+      outbox: "++id, &key, userId, [userId+positionId]",
+      outcomes: "key, userId, [userId+positionId], settledAt",
+    });
+  }
+}
 
 /** The app's database, or (tests) one of another name in a private IndexedDB. */
 export function evotingDb(name = "evoting", factory?: IndexedDbFactory): EvotingDB {
-  // Version 10: Dexie's version 1, as devices that stored votes under Dexie hold it.
-  return database<EvotingTables>(name, 10, {
-    cache: "[userId+key], userId",
-    marks: "[userId+positionId], userId",
-    outbox: "++id, &key, userId, [userId+positionId]",
-    outcomes: "key, userId, [userId+positionId], settledAt",
-  }, factory);
+  return new EvotingDB(name, factory);
 }
 
 let shared: EvotingDB | null = null;
 
 /** The app's database, opened on first use, so importing this module never touches IndexedDB. */
 export function offlineDb(): EvotingDB {
-  shared ??= evotingDb();
+  if (!shared) {
+    shared = evotingDb();
+    if (typeof window !== "undefined") closeWhileHidden(shared);
+  }
   return shared;
 }
 

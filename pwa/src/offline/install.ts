@@ -7,10 +7,12 @@
 import { messages, type MyVote } from "@evoting/shared";
 import { freshness } from "./cache";
 import { clearUserData, forgetUser, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
-import { markOutcomeSeen, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";
 import { guardQueuedVotes } from "./keep";
+import { markOutcomeSeen, QueueRefusedError, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";
 import { createStore, type ReadableStore } from "./store";
 import { createSyncEngine, type LockManagerLike, type SendResult, type SyncEngine, type SyncStatus } from "./sync";
+import { StoreUnavailableError, withinTime } from "./device-db";
+import { indexedDbOutbox } from "./outbox-store";
 import { watchVoteStates, type LocalVoteStates } from "./vote-states";
 
 export interface InstallOfflineOptions {
@@ -33,6 +35,12 @@ export interface InstallOfflineOptions {
   castWaitMs?: number;
 }
 
+export interface CastOptions {
+  /** The vote's idempotency key (new when omitted). */
+  key?: string;
+  storeLimitMs?: number;
+}
+
 export type CastResult =
   | { status: "queued"; item: OutboxItem }
   | { status: OutboxOutcome["status"]; item: OutboxItem; outcome: OutboxOutcome };
@@ -48,9 +56,11 @@ export interface OfflineRuntime {
   atRisk: ReadableStore<boolean>;
   /**
    * Saves the vote in the outbox (refusing a second one for the position), asks the engine to
-   * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'.
+   * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'. With
+   * `storeLimitMs`, the store's open and the vote's write each get that long before the cast
+   * fails with StoreUnavailableError (the vote is then not known to be stored).
    */
-  castVote(input: QueueVoteInput): Promise<CastResult>;
+  castVote(input: QueueVoteInput, options?: CastOptions): Promise<CastResult>;
   /**
    * Every settled vote, once: toast it and update query caches here. Outcomes that settled
    * with no listener (before the UI mounted, in a closed tab) are replayed to the first one.
@@ -147,7 +157,7 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   };
 
   const engine = createSyncEngine({
-    db,
+    store: indexedDbOutbox(db),
     send,
     fetchMyVotes,
     onOutcome,
@@ -192,8 +202,19 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
     sync,
     online,
     atRisk: guard.atRisk,
-    async castVote(input) {
-      const item = await queueVote(input, { db, now });
+    async castVote(input, { key, storeLimitMs } = {}) {
+      const queue = () => queueVote(input, { db, now, ...(key ? { newKey: () => key } : {}) });
+      let item: OutboxItem;
+      if (storeLimitMs === undefined) {
+        item = await queue();
+      } else {
+        // Anything but the outbox's own refusal means the vote is not known to be stored.
+        const unavailable = (error: unknown): never => {
+          throw error instanceof QueueRefusedError || error instanceof StoreUnavailableError ? error : new StoreUnavailableError(error);
+        };
+        await withinTime(db.open(), storeLimitMs, "Opening the device store").catch(unavailable);
+        item = await withinTime(queue(), storeLimitMs, "Saving the vote on this device").catch(unavailable);
+      }
       let resolveOutcome!: (outcome: OutboxOutcome) => void;
       const outcome = new Promise<OutboxOutcome>((resolve) => (resolveOutcome = resolve));
       settled.set(item.key, resolveOutcome);

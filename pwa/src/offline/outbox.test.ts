@@ -1,6 +1,5 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clearUserData } from "./db";
-import { Table } from "./idb";
 import { QueueRefusedError, queueVote } from "./outbox";
 import { memoryIndexedDb } from "./test-support";
 
@@ -64,9 +63,8 @@ describe("queueVote", () => {
   it("is all or nothing: if marking the position fails, no item is queued", async () => {
     const db = memoryIndexedDb().open();
     // The mark is the transaction's last write: refuse it as a full disk would.
-    const put = Table.prototype.put;
-    vi.spyOn(Table.prototype, "put").mockImplementation(function (this: Table<unknown>, row: unknown) {
-      return this.name === "marks" ? Promise.reject(new Error("disk full")) : put.call(this, row);
+    db.marks.hook("creating", () => {
+      throw new Error("disk full");
     });
     await expect(queueVote(vote, { db })).rejects.toThrow("disk full");
     expect(await db.outbox.count()).toBe(0);

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { EvotingDB, OutboxOutcome } from "./db";
 import { offlineText } from "./notices";
 import { queueVote } from "./outbox";
+import { indexedDbOutbox } from "./outbox-store";
 import { backoffDelay, createSyncEngine, parseRetryAfter, type SyncEngineOptions } from "./sync";
 import { created, deferred, fakeLocks, fakeServer, manualClock, memoryIndexedDb } from "./test-support";
 
@@ -11,7 +12,7 @@ function setup(db: EvotingDB, send: SyncEngineOptions["send"], extra: Partial<Sy
   const clock = manualClock();
   const outcomes: OutboxOutcome[] = [];
   const engine = createSyncEngine({
-    db,
+    store: indexedDbOutbox(db),
     send,
     now: clock.now,
     timers: clock.timers,
@@ -335,7 +336,7 @@ describe("restart and several tabs", () => {
     const clock = manualClock();
     await db.outbox.update(item.id!, { status: "sending", attempts: 1, leaseOwner: "closed-tab", leaseUntil: clock.now() + 30_000 });
     const server = fakeServer(created);
-    const engine = createSyncEngine({ db, send: server.send, now: clock.now, timers: clock.timers, locks: null });
+    const engine = createSyncEngine({ store: indexedDbOutbox(db), send: server.send, now: clock.now, timers: clock.timers, locks: null });
 
     await engine.start();
     expect(server.calls).toHaveLength(0); // the lease might still belong to a live tab
@@ -371,7 +372,7 @@ describe("restart and several tabs", () => {
     const locks = makeLocks();
     const outcomes: OutboxOutcome[] = [];
     const make = (db: EvotingDB) =>
-      createSyncEngine({ db, send: server.send, locks, onOutcome: (o) => outcomes.push(o), leaseMs: 60_000 });
+      createSyncEngine({ store: indexedDbOutbox(db), send: server.send, locks, onOutcome: (o) => outcomes.push(o), leaseMs: 60_000 });
     const a = make(tabA);
     const b = make(tabB);
 
@@ -397,8 +398,8 @@ describe("restart and several tabs", () => {
     });
     const outcomes: OutboxOutcome[] = [];
     const opts = { send: server.send, now: clock.now, timers: clock.timers, locks: null, leaseMs: 1_000, onOutcome: (o: OutboxOutcome) => outcomes.push(o) };
-    const a = createSyncEngine({ db: tabA, ...opts });
-    const b = createSyncEngine({ db: tabB, ...opts });
+    const a = createSyncEngine({ store: indexedDbOutbox(tabA), ...opts });
+    const b = createSyncEngine({ store: indexedDbOutbox(tabB), ...opts });
 
     const aRun = a.start();
     await vi.waitFor(() => expect(server.calls).toHaveLength(1), { timeout: 5_000 }); // tab A's request is in flight

@@ -1,5 +1,7 @@
 /**
- * The sync engine: delivers the vote outbox to `POST /api/vote`, exactly once per vote.
+ * The sync engine: delivers the vote outbox to `POST /api/vote`, exactly once per vote. It
+ * decides when and what to send; every change to the stored outbox is one atomic step of an
+ * `OutboxStore` (outbox-store.ts: IndexedDB in the app, memory in the engine's own tests).
  *
  * - Single flight: one replay loop per engine; a kick during a replay schedules one more pass.
  * - Across tabs: the whole pass runs under the Web Lock 'evoting-outbox' when the browser has
@@ -15,9 +17,10 @@
  *   honouring Retry-After. Every terminal answer is written to `outcomes` and reported.
  */
 import { messages, type MyVote } from "@evoting/shared";
-import type { EvotingDB, OutboxError, OutboxItem, OutboxOutcome, PositionMark, TerminalStatus } from "./db";
+import type { OutboxError, OutboxItem, OutboxOutcome, TerminalStatus } from "./db";
 import { backoffDelay, bodyMessage, bodyVote, classify, type SendResult } from "./answers";
 import { offlineText } from "./notices";
+import type { OutboxStore } from "./outbox-store";
 
 export { backoffDelay, parseRetryAfter, type SendResult } from "./answers";
 
@@ -37,7 +40,7 @@ export interface LockManagerLike {
 }
 
 export interface SyncEngineOptions {
-  db: EvotingDB;
+  store: OutboxStore;
   send: Send;
   now?: () => number;
   random?: () => number;
@@ -91,7 +94,7 @@ export interface SyncEngine {
 }
 
 export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
-  const { db, send, onOutcome, fetchMyVotes, currentUserId } = options;
+  const { store, send, onOutcome, fetchMyVotes, currentUserId } = options;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const timers: Timers = options.timers ?? {
@@ -135,7 +138,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
   async function refreshCounts(): Promise<Pick<SyncStatus, "pending" | "authRequired">> {
     const user = eligibleUser();
     if (user === null) return { pending: 0, authRequired: 0 };
-    const items = user === undefined ? await db.outbox.toArray() : await db.outbox.where("userId").equals(user).toArray();
+    const items = await store.pending(user);
     return { pending: items.length, authRequired: items.filter((i) => i.status === "auth-required").length };
   }
 
@@ -147,33 +150,6 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       timer = null;
       void kickInternal(false);
     }, Math.max(0, at - now()));
-  }
-
-  type Claim = { kind: "empty" } | { kind: "wait"; until: number } | { kind: "item"; item: OutboxItem };
-
-  /** Atomically takes the queue head for this engine, or says why not. */
-  function claimHead(user: string | undefined, force: boolean, exclusive: boolean): Promise<Claim> {
-    return db.transaction("rw", ["outbox"], async (tx): Promise<Claim> => {
-      const all = await tx.outbox.orderBy("id").toArray();
-      const head = all.find((i) => (user === undefined || i.userId === user) && i.status !== "auth-required");
-      if (!head) return { kind: "empty" };
-      const t = now();
-      // Holding the Web Lock proves no other tab is mid-send, so a leftover lease is stale.
-      if (head.status === "sending" && head.leaseOwner !== engineId && head.leaseUntil > t && !exclusive) {
-        return { kind: "wait", until: head.leaseUntil };
-      }
-      const due = head.nextAttemptAt <= t || (force && !head.serverHold);
-      if (!due) return { kind: "wait", until: head.nextAttemptAt };
-      const claimed: OutboxItem = {
-        ...head,
-        status: "sending",
-        attempts: head.attempts + 1,
-        leaseOwner: engineId,
-        leaseUntil: t + leaseMs,
-      };
-      await tx.outbox.put(claimed);
-      return { kind: "item", item: claimed };
-    });
   }
 
   /** One request; a request outliving its lease is abandoned (another tab may now own the item). */
@@ -193,102 +169,23 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     }
   }
 
-  /** Moves an item to `outcomes` and updates the card's mark and the cached votes, in one go. */
-  async function finish(
+  /** Moves an item to `outcomes` and updates the card's mark and the cached votes, in one step. */
+  function finish(
     item: OutboxItem,
-    outcomeStatus: TerminalStatus,
+    status: TerminalStatus,
     httpStatus: number,
     message: string,
     recordedVote: MyVote | null,
     freshVotes: MyVote[] | null,
   ): Promise<OutboxOutcome | null> {
-    return db.transaction("rw", ["outbox", "outcomes", "marks", "cache"], async (tx) => {
-      const current = await tx.outbox.get(item.id!);
-      if (!current) return null; // another tab settled it: its outcome is already recorded
-      const t = now();
-      const outcome: OutboxOutcome = {
-        userId: item.userId,
-        positionId: item.positionId,
-        candidateId: item.candidateId,
-        candidateName: item.candidateName,
-        ...(item.choice ? { choice: item.choice } : {}),
-        ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
-        key: item.key,
-        status: outcomeStatus,
-        httpStatus,
-        message,
-        recordedVote,
-        attempts: current.attempts,
-        queuedAt: item.queuedAt,
-        settledAt: t,
-        seenAt: null,
-      };
-      await tx.outbox.delete(item.id!);
-      await tx.outcomes.put(outcome);
-      const rejected = outcomeStatus === "rejected";
-      // Refused: the card shows the reason and the voter may choose again. Otherwise the
-      // position is voted, with the candidate the server holds (ours, or the one cast elsewhere).
-      const mark: PositionMark = {
-        userId: item.userId,
-        positionId: item.positionId,
-        state: rejected ? "rejected" : "voted",
-        candidateId: rejected ? item.candidateId : (recordedVote?.candidateId ?? null),
-        candidateName: rejected ? item.candidateName : (recordedVote?.candidateName ?? null),
-        ...((rejected ? item.choice : recordedVote?.choice) ? { choice: rejected ? item.choice : recordedVote?.choice } : {}),
-        key: item.key,
-        message: outcomeStatus === "delivered" ? null : message,
-        updatedAt: t,
-      };
-      await tx.marks.put(mark);
-
-      if (freshVotes) {
-        await tx.cache.put({ userId: item.userId, key: "myVotes", data: freshVotes, savedAt: t });
-      } else if (recordedVote) {
-        const cached = await tx.cache.get([item.userId, "myVotes"]);
-        const votes = (cached?.data ?? []) as MyVote[];
-        if (cached && !votes.some((v) => v.positionId === item.positionId)) {
-          await tx.cache.put({ ...cached, data: [...votes, recordedVote] });
-        }
-      }
-      return outcome;
-    });
-  }
-
-  async function holdForAuth(item: OutboxItem, message: string) {
-    await db.transaction("rw", ["outbox"], async (tx) => {
-      const items = await tx.outbox.where("userId").equals(item.userId).toArray();
-      for (const other of items) {
-        const mine = other.id === item.id;
-        // A token refused for one vote is refused for all of this user's votes.
-        if (mine || other.status === "queued") {
-          await tx.outbox.update(other.id!, {
-            status: "auth-required",
-            leaseOwner: null,
-            leaseUntil: 0,
-            lastError: { kind: "auth", httpStatus: 401, message },
-          });
-        }
-      }
-    });
+    return store.settle({ item, status, httpStatus, message, recordedVote, freshVotes, now: now() });
   }
 
   async function backOff(item: OutboxItem, error: OutboxError, retryAfterMs: number | null): Promise<number> {
-    const t = now();
     const jittered = backoffDelay(item.attempts, random(), baseDelayMs, maxDelayMs);
     const delay = retryAfterMs === null ? jittered : Math.max(retryAfterMs, jittered);
-    const nextAttemptAt = t + delay;
-    await db.transaction("rw", ["outbox"], async (tx) => {
-      const current = await tx.outbox.get(item.id!);
-      if (!current || current.leaseOwner !== engineId) return; // taken over or settled elsewhere
-      await tx.outbox.update(item.id!, {
-        status: "queued",
-        nextAttemptAt,
-        serverHold: retryAfterMs !== null,
-        lastError: error,
-        leaseOwner: null,
-        leaseUntil: 0,
-      });
-    });
+    const nextAttemptAt = now() + delay;
+    await store.backOff(item, engineId, { nextAttemptAt, serverHold: retryAfterMs !== null, lastError: error });
     return nextAttemptAt;
   }
 
@@ -318,7 +215,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
     if (user === null) return null;
     for (;;) {
       if (stopped) return null;
-      const claim = await claimHead(user, force, exclusive);
+      const claim = await store.claimHead({ user, force, exclusive, engineId, leaseMs, now: now() });
       if (claim.kind === "empty") return null;
       if (claim.kind === "wait") return claim.until;
       const item = claim.item;
@@ -348,7 +245,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
           break;
         }
         case "auth": {
-          await holdForAuth(item, bodyMessage(answer.body) ?? messages.sessionExpired);
+          await store.holdForAuth(item, bodyMessage(answer.body) ?? messages.sessionExpired);
           setStatus({ lastError: { kind: "auth", httpStatus: 401, message: offlineText.signInToSend } });
           break; // the next head (if any) belongs to nobody eligible or waits likewise
         }
@@ -365,7 +262,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
   async function pass(force: boolean) {
     setStatus({ state: "syncing", nextAttemptAt: null });
-    let wakeAt: number | null = null;
+    let wakeAt: number | null;
     try {
       setStatus(await refreshCounts());
       if (locks) {
@@ -430,14 +327,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
       setStatus({ state: "stopped", nextAttemptAt: null });
     },
     async resumeForUser(userId: string) {
-      await db.transaction("rw", ["outbox"], async (tx) => {
-        const held = await tx.outbox.where("userId").equals(userId).toArray();
-        for (const item of held) {
-          if (item.status === "auth-required") {
-            await tx.outbox.update(item.id!, { status: "queued", nextAttemptAt: 0, serverHold: false });
-          }
-        }
-      });
+      await store.resume(userId);
       await kickInternal(true);
     },
     subscribe(listener) {

@@ -1,10 +1,12 @@
 /**
  * Test helpers for the offline module: a private in-memory IndexedDB per test, a manual clock
- * that also drives the engine's timers, a controllable fake server, and a Web Locks stand-in.
+ * that also drives the engine's timers, a controllable fake server, a Web Locks stand-in, and an
+ * outbox kept in memory for the engine's own tests.
  * Imported only by `*.test.ts` files.
  */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { evotingDb, type OutboxItem } from "./db";
+import { evotingDb, type CacheEntry, type OutboxItem, type OutboxOutcome, type PositionMark } from "./db";
+import { authHold, claimFrom, resumed, retryPatch, settledRows, votesAfter, type OutboxStore } from "./outbox-store";
 import type { LockManagerLike, SendResult, Timers } from "./sync";
 
 /** A fresh, empty IndexedDB; call `open()` again for a second tab on the same database. */
@@ -125,5 +127,62 @@ export function fakeLocks(): LockManagerLike & { held: () => boolean } {
       return run;
     },
     held: () => holding,
+  };
+}
+
+/**
+ * The outbox in memory, applying the same rules as the IndexedDB one (outbox-store.ts): the
+ * sync engine's scheduling, locks and draining are tested against it with no database at all.
+ */
+export function memoryOutbox() {
+  const outbox = new Map<number, OutboxItem>();
+  const outcomes = new Map<string, OutboxOutcome>();
+  const marks = new Map<string, PositionMark>();
+  const votes = new Map<string, CacheEntry>();
+  let nextId = 1;
+  const inOrder = () => [...outbox.values()].sort((a, b) => a.id! - b.id!);
+  const store: OutboxStore = {
+    pending: async (user) => inOrder().filter((i) => user === undefined || i.userId === user),
+    async claimHead(request) {
+      const claim = claimFrom(inOrder(), request);
+      if (claim.kind === "item") outbox.set(claim.item.id!, claim.item);
+      return claim;
+    },
+    async settle(s) {
+      const current = outbox.get(s.item.id!);
+      if (!current) return null;
+      const { outcome, mark } = settledRows(current, s);
+      outbox.delete(current.id!);
+      outcomes.set(outcome.key, outcome);
+      marks.set(`${mark.userId}/${mark.positionId}`, mark);
+      const after = votesAfter(votes.get(s.item.userId), s);
+      if (after) votes.set(s.item.userId, after);
+      return outcome;
+    },
+    async holdForAuth(item, message) {
+      for (const other of inOrder()) {
+        if (other.userId === item.userId && (other.id === item.id || other.status === "queued")) outbox.set(other.id!, { ...other, ...authHold(message) });
+      }
+    },
+    async backOff(item, engineId, retry) {
+      const current = outbox.get(item.id!);
+      if (current?.leaseOwner === engineId) outbox.set(current.id!, { ...current, ...retryPatch(retry) });
+    },
+    async resume(userId) {
+      for (const item of inOrder()) if (item.userId === userId && item.status === "auth-required") outbox.set(item.id!, { ...item, ...resumed });
+    },
+  };
+  return {
+    store,
+    outbox,
+    outcomes,
+    marks,
+    /** Queues a vote as the outbox would (no duplicate checks: those belong to queueVote). */
+    queue(vote: Pick<OutboxItem, "userId" | "positionId" | "candidateId" | "candidateName">): OutboxItem {
+      const id = nextId++;
+      const item: OutboxItem = { ...vote, id, key: `key-${id}`, status: "queued", attempts: 0, queuedAt: 0, nextAttemptAt: 0, serverHold: false, lastError: null, leaseOwner: null, leaseUntil: 0 };
+      outbox.set(id, item);
+      return item;
+    },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { MyVote } from "@evoting/shared";
 import type { EvotingDB, PositionMark } from "./db";
-import { liveQuery } from "./idb";
+import { liveQuery } from "dexie";
 import { createStore, type ReadableStore } from "./store";
 
 export type LocalVoteStatus =
@@ -62,7 +62,7 @@ export function watchVoteStates(db: EvotingDB, userId: string): ReadableStore<Lo
     subscribe(listener) {
       const unsubscribe = store.subscribe(listener);
       if (subscribers++ === 0) {
-        subscription = liveQuery(db, ["marks"], () => db.marks.where("userId").equals(userId).toArray()).subscribe({
+        subscription = liveQuery(() => db.marks.where("userId").equals(userId).toArray()).subscribe({
           next: (marks) => store.set(toLocalVoteStates(marks)),
           error: (error) => console.error("Could not read queued votes", error),
         });

@@ -5,7 +5,7 @@ import { Avatar } from "../components/ui/Avatar";
 import { Badge } from "../components/ui/Badge";
 import { Card, CardHeader } from "../components/ui/Card";
 import { PageHeader } from "../components/ui/PageHeader";
-import { Spinner, StateMessage } from "../components/ui/Spinner";
+import { Spinner } from "../components/ui/Spinner";
 
 /** Candidates grouped by position, as cards with photo, name and a position badge. */
 export function CandidatesPage() {

@@ -5,6 +5,8 @@ import type {
   RollEntry,
   SealedStationBallot,
   StationBallotAnswer,
+  StationDevice,
+  StationImportReport,
   StationInfo,
   StationOfficer,
   StationPackage,
@@ -26,11 +28,17 @@ export const stationApi = {
   unassign: (id: string, userId: string) =>
     request<void>(`${station(id)}/officers/${encodeURIComponent(userId)}`, { method: "DELETE" }),
   revoke: (id: string) => request<{ message: string }>(`${station(id)}/revoke`, { method: "POST" }),
+  devices: () => request<StationDevice[]>("/admin/stations/devices"),
+  reportLost: (sessionId: string) => request<{ message: string }>(`/admin/stations/devices/${encodeURIComponent(sessionId)}/lost`, { method: "POST" }),
+  decideHeld: (sessionId: string, decision: "accept" | "reject") =>
+    request<{ message: string }>(`/admin/stations/devices/${encodeURIComponent(sessionId)}/held`, { method: "POST", body: { decision } }),
+  importFile: (file: unknown) => request<StationImportReport>("/admin/stations/import", { method: "POST", body: file }),
 
   // the device
   mine: () => request<{ _id: string; name: string }[]>("/station/mine"),
-  open: (stationId: string) => request<StationSessionInfo>("/station/sessions", { method: "POST", body: { stationId } }),
-  close: (sessionId: string) => request<void>(`/station/sessions/${encodeURIComponent(sessionId)}/close`, { method: "POST" }),
+  open: (stationId: string, password: string) => request<StationSessionInfo>("/station/sessions", { method: "POST", body: { stationId, password } }),
+  status: (sessionId: string, signal?: AbortSignal) => request<{ open: true }>(`/station/sessions/${encodeURIComponent(sessionId)}`, { signal }),
+  close: (sessionId: string, pending: string[]) => request<void>(`/station/sessions/${encodeURIComponent(sessionId)}/close`, { method: "POST", body: { pending } }),
   package: (sessionId: string) => request<DevicePackage>(`/station/package?session=${encodeURIComponent(sessionId)}`),
   /** The server's current view of voters (who has voted for what), to start a ballot on fresh facts. */
   lookUp: (sessionId: string, query: string, signal?: AbortSignal) =>

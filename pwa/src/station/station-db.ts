@@ -6,13 +6,15 @@
  * |-------------|---------------------|--------------------------------------------------------------|
  * | `packages`  | stationId           | what the station needs to work alone: positions, candidates, |
  * |             |                     | the roll (no date of birth), with `savedAt`                  |
- * | `queue`     | ballotId            | ballots not yet answered: SEALED (AES-GCM, key in memory     |
- * |             |                     | only) plus who the voter is, never their choices             |
+ * | `queue`     | ballotId            | ballots not yet answered: SEALED (AES-GCM; the key is in     |
+ * |             |                     | memory, wrapped under the officer's password on disk) plus   |
+ * |             |                     | who the voter is and why it waits, never their choices       |
  * | `served`    | voterId             | voters who voted on this device: never a second ballot      |
  * | `refusals`  | id (ballot:position)| positions the server refused: voter and position, no choice  |
  * | `delivered` | ballotId            | ballots the server answered, for the officer's counts        |
  */
-import { database, type Database, type IndexedDbFactory, type Table } from "../offline/idb";
+import Dexie, { type Table } from "dexie";
+import { closeWhileHidden, type IndexedDbFactory } from "../offline/device-db";
 import type { SealedStationBallot } from "@evoting/shared";
 import type { DevicePackage } from "./station-api";
 
@@ -36,6 +38,8 @@ export interface QueuedBallot {
   voter: StationVoter;
   queuedAt: number;
   attempts: number;
+  /** Why the last delivery did not settle it (no network, not an officer of its station...). */
+  waiting?: string;
 }
 
 export interface ServedVoter {
@@ -61,31 +65,38 @@ export interface DeliveredBallot {
   at: number;
 }
 
-type StationTables = {
-  packages: Table<StoredPackage, string>;
-  queue: Table<QueuedBallot, string>;
-  served: Table<ServedVoter, string>;
-  refusals: Table<StationRefusal, string>;
-  delivered: Table<DeliveredBallot, string>;
-};
-export type StationDB = Database<StationTables>;
+export class StationDB extends Dexie {
+  packages!: Table<StoredPackage, string>;
+  queue!: Table<QueuedBallot, string>;
+  served!: Table<ServedVoter, string>;
+  refusals!: Table<StationRefusal, string>;
+  delivered!: Table<DeliveredBallot, string>;
+
+  constructor(name = "evoting-station", factory?: IndexedDbFactory) {
+    super(name, factory);
+    // Version 1 (IndexedDB's 10), as stations hold it. A schema change adds a new version.
+    this.version(1).stores({
+      packages: "stationId",
+      queue: "ballotId, queuedAt",
+      served: "voterId",
+      refusals: "id, stationId, at",
+      delivered: "ballotId, stationId",
+    });
+  }
+}
 
 /** The station's database, or (tests) one of another name in a private IndexedDB. */
 export function openStationDb(name = "evoting-station", factory?: IndexedDbFactory): StationDB {
-  // Version 10: Dexie's version 1, as stations set up under Dexie hold it.
-  return database<StationTables>(name, 10, {
-    packages: "stationId",
-    queue: "ballotId, queuedAt",
-    served: "voterId",
-    refusals: "id, stationId, at",
-    delivered: "ballotId, stationId",
-  }, factory);
+  return new StationDB(name, factory);
 }
 
 let shared: StationDB | null = null;
 
 export function stationDb(): StationDB {
-  shared ??= openStationDb();
+  if (!shared) {
+    shared = openStationDb();
+    if (typeof window !== "undefined") closeWhileHidden(shared);
+  }
   return shared;
 }
 

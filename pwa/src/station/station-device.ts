@@ -2,10 +2,12 @@
  * What the station screen does, without React: open the station (session, key, package,
  * photos), cast a ballot (seal, queue, deliver), and the look-up over the stored roll.
  */
-import { isEligible, positionStatus, seededBallotOrder, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
+import { isEligible, matricSearchKey, positionStatus, seededBallotOrder, type BallotPosition, type RollEntry, type StationChoice } from "@evoting/shared";
 import { prefetchPhotos } from "../offline/photos";
 import { stationApi, type DevicePackage } from "./station-api";
-import { importSessionKey, sealBallot } from "./station-crypto";
+import { session } from "../auth/session";
+import { sealBallot } from "./station-crypto";
+import { stationLink } from "./station-link";
 import { queueBallot, stationDb, type StationDB, type StoredPackage } from "./station-db";
 import { stationSession } from "./station-session";
 import { flushStationQueue } from "./station-sync";
@@ -33,24 +35,40 @@ export async function refreshPackage(db: StationDB = stationDb()): Promise<{ sto
   return { stored, missing: await missingPhotos(data.positions) };
 }
 
-export async function openStation(stationId: string, db: StationDB = stationDb()) {
-  const info = await stationApi.open(stationId);
-  const key = await importSessionKey(info.key);
-  stationSession.set({
-    sessionId: info.sessionId,
-    key,
-    station: info.station,
-    clockOffset: Date.parse(info.serverTime) - Date.now(),
-    expiresAt: Date.parse(info.expiresAt),
-  });
+/**
+ * Opens a station on this device: the officer's password again (the server checks it; a token
+ * alone opens nothing), then the key, wrapped under that password for after a reload, and the package.
+ */
+export async function openStation(stationId: string, password: string, db: StationDB = stationDb()) {
+  const officer = session.user()?.matricNumber;
+  if (!officer) throw new Error("Not signed in");
+  const info = await stationApi.open(stationId, password);
+  await stationSession.open(
+    {
+      sessionId: info.sessionId,
+      station: info.station,
+      clockOffset: Date.parse(info.serverTime) - Date.now(),
+      expiresAt: Date.parse(info.expiresAt),
+      officer,
+    },
+    info.key,
+    password,
+  );
+  stationLink.clearEnded();
   return refreshPackage(db);
 }
 
-/** Signing the device out of the station: the key is forgotten; queued ballots stay and are still delivered. */
-export async function closeStation() {
+/**
+ * Closing the station on this device: the key is forgotten; queued ballots stay and are still
+ * delivered. The server is told which of this session's ballots the device still holds: after
+ * the close only those can count.
+ */
+export async function closeStation(db: StationDB = stationDb()) {
   const live = stationSession.get();
-  stationSession.set(null);
-  if (live) await stationApi.close(live.sessionId).catch(() => undefined);
+  stationSession.end();
+  if (!live) return;
+  const pending = (await db.queue.toArray()).filter((q) => q.sealed.sessionId === live.sessionId).map((q) => q.ballotId);
+  await stationApi.close(live.sessionId, pending).catch(() => undefined);
 }
 
 /** The seed a ballot is ordered by: only when the election's ballot order is 'random' (issue 11). */
@@ -89,18 +107,19 @@ export async function freshVoter(voter: RollEntry): Promise<RollEntry> {
   }
 }
 
-/** Look-up by matriculation number (exact or its start) or any part of the name. */
+/** Look-up by any part of the matriculation number (separators ignored) or of the name. */
 export function lookUp(roll: readonly RollEntry[], query: string, limit = 20): RollEntry[] {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  return roll.filter((v) => v.matricNumber.toLowerCase().startsWith(q) || v.name.toLowerCase().includes(q)).slice(0, limit);
+  const key = matricSearchKey(q);
+  return roll.filter((v) => (key !== "" && matricSearchKey(v.matricNumber).includes(key)) || v.name.toLowerCase().includes(q)).slice(0, limit);
 }
 
 /**
  * Seals the voter's choices with the in-memory key and queues them with the voter marked as
  * served (one transaction), then starts delivery. The choices exist only in this call.
  */
-export async function castStationBallot(voter: RollEntry, choices: StationChoice[], db: StationDB = stationDb()) {
+export async function castStationBallot(voter: RollEntry, choices: StationChoice[], db: StationDB = stationDb()): Promise<string> {
   const live = stationSession.get();
   if (!live) throw new Error("The station is not open");
   const castAt = stationSession.now();
@@ -115,4 +134,5 @@ export async function castStationBallot(voter: RollEntry, choices: StationChoice
     attempts: 0,
   });
   void flushStationQueue();
+  return ballotId;
 }

@@ -9,6 +9,7 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
+import type { AnyStandardSchemaValidator } from "@tanstack/router-core";
 import type { RouterContext } from "../router-context";
 import { AppToaster } from "../components/AppToaster";
 
@@ -20,8 +21,15 @@ export function renderWithQuery(ui: ReactNode, client = testQueryClient()) {
   return { client, ...render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>) };
 }
 
+interface RouteOptions {
+  /** The initial URL's search, e.g. `?page=2`. */
+  search?: string;
+  /** The screen's route's `validateSearch`, as the app's route declares it. */
+  validateSearch?: AnyStandardSchemaValidator;
+}
+
 /** Renders one screen at `path` inside a real router; every other path shows its own name. */
-export function renderRoute(Screen: () => ReactElement, path = "/") {
+export function renderRoute(Screen: () => ReactElement, path = "/", { search = "", validateSearch }: RouteOptions = {}) {
   const client = testQueryClient();
   const root = createRootRouteWithContext<RouterContext>()({
     component: () => (
@@ -31,7 +39,7 @@ export function renderRoute(Screen: () => ReactElement, path = "/") {
       </>
     ),
   });
-  const screen = createRoute({ getParentRoute: () => root, path, component: Screen });
+  const screen = createRoute({ getParentRoute: () => root, path, component: Screen, ...(validateSearch ? { validateSearch } : {}) });
   const elsewhere = createRoute({
     getParentRoute: () => root,
     path: "$",
@@ -39,7 +47,7 @@ export function renderRoute(Screen: () => ReactElement, path = "/") {
   });
   const router = createRouter({
     routeTree: root.addChildren([screen, elsewhere]),
-    history: createMemoryHistory({ initialEntries: [path] }),
+    history: createMemoryHistory({ initialEntries: [path + search] }),
     context: { queryClient: client },
   });
   const result = render(

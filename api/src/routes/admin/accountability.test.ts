@@ -178,6 +178,24 @@ describe("published results", () => {
   });
 });
 
+describe("registered voters", () => {
+  it("count voters only: officers and observers are in no denominator (results, sheet, turnout)", async () => {
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    for (const [role, matric] of [["officer", "2020/5570910"], ["observer", "2020/5570911"]]) {
+      const res = await t.request("/admin/users", { method: "POST", token: admin, json: { name: `Staff ${matric}`, matricNumber: matric, role, password: "staff-pass-1" } });
+      expect(res.status).toBe(201);
+    }
+    for (let i = 0; i < 6; i++) await vote((await t.createVoter(admin)).token, position._id, candidates[i % 2]._id);
+    const results = (await (await t.request("/vote/results", { token: admin })).json()) as ResultsSheet["results"];
+    expect(results.totalRegisteredVoters).toBe(6);
+    expect(results.results[0].eligibleVoters).toBe(6);
+    const sheet = (await (await t.request("/admin/results/sheet", { token: admin })).json()) as ResultsSheet;
+    expect(sheet.results.totalRegisteredVoters).toBe(6);
+    const report = (await (await t.request("/admin/turnout", { token: admin })).json()) as TurnoutReport;
+    expect(report.groups).toEqual([{ group: "", registered: 6, voted: 6 }]);
+  });
+});
+
 describe("observers", () => {
   it("read the audit log, results, exports and turnout; every write is 403 and changes nothing", async () => {
     const observer = await createObserver();

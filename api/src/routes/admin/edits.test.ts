@@ -126,7 +126,7 @@ describe("PATCH /admin/candidates/:id and the frozen ballot", () => {
 
 describe("the frozen ballot with the mixer's batching (production)", () => {
   it("a vote freezes its ballot while its ballot is pending and after the mixer applied it", async () => {
-    t.close();
+    await t.close();
     t = await createTestApp({ config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
     admin = await t.adminToken();
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);

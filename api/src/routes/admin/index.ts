@@ -14,6 +14,8 @@ import { voterRoutes } from "./voters.ts";
 import { auditRoutes } from "./audit.ts";
 import { resultsRoutes } from "./results.ts";
 import { stationAdminRoutes } from "./stations.ts";
+import { staffRoutes } from "./staff.ts";
+import { integrityRoutes } from "./integrity.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -25,5 +27,7 @@ export function adminRoutes(deps: Deps) {
     .route("/", voterRoutes(deps))
     .route("/", auditRoutes(deps))
     .route("/", resultsRoutes(deps))
-    .route("/", stationAdminRoutes(deps));
+    .route("/", stationAdminRoutes(deps))
+    .route("/", staffRoutes(deps))
+    .route("/", integrityRoutes(deps));
 }

@@ -13,6 +13,7 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import type { Database } from "../../db/client.ts";
 import { auditHead } from "../../services/accountability/audit-log.ts";
 import { csvResponse } from "./audit.ts";
+import { isVoterSql } from "../../db/voters.ts";
 
 const HOUR = 3_600_000;
 /** A chart of more hours than this (two weeks) would be unreadable: the latest ones are kept. */
@@ -24,13 +25,14 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
   const [windowRs, hourRs, groupRs] = await database.client.batch(
     [
       "SELECT min(start_time) AS start, max(end_time) AS end FROM positions",
-      "SELECT cast_hour AS hour, count(*) AS n FROM ballots GROUP BY cast_hour",
+      // Totals per hour kept by the votes themselves (ballots carry no time).
+      "SELECT hour, votes AS n FROM turnout_hours",
       // Staff never vote; a voter in several groups counts in each; no group is ''.
       `SELECT grp, count(*) AS registered, sum(voted) AS voted FROM (
          SELECT COALESCE(g.value, '') AS grp,
                 EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id) AS voted
            FROM users u LEFT JOIN json_each(CASE WHEN json_valid(u.groups) THEN u.groups ELSE '[]' END) g
-          WHERE u.role NOT IN ('admin', 'observer', 'officer'))
+          WHERE ${isVoterSql("u")})
         GROUP BY grp ORDER BY grp`,
     ],
     "read",
@@ -52,7 +54,7 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
 
 export function resultsRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .get("/results.csv", async (c) => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
+    .get("/results.csv", async () => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
     .get("/results/sheet", async (c) => {
       const [results, audit] = await Promise.all([deps.results.get(), auditHead(deps.database)]);
       return c.json({

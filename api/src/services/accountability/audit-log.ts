@@ -21,7 +21,7 @@
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Database } from "../../db/client.ts";
-import type { AuthUser } from "../../deps.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
 import type { Keys } from "../../security/keys.ts";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -149,6 +149,10 @@ export async function verifyAuditChain(
   let lastId = "";
   let entries = 0;
   let anchorRow: Record<string, unknown> | undefined;
+  // The chain starts at 1 (the schema refuses less); a row before it on an edited copy is
+  // listed by the Audit Log page like any other, so it is named here, never skipped.
+  const outside = await database.client.execute("SELECT seq, id FROM audit_log WHERE seq < 1 ORDER BY seq");
+  for (const r of outside.rows) problems.push({ seq: Number(r.seq), id: String(r.id), problem: "comes before the first entry of the chain (was added outside it)" });
   for (;;) {
     const rs = await database.client.execute({
       sql: `SELECT seq, id, at, actor_id, actor_name, actor_matric, action, target, summary, address, prev_hash, hash

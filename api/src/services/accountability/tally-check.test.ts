@@ -17,7 +17,7 @@ it("passes on a consistent database and names what a tampered one gets wrong", a
   expect(good).toMatchObject({ ok: true, ballots: 3, participations: 3, integrity: "ok" });
 
   await t.database.client.execute({ sql: "UPDATE candidates SET vote_count = vote_count + 5 WHERE id = ?", args: [candidates[0]._id] });
-  await t.database.client.execute({ sql: "INSERT INTO ballots (id, position_id, candidate_id, cast_hour) VALUES ('stuffed', ?, ?, 0)", args: [position._id, candidates[1]._id] });
+  await t.database.client.execute({ sql: "INSERT INTO ballots (id, position_id, candidate_id) VALUES ('stuffed', ?, ?)", args: [position._id, candidates[1]._id] });
   const bad = await checkTallies(t.database);
   expect(bad.ok).toBe(false);
   expect(bad.positionMismatches).toEqual([{ positionId: position._id, ballots: 4, pending: 0, participations: 3 }]);

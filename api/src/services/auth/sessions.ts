@@ -19,7 +19,13 @@ import type { InStatement } from "@libsql/client";
 import { toRole } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
-import type { AuthUser, Deps } from "../../deps.ts";
+import type { AuthUser } from "./auth-user.ts";
+
+/** Ends every session of the account that is still open at `now` (one statement of a larger write). */
+export const endSessionsStatement = (userId: string, now: number) => ({
+  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
+  args: [now, userId, now],
+});
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
 
@@ -35,7 +41,7 @@ const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_a
  * after signing in read no session from the database, unless anything that ends sessions or
  * changes users was written since the mark (then the first call reads it, as any other).
  */
-export async function createSession({ database, sessions }: Pick<Deps, "database" | "sessions">, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
+export async function createSession({ database, sessions }: { database: Database; sessions: SessionCache }, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
   const token = randomBytes(32).toString("base64url");
   const tokenHash = hashToken(token);
   const expiresAt = now + lifetimeMs;
@@ -124,7 +130,7 @@ export class SessionCache {
     const row = await this.database.get(
       `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at
               FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL
+             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
              LIMIT 1`,
       [tokenHash, now],
     );
@@ -168,7 +174,7 @@ export type RevokeTarget =
  * no longer serves them from memory; other processes stop within a second. Returns how
  * many sessions it ended.
  */
-export async function revokeSessions({ database, sessions }: Pick<Deps, "database" | "sessions">, target: RevokeTarget, now: number): Promise<number> {
+export async function revokeSessions({ database, sessions }: { database: Database; sessions: SessionCache }, target: RevokeTarget, now: number): Promise<number> {
   const [result] = await database.writer.submit([revokeStatement(target, now)]);
   sessions.invalidate();
   return result.rowsAffected;

@@ -1,11 +1,12 @@
 /** Accounts: creation, lookup, and the public profile shape. */
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Role, UserProfile } from "@evoting/shared";
+import type { Role, StaffAccount, UserProfile } from "@evoting/shared";
+import type { AuthUser } from "./auth-user.ts";
 import type { Database, Db } from "../../db/client.ts";
+import { endSessionsStatement, type SessionCache } from "./sessions.ts";
 import { users } from "../../db/schema.ts";
 import { statementOf } from "../../db/writer.ts";
-import type { AuthUser } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth, hashSecret, verifyDateOfBirth } from "../../security/passwords.ts";
 
@@ -90,4 +91,38 @@ export async function checkDateOfBirth(
     ]);
   }
   return ok;
+}
+
+/** Observers and officers: the accounts an admin may disable (admins and voters are not). */
+const DISABLEABLE = "role IN ('observer', 'officer')";
+
+export async function listStaff(database: Database): Promise<StaffAccount[]> {
+  const rs = await database.client.execute(`SELECT id, name, matric_number, role, disabled_at FROM users WHERE ${DISABLEABLE} ORDER BY role, name, matric_number`);
+  return rs.rows.map((r) => ({
+    _id: String(r.id),
+    name: String(r.name),
+    matricNumber: String(r.matric_number),
+    role: r.role === "officer" ? "officer" : "observer",
+    disabled: r.disabled_at !== null,
+  }));
+}
+
+/**
+ * Disables (at `now`) or enables an observer's or officer's account; disabling ends every
+ * session in the same write. Null when no such account; else its row as it was.
+ */
+export async function setStaffDisabled(
+  { database, sessions }: { database: Database; sessions: SessionCache },
+  id: string,
+  disabled: boolean,
+  now: number,
+): Promise<{ name: string; matricNumber: string; role: string } | null> {
+  const row = await database.get(`SELECT name, matric_number, role FROM users WHERE id = ? AND ${DISABLEABLE}`, [id]);
+  if (!row) return null;
+  const [updated] = await database.writer.submit([
+    { sql: `UPDATE users SET disabled_at = ? WHERE id = ? AND ${DISABLEABLE}`, args: [disabled ? now : null, id] },
+    ...(disabled ? [endSessionsStatement(id, now)] : []),
+  ]);
+  sessions.invalidate();
+  return updated.rowsAffected === 1 ? { name: String(row.name), matricNumber: String(row.matric_number), role: String(row.role) } : null;
 }

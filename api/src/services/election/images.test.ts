@@ -5,10 +5,10 @@ import { chunk as pngChunk } from "./png.ts";
 
 const HTML = "<html><body><script>alert(document.cookie)</script></body></html>";
 
-const solid = (format: "png" | "jpeg" | "webp" | "gif") =>
-  sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 90 } } })
-    [format]()
-    .toBuffer();
+const solid = (format: "png" | "jpeg" | "webp" | "gif") => {
+  const image = sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 30, b: 90 } } });
+  return image[format]().toBuffer();
+};
 
 /** Inserts chunks right after IHDR (8-byte signature + 25-byte IHDR chunk). */
 const withChunks = (png: Buffer, ...chunks: Buffer[]) => Buffer.concat([png.subarray(0, 33), ...chunks, png.subarray(33)]);

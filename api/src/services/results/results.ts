@@ -10,6 +10,7 @@
 import type { ElectionSettings, Results } from "@evoting/shared";
 import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import { isVoterSql } from "../../db/voters.ts";
 import type { Clock } from "../../clock.ts";
 import { RESULTS_VERSION } from "../../db/schema.ts";
 import { photoUrl } from "../election/catalog.ts";
@@ -156,7 +157,7 @@ export class ResultsService {
     const [v, voters, voted, rows, eligible, settings] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
-        "SELECT count(*) AS n FROM users WHERE role <> 'admin'",
+        `SELECT count(*) AS n FROM users WHERE ${isVoterSql()}`,
         "SELECT count(DISTINCT voter_id) AS n FROM participations",
         `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
                 c.id AS candidate_id, c.name, c.photo_id, c.vote_count
@@ -164,7 +165,7 @@ export class ResultsService {
            ORDER BY p.start_time, p.created_at, p.title, c.name`,
         // Issue 11: a position limited to groups has its own base for turnout: its eligible voters.
         `SELECT p.id AS position_id,
-                (SELECT count(*) FROM users u WHERE u.role <> 'admin' AND EXISTS (
+                (SELECT count(*) FROM users u WHERE ${isVoterSql("u")} AND EXISTS (
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]'`,

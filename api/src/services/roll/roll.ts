@@ -7,15 +7,17 @@
 import { VOTERS_PAGE_SIZE, toCsv, ROLL_EXPORT_COLUMNS, type VoterListItem, type VoterPage } from "@evoting/shared";
 import type { InArgs } from "@libsql/client";
 import type { Database } from "../../db/client.ts";
+import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
+import { endSessionsStatement } from "../auth/sessions.ts";
 import type { Deps } from "../../deps.ts";
 
 /** What a write to users needs: the database, and the session cache it must empty after the commit. */
 type UserWriter = Pick<Deps, "database" | "sessions">;
 
-const VOTER = "u.role NOT IN ('admin', 'observer', 'officer')";
+const VOTER = isVoterSql("u");
 const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
 const COLUMNS = `u.id, u.name, u.matric_number, u.email, u.groups, u.password_hash IS NOT NULL AS has_password, ${HAS_VOTED} AS has_voted`;
 
@@ -102,11 +104,15 @@ export interface VoterChanges {
 export async function updateVoter({ database, sessions }: UserWriter, keys: Pick<Keys, "dob">, voter: VoterListItem, changes: VoterChanges, now: number) {
   const sets: string[] = [];
   const args: (string | null)[] = [];
-  if (changes.name !== undefined) sets.push("name = ?") && args.push(changes.name);
-  if (changes.email !== undefined) sets.push("email = ?") && args.push(changes.email);
-  if (changes.groups !== undefined) sets.push("groups = ?") && args.push(JSON.stringify(changes.groups));
+  const set = (column: string, value: string | null) => {
+    sets.push(`${column} = ?`);
+    args.push(value);
+  };
+  if (changes.name !== undefined) set("name", changes.name);
+  if (changes.email !== undefined) set("email", changes.email);
+  if (changes.groups !== undefined) set("groups", JSON.stringify(changes.groups));
   if (changes.dateOfBirth !== undefined) {
-    sets.push("dob_hash = ?") && args.push(hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
+    set("dob_hash", hashDateOfBirth(keys.dob, voter.matricNumber, changes.dateOfBirth));
   }
   if (sets.length === 0) return;
   await database.writer.submit([
@@ -116,12 +122,6 @@ export async function updateVoter({ database, sessions }: UserWriter, keys: Pick
   ]);
   sessions.invalidate(); // a signed-in voter's session carries name, email and groups
 }
-
-/** Ends every session of the account that is still open at `now`. */
-export const endSessionsStatement = (userId: string, now: number) => ({
-  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
-  args: [now, userId, now],
-});
 
 /** Removes the password (the voter signs in by date of birth again) and ends every session. */
 export async function resetVoterPassword({ database, sessions }: UserWriter, id: string, now: number) {

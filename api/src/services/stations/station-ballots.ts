@@ -4,7 +4,8 @@
  *      device made it, unchanged (nothing else holds the key);
  *   2. a ballot id seen before answers exactly as the first delivery did (exactly-once), even
  *      after the station was revoked;
- *   3. the station must be live and the device's cast instant inside the officer's sign-in;
+ *   3. the station must be live and the device's cast instant inside the officer's sign-in,
+ *      else the whole ballot is refused, and that refusal is stored like any answer;
  *   4. each position goes through the same castVote as a phone vote (first wins), with its
  *      own idempotency key so concurrent deliveries of one ballot count once;
  *   5. the answer (voter and per-position outcome, never a choice) is stored under the ballot
@@ -26,9 +27,9 @@ import {
   type StationOutcome,
   type UnopposedMode,
 } from "@evoting/shared";
-import type { Database } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
+import type { Database } from "../../db/client.ts";
 import { listPositions } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
@@ -54,16 +55,24 @@ export function openStationBallot(keys: Keys, sealed: SealedStationBallot): Stat
   }
 }
 
+/**
+ * `answer`: the ballot is settled (counted, or refused for its own reason); the device may let
+ * it go. `refused`: nothing about the ballot was decided (wrong officer, unreadable envelope):
+ * the device keeps it, except for an envelope that can never open (`final`).
+ */
 export type StationDelivery =
-  | { kind: "answer"; answer: StationBallotAnswer; fresh: boolean; stationName: string }
-  | { kind: "refused"; status: 400 | 403 | 404; message: string };
+  | { kind: "answer"; answer: StationBallotAnswer; fresh: boolean; station: { id: string; name: string }; held?: boolean }
+  | { kind: "refused"; status: 400 | 403 | 404; message: string; final: boolean };
 
-const refused = (status: 400 | 403 | 404, message: string): StationDelivery => ({ kind: "refused", status, message });
+const refused = (status: 400 | 403 | 404, message: string, final = false): StationDelivery => ({ kind: "refused", status, message, final });
 
 export interface DeliverInput {
   sealed: SealedStationBallot;
   idempotencyKey: string | undefined;
-  officerId: string;
+  /** The officer delivering from a device; null for an admin importing a station's file (any station). */
+  officerId: string | null;
+  /** The committee accepted the held ballots of a device reported lost: they go through as if it were not. */
+  committee?: boolean;
   now: number;
   graceMs: number;
 }
@@ -72,50 +81,62 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
   const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
-  if (!session) return refused(400, messages.stationBallotInvalid);
-  const station = await findStation(database, session.stationId);
-  if (!station) return refused(404, messages.stationNotFound);
-  if (!(await isAssigned(database, station.id, officerId))) return refused(403, messages.stationNotAssigned);
+  if (!session) return refused(400, messages.stationBallotInvalid, true);
+  const row = await findStation(database, session.stationId);
+  if (!row) return refused(404, messages.stationNotFound);
+  if (officerId !== null && !(await isAssigned(database, row.id, officerId))) return refused(403, messages.stationNotAssigned);
+  const station = { id: row.id, name: row.name };
 
   const ballot = openStationBallot(keys, sealed);
-  if (!ballot) return refused(400, messages.stationBallotInvalid);
+  if (!ballot) return refused(400, messages.stationBallotInvalid, true);
   if (input.idempotencyKey?.toLowerCase() !== ballot.ballotId.toLowerCase()) return refused(400, messages.stationBallotKeyMismatch);
 
   // A replay answers as the first delivery did, even once the station is revoked: the device
   // that lost that answer must learn its ballot counted.
   const stored = await database.get("SELECT answer FROM station_ballots WHERE id = ?", [ballot.ballotId]);
-  if (stored) return { kind: "answer", answer: JSON.parse(String(stored.answer)) as StationBallotAnswer, fresh: false, stationName: station.name };
-  if (station.revokedAt !== null) return refused(403, messages.stationRevoked);
+  if (stored) return { kind: "answer", answer: JSON.parse(String(stored.answer)) as StationBallotAnswer, fresh: false, station };
 
+  const voter = await findRollEntry(database, ballot.voterId);
+  const [list, { unopposed }] = await Promise.all([listPositions(database.db), getElection(database)]);
+  const positions = new Map(list.map((p) => [p._id, p]));
+  // One choice per position: the first.
+  const chosen = ballot.choices.filter((c, i) => ballot.choices.findIndex((d) => d.positionId === c.positionId) === i);
+  const refusal = (positionId: string, message: string): StationOutcome => ({
+    positionId,
+    positionTitle: positions.get(positionId)?.title ?? "",
+    counted: false,
+    message,
+  });
+
+  // Refused whole, for the ballot's own reasons: settled and kept like any answer, so a
+  // replay (or the same ballot from an exported file) is answered the same and counts nothing.
+  const whole = (message: string) =>
+    settle(database, station, {
+      ballotId: ballot.ballotId,
+      voter: voter ? { matricNumber: voter.matricNumber, name: voter.name } : { matricNumber: "", name: "" },
+      outcomes: chosen.map((c) => refusal(c.positionId, message)),
+    });
+  if (row.revokedAt !== null) return whole(messages.stationRevoked);
+  if (session.lostAt !== null && !input.committee) return hold(database, station, ballot.ballotId, sealed, chosen.map((c) => refusal(c.positionId, messages.stationBallotHeld)));
   const end = await sessionEnd(database, session);
   const castAt = ballot.castAt;
   if (castAt + STATION_CLOCK_SKEW_MS < session.openedAt || castAt >= end || castAt > now + STATION_CLOCK_SKEW_MS) {
-    return refused(403, messages.stationSessionInvalid);
+    return whole(messages.stationSessionInvalid);
   }
+  // Closed by its own device: only the ballots it said it still held can count; the key made no other in time.
+  if (session.closedPending !== null && !session.closedPending.includes(ballot.ballotId)) return whole(messages.stationSessionInvalid);
+  if (!voter) return whole(messages.stationVoterNotFound);
 
-  const voter = await findRollEntry(database, ballot.voterId);
-  if (!voter) return refused(404, messages.stationVoterNotFound);
-  const [list, { unopposed }] = await Promise.all([listPositions(database.db), getElection(database)]);
-  const positions = new Map(list.map((p) => [p._id, p]));
   const outcomes: StationOutcome[] = [];
-  const seen = new Set<string>();
-  for (const choice of ballot.choices) {
-    if (seen.has(choice.positionId)) continue; // one choice per position: the first
-    seen.add(choice.positionId);
+  for (const choice of chosen) {
     const position = positions.get(choice.positionId);
-    const refusal = (message: string): StationOutcome => ({
-      positionId: choice.positionId,
-      positionTitle: position?.title ?? "",
-      counted: false,
-      message,
-    });
     if (!position) {
-      outcomes.push(refusal(messages.positionNotFound));
+      outcomes.push(refusal(choice.positionId, messages.positionNotFound));
       continue;
     }
     const problem = choiceRefusal(voter.role, voter.groups, { ...position, unopposed }, choice, castAt, now, input.graceMs);
     if (problem) {
-      outcomes.push(refusal(problem));
+      outcomes.push(refusal(position._id, problem));
       continue;
     }
     const answer = await castVote(deps, {
@@ -127,20 +148,82 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
       now,
     });
     const counted = answer !== "mismatch" && answer.status === 201;
-    outcomes.push(counted ? { positionId: position._id, positionTitle: position.title, counted, message: messages.stationBallotCounted } : refusal(messages.stationVotedElsewhere));
+    outcomes.push(counted ? { positionId: position._id, positionTitle: position.title, counted, message: messages.stationBallotCounted } : refusal(position._id, messages.stationVotedElsewhere));
   }
+  return settle(database, station, { ballotId: ballot.ballotId, voter: { matricNumber: voter.matricNumber, name: voter.name }, outcomes });
+}
 
-  const answer: StationBallotAnswer = {
-    ballotId: ballot.ballotId,
-    voter: { matricNumber: voter.matricNumber, name: voter.name },
-    outcomes,
-  };
-  const anyCounted = outcomes.some((o) => o.counted) ? 1 : 0;
+/**
+ * A ballot of a device reported lost, held sealed for the committee: nothing counted, nothing
+ * settled (no station_ballots row), so the committee's decision is the answer that stays. The
+ * device may let it go: the server has it.
+ */
+async function hold(
+  database: Database,
+  station: { id: string; name: string },
+  ballotId: string,
+  sealed: SealedStationBallot,
+  outcomes: StationOutcome[],
+): Promise<StationDelivery> {
   const [inserted] = await database.writer.submit([
-    { sql: "INSERT OR IGNORE INTO station_ballots (id, station_id, answer) VALUES (?, ?, ?)", args: [ballot.ballotId, station.id, JSON.stringify(answer)] },
+    {
+      sql: "INSERT OR IGNORE INTO disputed_ballots (id, session_id, sealed, positions) VALUES (?, ?, ?, ?)",
+      args: [ballotId, sealed.sessionId, JSON.stringify(sealed), JSON.stringify(outcomes.map((o) => o.positionId))],
+    },
+  ]);
+  const answer: StationBallotAnswer = { ballotId, voter: { matricNumber: "", name: "" }, outcomes };
+  return { kind: "answer", answer, fresh: inserted.rowsAffected === 1, station, held: true };
+}
+
+/**
+ * The committee's decision on every ballot held from a device reported lost: accepted, each
+ * goes through the delivery it was held from (same checks, counted once); rejected, each is
+ * settled as refused. Either way its sealed copy is deleted with the decision.
+ */
+export async function decideHeld(
+  deps: Pick<Deps, "database" | "keys" | "mixer">,
+  sessionId: string,
+  accept: boolean,
+  now: number,
+): Promise<{ station: { id: string; name: string }; answers: StationBallotAnswer[]; fresh: StationBallotAnswer[] } | null> {
+  const { database } = deps;
+  const session = await findStationSession(database, sessionId);
+  const row = session ? await findStation(database, session.stationId) : null;
+  if (!session || !row) return null;
+  const station = { id: row.id, name: row.name };
+  const held = await database.client.execute({ sql: "SELECT id, sealed, positions FROM disputed_ballots WHERE session_id = ?", args: [sessionId] });
+  const titles = new Map((await listPositions(database.db)).map((p) => [p._id, p.title]));
+  const answers: StationBallotAnswer[] = [];
+  const fresh: StationBallotAnswer[] = [];
+  for (const r of held.rows) {
+    const ballotId = String(r.id);
+    let result: StationDelivery;
+    if (accept) {
+      const sealed = JSON.parse(String(r.sealed)) as SealedStationBallot;
+      result = await deliverStationBallot(deps, { sealed, idempotencyKey: ballotId, officerId: null, committee: true, now, graceMs: Number.POSITIVE_INFINITY });
+    } else {
+      const outcomes = (JSON.parse(String(r.positions)) as string[]).map((positionId) => ({ positionId, positionTitle: titles.get(positionId) ?? "", counted: false, message: messages.stationBallotRejected }));
+      result = await settle(database, station, { ballotId, voter: { matricNumber: "", name: "" }, outcomes });
+    }
+    await database.writer.submit([{ sql: "DELETE FROM disputed_ballots WHERE id = ?", args: [ballotId] }]);
+    if (result.kind !== "answer") continue;
+    answers.push(result.answer);
+    if (result.fresh) fresh.push(result.answer);
+  }
+  return { station, answers, fresh };
+}
+
+/** Stores the answer under the ballot id and moves the station's counter, once: `fresh` only for the delivery that stored it. */
+async function settle(database: Database, station: { id: string; name: string }, answer: StationBallotAnswer): Promise<StationDelivery> {
+  const anyCounted = answer.outcomes.some((o) => o.counted) ? 1 : 0;
+  const [inserted] = await database.writer.submit([
+    { sql: "INSERT OR IGNORE INTO station_ballots (id, station_id, answer) VALUES (?, ?, ?)", args: [answer.ballotId, station.id, JSON.stringify(answer)] },
     { sql: "UPDATE stations SET ballots_taken = ballots_taken + 1 WHERE id = ? AND changes() = 1 AND ? = 1", args: [station.id, anyCounted] },
   ]);
-  return { kind: "answer", answer, fresh: inserted.rowsAffected === 1, stationName: station.name };
+  if (inserted.rowsAffected === 1) return { kind: "answer", answer, fresh: true, station };
+  // Another delivery of the same ballot stored its answer first: that one stands.
+  const first = await database.get("SELECT answer FROM station_ballots WHERE id = ?", [answer.ballotId]);
+  return { kind: "answer", answer: first ? (JSON.parse(String(first.answer)) as StationBallotAnswer) : answer, fresh: false, station };
 }
 
 /** Why this position's choice is refused (the vote page's rules, at the device's cast instant), or null. */
@@ -174,3 +257,6 @@ function voteChoice(position: Position, choice: StationChoice): VoteChoice {
   const candidate = position.candidates.find((c) => c._id === choice.candidateId)!;
   return { kind: "candidate", candidateId: candidate._id, candidateName: candidate.name };
 }
+
+/** The audit target of everything a station's devices do: the station, by id and name. */
+export const stationTarget = (station: { id: string; name: string }) => `station:${station.id} "${station.name}"`;

@@ -4,8 +4,9 @@
  * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
  */
 import { hkdfSync, randomUUID } from "node:crypto";
-import { isStaff, toRole, type RollEntry, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
+import { isStaff, matricSearchKey, toRole, type RollEntry, type StationDevice, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 
 /**
@@ -126,6 +127,9 @@ export interface StationSessionRow {
   loginExpiresAt: number;
   openedAt: number;
   closedAt: number | null;
+  lostAt: number | null;
+  /** Ballot ids still on the device when it closed this session itself; null when it ended otherwise. */
+  closedPending: string[] | null;
 }
 
 export async function openStationSession(
@@ -141,6 +145,8 @@ export async function openStationSession(
     loginExpiresAt: login ? Number(login.expires_at) : input.now,
     openedAt: input.now,
     closedAt: null,
+    lostAt: null,
+    closedPending: null,
   };
   await database.writer.submit([
     {
@@ -154,7 +160,7 @@ export async function openStationSession(
 
 export async function findStationSession(database: Database, id: string): Promise<StationSessionRow | null> {
   const r = await database.get(
-    "SELECT id, station_id, officer_id, login_token_hash, login_expires_at, opened_at, closed_at FROM station_sessions WHERE id = ?",
+    "SELECT id, station_id, officer_id, login_token_hash, login_expires_at, opened_at, closed_at, lost_at, closed_pending FROM station_sessions WHERE id = ?",
     [id],
   );
   if (!r) return null;
@@ -166,11 +172,16 @@ export async function findStationSession(database: Database, id: string): Promis
     loginExpiresAt: Number(r.login_expires_at),
     openedAt: Number(r.opened_at),
     closedAt: r.closed_at === null ? null : Number(r.closed_at),
+    lostAt: r.lost_at === null ? null : Number(r.lost_at),
+    closedPending: r.closed_pending === null ? null : (JSON.parse(String(r.closed_pending)) as string[]),
   };
 }
 
-export async function closeStationSession(database: Database, id: string, now: number) {
-  await database.writer.submit([{ sql: "UPDATE station_sessions SET closed_at = ? WHERE id = ? AND closed_at IS NULL", args: [now, id] }]);
+/** The device closes its own session, naming the ballots it still holds: after this, only those can count. */
+export async function closeStationSession(database: Database, id: string, now: number, pending: readonly string[]) {
+  await database.writer.submit([
+    { sql: "UPDATE station_sessions SET closed_at = ?, closed_pending = ? WHERE id = ? AND closed_at IS NULL", args: [now, JSON.stringify(pending), id] },
+  ]);
 }
 
 /**
@@ -205,15 +216,20 @@ export async function stationRoll(database: Database): Promise<RollEntry[]> {
   return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u ORDER BY u.matric_number`)).rows);
 }
 
-/** Voters by exact matriculation number or part of the name (case-insensitive), at most `limit`. */
+/**
+ * Voters whose matriculation number contains the query's letters and digits (separators
+ * ignored), or whose name contains it (case-insensitive), at most `limit`.
+ */
 export async function searchRoll(database: Database, query: string, limit: number): Promise<RollEntry[]> {
-  const like = `%${query.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const escape = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  const like = `%${escape(query.toLowerCase())}%`;
+  const key = matricSearchKey(query);
   const rs = await database.client.execute({
     sql: `SELECT ${ROLL_COLUMNS} FROM users u
-           WHERE (u.matric_number = ? OR lower(u.name) LIKE ? ESCAPE '\\')
-             AND u.role NOT IN ('admin', 'observer', 'officer')
+           WHERE ((? <> '' AND replace(lower(u.matric_number), '/', '') LIKE ? ESCAPE '\\') OR lower(u.name) LIKE ? ESCAPE '\\')
+             AND ${isVoterSql("u")}
            ORDER BY u.matric_number LIMIT ?`,
-    args: [query, like, limit],
+    args: [key, `%${escape(key)}%`, like, limit],
   });
   return toRoll(rs.rows);
 }
@@ -234,4 +250,51 @@ export async function findRollEntry(database: Database, voterId: string): Promis
   const r = await database.get("SELECT id, matric_number, name, groups, role FROM users WHERE id = ?", [voterId]);
   if (!r) return null;
   return { _id: String(r.id), matricNumber: String(r.matric_number), name: String(r.name), groups: parseGroups(r.groups), voted: [], role: toRole(r.role) };
+}
+
+/**
+ * A station device reported lost: its session closes (the device takes no more ballots that
+ * count) and every ballot of it that reaches the server from now on is held for the
+ * committee. False when it was reported already.
+ */
+export async function markSessionLost(database: Database, sessionId: string, now: number): Promise<boolean> {
+  const [marked] = await database.writer.submit([
+    { sql: "UPDATE station_sessions SET lost_at = ?, closed_at = coalesce(closed_at, ?) WHERE id = ? AND lost_at IS NULL", args: [now, now, sessionId] },
+  ]);
+  return marked.rowsAffected === 1;
+}
+
+/** Every device a station was opened on (its station sessions), with the ballots held from lost ones, per position. */
+export async function listStationDevices(database: Database, titles: ReadonlyMap<string, string>): Promise<StationDevice[]> {
+  const [sessions, held] = await database.client.batch(
+    [
+      `SELECT s.id, s.station_id, st.name AS station_name, u.name AS officer_name, u.matric_number, s.opened_at, s.closed_at, s.lost_at
+         FROM station_sessions s JOIN stations st ON st.id = s.station_id JOIN users u ON u.id = s.officer_id
+        ORDER BY st.name, s.opened_at`,
+      "SELECT session_id, positions FROM disputed_ballots",
+    ],
+    "read",
+  );
+  const counts = new Map<string, { total: number; byPosition: Map<string, number> }>();
+  for (const r of held.rows) {
+    const entry = counts.get(String(r.session_id)) ?? { total: 0, byPosition: new Map<string, number>() };
+    entry.total++;
+    for (const id of JSON.parse(String(r.positions)) as string[]) entry.byPosition.set(id, (entry.byPosition.get(id) ?? 0) + 1);
+    counts.set(String(r.session_id), entry);
+  }
+  return sessions.rows.map((r) => {
+    const c = counts.get(String(r.id));
+    return {
+      _id: String(r.id),
+      station: { _id: String(r.station_id), name: String(r.station_name) },
+      officer: { name: String(r.officer_name), matricNumber: String(r.matric_number) },
+      openedAt: new Date(Number(r.opened_at)).toISOString(),
+      closedAt: iso(r.closed_at === null ? null : Number(r.closed_at)),
+      lostAt: iso(r.lost_at === null ? null : Number(r.lost_at)),
+      held: {
+        total: c?.total ?? 0,
+        positions: [...(c?.byPosition ?? new Map<string, number>())].map(([positionId, ballots]) => ({ positionId, positionTitle: titles.get(positionId) ?? "", ballots })),
+      },
+    };
+  });
 }

@@ -24,20 +24,22 @@
  * A counted keyed vote is two statements and one voter-keyed row, as an unkeyed one.
  */
 import { randomUUID } from "node:crypto";
-import type { CastVoteResponse, MyVote } from "@evoting/shared";
+import type { BallotChoiceKind, CastVoteResponse, MyVote } from "@evoting/shared";
 import { messages } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
+import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
 
-export type ChoiceKind = "candidate" | "no" | "abstain";
+export type ChoiceKind = BallotChoiceKind;
 
 /** What a vote chooses. 'Yes' on an unopposed position is its candidate. */
 export type VoteChoice =
@@ -170,11 +172,21 @@ export async function castVote(
         sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
         args: [voterId, positionId, sealed, input.stationId ?? null],
       };
-  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, h: hour });
+  const mac = ballotMac(keys, { id: ballotId, positionId, choice: choice.kind, candidateId });
+  const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, m: mac });
+  // The turnout chart's count for this hour: a total that names no voter and no choice.
+  const turnout = {
+    sql: "INSERT INTO turnout_hours (hour, votes) SELECT ?, 1 WHERE changes() = 1 ON CONFLICT (hour) DO UPDATE SET votes = votes + 1",
+    args: [hour],
+  };
 
-  // No results version bump here: results change when the mixer applies the ballot.
+  // Tallies change only when the mixer applies a group of ballots; the version moves here for
+  // what a vote itself changes in the results (votes cast, ballots waiting).
   // Expired refused answers are purged first in the commit, so an expired key counts as new.
-  const results = await database.writer.submit([participation, pending], key ? { first: [purgeAllExpired(now)] } : {});
+  const results = await database.writer.submit([participation, pending, turnout], {
+    ...(key ? { first: [purgeAllExpired(now)] } : {}),
+    last: [bumpResultsVersionSql],
+  });
   if (results[1].rowsAffected === 1) {
     if (mixer.immediate) await mixer.mix();
     return success;

@@ -228,7 +228,7 @@ it("leaves a ballot pending while its candidate is gone, and applies the rest of
   const position = String((await t.database.client.execute("SELECT id FROM positions")).rows[0].id);
   // A pending ballot for a candidate that no longer exists (deleting one is refused while
   // ballots are pending, so it is written here directly, sealed as a vote's would be).
-  await t.database.writer.submit([pendingRow(position, { k: "candidate", c: "gone", b: "b-orphan", h: 0 })]);
+  await t.database.writer.submit([pendingRow(position, { k: "candidate", c: "gone", b: "b-orphan" })]);
   expect(await t.deps.mixer.mix()).toBe(3);
   expect(await state()).toMatchObject({ ballots: 3, pending: 1, tally: 3, bad: 0 });
 });
@@ -238,7 +238,7 @@ it("mixes the same way where the writer runs on the caller's thread (a database 
   try {
     await memory.client.execute("INSERT INTO positions (id, title, start_time, end_time, created_at) VALUES ('p', 'Chair', 0, 1, 0)");
     await memory.client.execute("INSERT INTO candidates (id, position_id, name, created_at) VALUES ('c', 'p', 'Ada', 0)");
-    for (const b of ["b1", "b2"]) await memory.writer.submit([pendingRow("p", { k: "candidate", c: "c", b, h: 0 })]);
+    for (const b of ["b1", "b2"]) await memory.writer.submit([pendingRow("p", { k: "candidate", c: "c", b })]);
     const mixer = new Mixer(memory, t.deps.keys, () => {}, { intervalMs: 3_600_000 });
     expect(await mixer.mix()).toBe(2);
     const rs = await memory.client.execute("SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending, (SELECT vote_count FROM candidates) AS tally");

@@ -28,12 +28,13 @@
  * Shutdown (`stop`) applies everything still pending.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import type { BallotChoiceKind } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import type { WriteStatement } from "../../db/writer.ts";
+import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
-import type { ChoiceKind } from "./cast.ts";
 
 export interface MixerOptions {
   /** How often pending ballots are applied (and the WAL truncated). */
@@ -58,16 +59,24 @@ export interface MixerOptions {
    * ballot the pass read, whatever the commit size.
    */
   maxBatch: number;
+  /** The clock a position's close is judged by (its end plus `graceMs`). */
+  now: () => number;
+  /** The offline grace after a position's end: its remaining ballots are applied once both have passed. */
+  graceMs: number;
 }
 
-export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50 };
+export const MIXER_DEFAULTS: MixerOptions = { intervalMs: 400, immediate: false, maxBatch: 50, now: Date.now, graceMs: 0 };
 
-/** What a pending row seals: kind, candidate id (null for no/abstain), ballot id, cast hour. */
+/**
+ * What a pending row seals: kind, candidate id (null for no/abstain), ballot id, and the
+ * ballot's MAC (./ballot-mac.ts; absent from rows sealed before it). Rows sealed before
+ * migration 0013 also hold the hour, which is no longer stored.
+ */
 export interface PendingRecord {
-  k: ChoiceKind;
+  k: BallotChoiceKind;
   c: string | null;
   b: string;
-  h: number;
+  m?: string;
 }
 
 const PENDING_PREFIX = "pending:";
@@ -103,7 +112,7 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /** A pending row's record, or null when it does not unseal (another key, damaged). */
-function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): PendingRecord | null {
+export function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): PendingRecord | null {
   try {
     return unsealPadded<PendingRecord>(keys as Keys, sealed, pendingContext(id));
   } catch {
@@ -111,8 +120,11 @@ function unsealPending(keys: Pick<Keys, "seal">, id: string, sealed: string): Pe
   }
 }
 
-/** A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind, candidate, ballot id, hour]. */
-type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotId: string, hour: number];
+/**
+ * A pending ballot, unsealed, as one row of a mix commit's JSON argument: [pending id, kind,
+ * candidate, ballot id, MAC]. Its place in the argument is the order it is inserted in.
+ */
+type MixRow = [id: string, kind: BallotChoiceKind, candidateId: string | null, ballotId: string, mac: string | null];
 
 /**
  * A mix commit's ballots, unsealed, in a
@@ -120,8 +132,8 @@ type MixRow = [id: string, kind: ChoiceKind, candidateId: string | null, ballotI
  * emptied before the commit ends: it never reaches the database file or the WAL.
  */
 const MIX_TABLE = `CREATE TEMP TABLE IF NOT EXISTS mix_batch (
-  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, cast_hour INTEGER NOT NULL,
-  position_id TEXT
+  pending_id TEXT PRIMARY KEY, kind TEXT NOT NULL, candidate_id TEXT, ballot_id TEXT NOT NULL, mac TEXT,
+  slot INTEGER NOT NULL, position_id TEXT
 ) WITHOUT ROWID`;
 
 /**
@@ -153,8 +165,11 @@ function applyStatements(part: readonly MixRow[]): WriteStatement[] {
   return [
     MIX_TABLE,
     {
-      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, cast_hour)
-            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)`,
+      // `slot` is the row's place in the shuffled part: the ballots go in in that order, not
+      // in this table's key order (the pending ids follow arrival), so a page of the ballots
+      // table orders a group's ballots at random, never by when they were cast.
+      sql: `INSERT INTO temp.mix_batch (pending_id, kind, candidate_id, ballot_id, mac, slot)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, key FROM json_each(?)`,
       args: [JSON.stringify(part)],
     },
     "UPDATE temp.mix_batch SET position_id = (SELECT p.position_id FROM pending_ballots p WHERE p.id = mix_batch.pending_id)",
@@ -169,8 +184,8 @@ function applyStatements(part: readonly MixRow[]): WriteStatement[] {
        FROM (SELECT position_id AS id, sum(kind = 'no') AS no, sum(kind = 'abstain') AS abstain FROM temp.mix_batch
               WHERE kind IN ('no', 'abstain') GROUP BY position_id) AS mix
       WHERE positions.id = mix.id`,
-    `INSERT INTO ballots (id, position_id, choice, candidate_id, cast_hour)
-     SELECT ballot_id, position_id, kind, candidate_id, cast_hour FROM temp.mix_batch`,
+    `INSERT INTO ballots (id, position_id, choice, candidate_id, mac)
+     SELECT ballot_id, position_id, kind, candidate_id, mac FROM temp.mix_batch ORDER BY slot`,
     "DELETE FROM temp.mix_batch",
   ];
 }
@@ -223,6 +238,7 @@ export class Mixer {
     private readonly keys: Keys,
     private readonly onApplied: () => void,
     options: Partial<MixerOptions> = {},
+    private readonly log: Logger = silentLogger,
   ) {
     this.options = { ...MIXER_DEFAULTS, ...options };
   }
@@ -238,7 +254,7 @@ export class Mixer {
       // A database closed under a timer (a test that never stopped this mixer): nothing to do.
       if (this.database.client.closed) return void this.stop().catch(() => {});
       this.mix().catch((error) => {
-        if (!this.stopped) console.error("ballot mixer:", error);
+        if (!this.stopped) this.log.error({ err: error }, "ballot mixer: a pass failed");
       });
     }, this.options.intervalMs);
     this.timer.unref();
@@ -266,18 +282,8 @@ export class Mixer {
     return this.mix();
   }
 
-  /** Pending ballots one pass reads: a backlog this large is applied in several passes. */
-  private get readLimit(): number {
-    return this.options.maxBatch * 40;
-  }
-
   private async passes(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const { read, applied } = await this.pass();
-      total += applied;
-      if (read < this.readLimit || applied === 0) break;
-    }
+    const total = await this.pass();
     if (total > 0) {
       this.onApplied();
       await this.checkpoint();
@@ -285,47 +291,94 @@ export class Mixer {
     return total;
   }
 
-  private async pass(): Promise<{ read: number; applied: number }> {
-    const limit = this.readLimit;
+  /**
+   * The positions whose pending ballots are due: those holding at least the election's
+   * `ballot_batch` of them, and every closed one (its end plus the grace passed), whatever it
+   * holds, so a closed position's tallies are final. The others wait: applying fewer would
+   * move a tally by less than a group, and whoever watches who voted beside the tallies (an
+   * observer, a station officer) could tie those few voters to their choices.
+   */
+  private async duePositions(): Promise<{ due: Set<string>; batch: number }> {
+    const [waiting, settings] = await this.database.client.batch(
+      [
+        { sql: `SELECT q.position_id, count(*) AS n, p.end_time FROM pending_ballots q JOIN positions p ON p.id = q.position_id GROUP BY q.position_id`, args: [] },
+        "SELECT ballot_batch FROM election_settings WHERE id = 1",
+      ],
+      "read",
+    );
+    const batch = Math.max(1, Number(settings.rows[0]?.ballot_batch ?? 1));
+    const closedBefore = this.options.now() - this.options.graceMs;
+    const due = new Set<string>();
+    for (const r of waiting.rows) {
+      if (Number(r.n) >= batch || Number(r.end_time) <= closedBefore) due.add(String(r.position_id));
+    }
+    return { due, batch };
+  }
+
+  private async pass(): Promise<number> {
+    const { due, batch } = await this.duePositions();
+    if (due.size === 0) return 0;
     const rs = await this.database.client.execute({
-      sql: "SELECT id, sealed FROM pending_ballots LIMIT ?",
-      args: [limit + this.unreadable.size],
+      sql: "SELECT id, position_id, sealed FROM pending_ballots WHERE position_id IN (SELECT value FROM json_each(?))",
+      args: [JSON.stringify([...due])],
     });
-    const batch: [string, string][] = [];
+    // Each due position's ballots, all of them: a commit applies a position's ballots only in
+    // parts of at least the batch (a commit between would show its tally moved by less).
+    const groups = new Map<string, [string, string][]>();
+    let read = 0;
     for (const row of rs.rows) {
       const id = String(row.id);
-      if (!this.unreadable.has(id) && batch.length < limit) batch.push([id, String(row.sealed)]);
+      if (this.unreadable.has(id)) continue;
+      const position = String(row.position_id);
+      let group = groups.get(position);
+      if (!group) groups.set(position, (group = []));
+      group.push([id, String(row.sealed)]);
+      read++;
     }
-    if (batch.length === 0) return { read: 0, applied: 0 };
+    if (read === 0) return 0;
     this.stats.passes++;
-    // Shuffled before they are unsealed: which commit a ballot lands in depends on nothing it holds.
-    shuffle(batch);
-    // What this key cannot unseal (sealed under another key, or damaged) stays pending (the
-    // tally check counts it) and must not hold up every other ballot: skipped from now on.
-    const rows: MixRow[] = [];
-    for (const [id, sealed] of batch) {
-      const record = unsealPending(this.keys, id, sealed);
-      if (record) rows.push([id, record.k, record.c, record.b, record.h]);
-      else {
-        this.unreadable.add(id);
-        console.error(`ballot mixer: pending ballot ${id} cannot be unsealed with this server's key; left pending`);
+    // Each group shuffled and split into parts of about maxBatch, all of about equal size and
+    // none smaller than the batch (never a remainder of one); parts of several positions share a
+    // commit while they fit. Where a ballot lands, and in what order it is inserted, depends on
+    // nothing it holds.
+    const commits: [string, string][][] = [];
+    let current: [string, string][] = [];
+    for (const group of shuffle([...groups.values()])) {
+      shuffle(group);
+      const parts = Math.max(1, Math.min(Math.ceil(group.length / this.options.maxBatch), Math.floor(group.length / batch)));
+      for (let k = 0; k < parts; k++) {
+        const part = group.slice(Math.floor((k * group.length) / parts), Math.floor(((k + 1) * group.length) / parts));
+        if (current.length > 0 && current.length + part.length > this.options.maxBatch) {
+          commits.push(current);
+          current = [];
+        }
+        current.push(...part);
       }
     }
-    // Commits of at most maxBatch, all of about the same size: never a small remainder (a
-    // commit of one ballot would tie it to its voter). Votes commit in between.
-    const commits = Math.ceil(rows.length / this.options.maxBatch);
+    if (current.length > 0) commits.push(current);
     let applied = 0;
     const done: string[] = [];
-    for (let k = 0; k < commits; k++) {
-      const part = rows.slice(Math.floor((k * rows.length) / commits), Math.floor(((k + 1) * rows.length) / commits));
-      const results = await this.database.writer.submit(applyStatements(part), { last: [bumpResultsVersionSql] });
+    for (const part of commits) {
+      // What this key cannot unseal (sealed under another key, or damaged) stays pending (the
+      // check counts it) and must not hold up every other ballot: skipped from now on.
+      const rows: MixRow[] = [];
+      for (const [id, sealed] of shuffle(part)) {
+        const record = unsealPending(this.keys, id, sealed);
+        if (record) rows.push([id, record.k, record.c, record.b, record.m ?? null]);
+        else {
+          this.unreadable.add(id);
+          this.log.error({ pendingId: id }, "ballot mixer: a pending ballot cannot be unsealed with this server's key; left pending");
+        }
+      }
+      if (rows.length === 0) continue;
+      const results = await this.database.writer.submit(applyStatements(rows), { last: [bumpResultsVersionSql] });
       applied += results[APPLIED_AT].rowsAffected;
       for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
     }
     // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
     if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
     this.stats.applied += applied;
-    return { read: batch.length, applied };
+    return applied;
   }
 
   /**
@@ -339,7 +392,10 @@ export class Mixer {
     return done;
   }
 
-  /** Stops the timer and applies everything still pending (shutdown, tests). */
+  /**
+   * Stops the timer after one last pass (shutdown, tests). Ballots not due stay pending in the
+   * database and the next start applies them: a shutdown never applies a group below the batch.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);

@@ -13,11 +13,13 @@ interface ConfirmDeleteDialogProps {
   pending: boolean;
   onConfirm: () => void;
   onOpenChange: (open: boolean) => void;
+  /** A confirm that changes nothing irreversibly shows a clock and a primary button instead. */
+  tone?: "danger" | "change";
   children: ReactNode;
 }
 
 /** A Radix dialog: traps focus, closes on Escape or outside click, returns focus to the trigger. */
-export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, children }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, tone = "danger", children }: ConfirmDeleteDialogProps) {
   const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
@@ -27,8 +29,8 @@ export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = 
           {...returnFocus}
           className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-2xl focus:outline-none">
           <div className="flex items-start gap-4">
-            <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-red-100 text-red-700">
-              <Icon name="trash" />
+            <span className={`flex size-11 shrink-0 items-center justify-center rounded-full ${tone === "danger" ? "bg-red-100 text-red-700" : "bg-indigo-100 text-indigo-700"}`}>
+              <Icon name={tone === "danger" ? "trash" : "clock"} />
             </span>
             <div className="min-w-0 flex-1">
               <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>
@@ -43,7 +45,7 @@ export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = 
                 Cancel
               </Button>
             </Dialog.Close>
-            <Button variant="danger" onClick={onConfirm} disabled={pending}>
+            <Button variant={tone === "danger" ? "danger" : "primary"} onClick={onConfirm} disabled={pending}>
               {pending ? pendingLabel : confirmLabel}
             </Button>
           </div>

@@ -14,9 +14,9 @@ describe("CountdownTile (fixed window 2025-07-04 10:00–14:00 UTC)", () => {
     expect(screen.getByText("STARTS IN")).toBeInTheDocument();
     expect(values()).toEqual(["01", "02", "03", "04"]);
     for (const label of ["Days", "Hours", "Minutes", "Seconds"]) expect(screen.getByText(label)).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1000));
+    void act(() => vi.advanceTimersByTime(1000));
     expect(values()).toEqual(["01", "02", "03", "03"]);
-    act(() => vi.advanceTimersByTime(4000));
+    void act(() => vi.advanceTimersByTime(4000));
     expect(values()).toEqual(["01", "02", "02", "59"]);
   });
 
@@ -34,7 +34,7 @@ describe("CountdownTile (fixed window 2025-07-04 10:00–14:00 UTC)", () => {
     vi.setSystemTime(new Date("2025-07-04T09:59:59.000Z"));
     render(<CountdownTile start={ELECTION_START} end={ELECTION_END} />);
     expect(screen.getByText("STARTS IN")).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1000));
+    void act(() => vi.advanceTimersByTime(1000));
     expect(screen.getByText("ENDS IN")).toBeInTheDocument();
     expect(values()).toEqual(["00", "04", "00", "00"]);
   });

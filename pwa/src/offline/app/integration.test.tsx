@@ -92,7 +92,8 @@ describe("offline reads", () => {
     renderWithQuery(<OfflineNotices />, client);
 
     await expect(client.fetchQuery(myVotesQuery())).resolves.toEqual(votes);
-    await waitFor(async () => expect(await offlineDb().cache.count()).toBe(1));
+    // A good answer is kept once the page is idle (a one-second timer in jsdom).
+    await waitFor(async () => expect(await offlineDb().cache.count()).toBe(1), { timeout: 5_000 });
     expect(screen.queryByTestId("offline-notice")).not.toBeInTheDocument();
 
     up = false;
@@ -105,7 +106,7 @@ describe("offline reads", () => {
     mockFetch({ "GET /api/vote/my-votes": () => json(status === 200 ? [] : { message: "Please sign in to continue" }, status) });
     const client = testQueryClient();
     await client.fetchQuery(myVotesQuery());
-    await waitFor(async () => expect(await offlineDb().cache.count()).toBe(1));
+    await waitFor(async () => expect(await offlineDb().cache.count()).toBe(1), { timeout: 5_000 });
     status = 401;
     await expect(client.fetchQuery({ ...myVotesQuery(), staleTime: 0 })).rejects.toMatchObject({ status: 401 });
   });

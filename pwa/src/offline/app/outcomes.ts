@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import type { QueryClient } from "@tanstack/react-query";
 import { session } from "../../auth/session";
 import { addMyVote, queryKeys } from "../../data/queries";
-import { loadOffline } from "./load";
+import { loadOfflineWhenIdle } from "./load";
 
 export function connectOutcomes(client: QueryClient): void {
   let connected = false;
@@ -16,7 +16,7 @@ export function connectOutcomes(client: QueryClient): void {
     connected = true;
     // The runtime starts in the task after the module's evaluation (two shorter tasks). An
     // outcome that settles before this subscribes stays unseen and is replayed on subscribe.
-    void loadOffline().then(({ getOffline, describeOutcome }) => {
+    void loadOfflineWhenIdle().then(({ getOffline, describeOutcome }) => {
       getOffline().subscribeOutcomes((outcome) => {
         const { tone, message } = describeOutcome(outcome);
         toast[tone](message);

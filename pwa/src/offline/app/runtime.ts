@@ -16,10 +16,12 @@ import {
   type CacheData,
   type CacheKey,
   type OfflineRuntime,
+  offlineText,
 } from "..";
 import { API_BASE, ApiRequestError } from "../../api/client";
 import { setOutboxBusy } from "./shell";
-import type { CastVoteResult, CastVoteVariables } from "../../data/vote-types";
+import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
+import { StoreUnavailableError } from "../device-db";
 import { session } from "../../auth/session";
 
 export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
@@ -69,10 +71,9 @@ export async function resetOffline(): Promise<void> {
 }
 
 /** Keeps a good answer for offline use and marks the screen fresh. */
-export async function keep<K extends CacheKey>(key: K, userId: string, data: CacheData[K]): Promise<void> {
+export async function keep<K extends CacheKey>(key: K, userId: string, data: CacheData[K], savedAt = Date.now()): Promise<void> {
   // Signed out (or someone else signed in) while the request was out: the answer is not kept.
   if (currentUserId() !== userId) return;
-  const savedAt = Date.now();
   freshness.set(key, { fromCache: false, savedAt });
   // A full or unavailable IndexedDB must not break an online read.
   await writeCached(key, userId, data, { now: () => savedAt }).catch((error) => console.warn(`Could not keep ${key} for offline use`, error));
@@ -99,18 +100,34 @@ export async function keepResults(results: Results): Promise<void> {
   await writeCached("results", userId, results, { now: () => savedAt }).catch(() => undefined);
 }
 
-/** Saves the vote in the outbox and waits briefly for the server; 'queued' when no answer came. */
-export async function castThroughOutbox(variables: CastVoteVariables): Promise<CastVoteResult> {
+/**
+ * How long a vote waits for the device store to open, and then for its write, before it goes
+ * straight to the API instead. A healthy store answers in milliseconds; one that does not
+ * (WebKit's back/forward-cache trap, a blocked upgrade) must not leave 'Casting Vote...' spinning.
+ */
+export const STORE_LIMIT_MS = 3_000;
+
+/**
+ * Saves the vote in the outbox and waits briefly for the server; 'queued' when no answer came.
+ * When the device store does not answer, the vote goes straight to the API with the same
+ * idempotency key while online, and the voter is told plainly when offline.
+ */
+export async function castThroughOutbox(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
   const userId = currentUserId();
   if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
   const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
+  const key = crypto.randomUUID();
   try {
-    const result = await getOffline().castVote({ userId, positionId, candidateId, candidateName, ...(choice ? { choice } : {}), ballotTicket });
+    const input = { userId, positionId, candidateId, candidateName, ...(choice ? { choice } : {}), ballotTicket };
+    const result = await getOffline().castVote(input, { key, storeLimitMs });
     return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
   } catch (error) {
     // A second vote for a position this device already holds: worded like the server's 409.
     if (error instanceof QueueRefusedError) throw new ApiRequestError(409, error.message, true);
-    throw error;
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    console.warn("The device store did not answer; the vote goes straight to the server", error.reason);
+    if (typeof navigator !== "undefined" && navigator.onLine === false) throw new ApiRequestError(0, offlineText.storeUnavailable, true);
+    return castDirect(variables, key);
   }
 }
 

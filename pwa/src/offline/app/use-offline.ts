@@ -5,7 +5,7 @@
  */
 import { startTransition, useEffect, useState, useSyncExternalStore } from "react";
 import type { OfflineRuntime, ReadableStore } from "..";
-import { loadOffline } from "./load";
+import { loadOfflineWhenIdle } from "./load";
 
 let loaded: OfflineRuntime | null = null;
 
@@ -14,7 +14,7 @@ export function useOfflineRuntime(enabled = true): OfflineRuntime | null {
   useEffect(() => {
     if (!enabled || runtime || typeof indexedDB === "undefined") return;
     let live = true;
-    void loadOffline().then(({ getOffline }) => {
+    void loadOfflineWhenIdle().then(({ getOffline }) => {
       loaded = getOffline();
       // A transition: the screen's update with this device's state (every ballot card, say)
       // renders in short slices instead of one long task.

@@ -6,6 +6,8 @@ import { useSession } from "../../auth/use-session";
 import { useLogout } from "../../auth/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
+import { ElectionWindowNotice } from "../../components/admin/ElectionWindowNotice";
+import { IntegrityCard } from "../../components/admin/IntegrityCard";
 import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
@@ -51,6 +53,8 @@ export function AdminPanelPage() {
         </Button>
       </section>
 
+      <ElectionWindowNotice canWrite={canWrite} />
+
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {visible.map((action) => (
           <li key={action.to}>
@@ -67,6 +71,8 @@ export function AdminPanelPage() {
           </li>
         ))}
       </ul>
+
+      <IntegrityCard canRun={canWrite} />
 
       <Suspense fallback={null}>
         <TurnoutPanel />

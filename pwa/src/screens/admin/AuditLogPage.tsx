@@ -3,10 +3,12 @@
  * by actor (part of a name or matric number), with 'Export CSV' of the filtered log. Read-only
  * for admins and observers alike.
  */
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
 import { AUDIT_PAGE_SIZE, type AuditVerification } from "@evoting/shared";
 import { auditQuery, auditVerifyQuery, type AuditFilters } from "../../api/accountability";
+import { auditSearch, withoutDefaults } from "../../data/list-search";
 import { formatDateTime, localTimeZone } from "../../lib/format";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
@@ -16,9 +18,20 @@ import { Button } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
 import { FieldShell, inputClass } from "../../components/ui/Field";
 
+const toFilters = (search: unknown): AuditFilters => {
+  const s = auditSearch.parse(search);
+  return { action: s.action, actor: s.actor, page: s.page ?? 1 };
+};
+
 export function AuditLogPage() {
-  const [filters, setFilters] = useState<AuditFilters>({ page: 1 });
-  const [actorDraft, setActorDraft] = useState("");
+  // The filters and page live in the URL (data/list-search.ts): shareable, reload-safe, Back works.
+  const filters = toFilters(useSearch({ strict: false }));
+  const navigate = useNavigate();
+  const setFilters = (next: Partial<AuditFilters>) =>
+    void navigate({ to: ".", search: (prev: unknown) => withoutDefaults({ ...toFilters(prev), ...next }) });
+  const [actorDraft, setActorDraft] = useState(filters.actor ?? "");
+  // Back or a shared link changed the actor: the box shows it.
+  useEffect(() => setActorDraft(filters.actor ?? ""), [filters.actor]);
   const query = useQuery(auditQuery(filters));
   const verify = useQuery(auditVerifyQuery());
   const data = query.data;
@@ -29,7 +42,7 @@ export function AuditLogPage() {
 
   const applyActor = (event: FormEvent) => {
     event.preventDefault();
-    setFilters((f) => ({ ...f, actor: actorDraft.trim() || undefined, page: 1 }));
+    setFilters({ actor: actorDraft.trim() || undefined, page: 1 });
   };
 
   return (
@@ -54,7 +67,7 @@ export function AuditLogPage() {
               id={id}
               className={inputClass}
               value={filters.action ?? ""}
-              onChange={(e) => setFilters((f) => ({ ...f, action: e.target.value || undefined, page: 1 }))}
+              onChange={(e) => setFilters({ action: e.target.value || undefined, page: 1 })}
             >
               <option value="">All actions</option>
               {(data?.actions ?? []).map((a) => (
@@ -124,13 +137,13 @@ export function AuditLogPage() {
       </Card>
 
       <nav aria-label="Audit log pages" className="mt-4 flex items-center justify-between gap-3">
-        <Button variant="secondary" disabled={filters.page <= 1} onClick={() => setFilters((f) => ({ ...f, page: f.page - 1 }))}>
+        <Button variant="secondary" disabled={filters.page <= 1} onClick={() => setFilters({ page: filters.page - 1 })}>
           Previous
         </Button>
         <p aria-live="polite" className="text-sm text-slate-700">
           {data ? `Page ${filters.page} of ${pages} · ${data.total} ${data.total === 1 ? "entry" : "entries"}` : ""}
         </p>
-        <Button variant="secondary" disabled={!data || filters.page >= pages} onClick={() => setFilters((f) => ({ ...f, page: f.page + 1 }))}>
+        <Button variant="secondary" disabled={!data || filters.page >= pages} onClick={() => setFilters({ page: filters.page + 1 })}>
           Next
         </Button>
       </nav>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createAccountSchema, isStaff, messages, type Role } from "@evoting/shared";
 import { api } from "../../api/client";
 import { notifyError, notifySuccess } from "../../lib/notify";
@@ -13,6 +13,7 @@ import { useOnline } from "../../hooks/use-online";
 import { DateOfBirthField } from "../../components/ui/DateOfBirthField";
 import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { StaffAccountsCard } from "../../components/admin/StaffAccountsCard";
 
 type Field = "name" | "matricNumber" | "dateOfBirth" | "groups" | "role" | "password";
 const empty = { name: "", matricNumber: "", dateOfBirth: "", groups: "", password: "" };
@@ -21,6 +22,7 @@ const ROLE_ORDER: Role[] = ["voter", "admin", "observer", "officer"];
 
 export function CreateUserPage() {
   const online = useOnline();
+  const client = useQueryClient();
   const { values, setErrors, field, reset } = useFormFields(empty);
   // Staff (admin, observer, officer) sign in by password only: they get a password, not a date of birth.
   const [role, setRole] = useState<Role>("voter");
@@ -32,6 +34,7 @@ export function CreateUserPage() {
       reset();
       setRole("voter");
       notifySuccess(messages.createUserSuccess);
+      void client.invalidateQueries({ queryKey: ["admin", "staff"] });
     },
     onError: (e) => notifyError(e, messages.createUserFailed),
   });
@@ -76,6 +79,9 @@ export function CreateUserPage() {
           </Button>
         </form>
       </Card>
+      <div className="mt-6">
+        <StaffAccountsCard />
+      </div>
     </div>
   );
 }

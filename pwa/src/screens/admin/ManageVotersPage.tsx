@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "@tanstack/react-router";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, type VoterListItem } from "@evoting/shared";
 import { queryKeys } from "../../data/query-keys";
 import { rollApi, rollGroupsQuery, votersQuery, type VoterFilters } from "../../api/roll";
+import { votersSearch, withoutDefaults, type VotersSearch } from "../../data/list-search";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { useOnline } from "../../hooks/use-online";
 import { useCanWriteAdmin } from "../../auth/use-session";
@@ -18,6 +19,12 @@ import { PageHeader } from "../../components/ui/PageHeader";
 import { EditVoterDialog } from "./voters/EditVoterDialog";
 import { VotersTable, type VoterAction } from "./voters/VotersTable";
 
+const toSearch = (f: VoterFilters): VotersSearch => withoutDefaults({ query: f.query, group: f.group, voted: f.voted || undefined, page: f.page });
+const toFilters = (search: unknown): VoterFilters => {
+  const s = votersSearch.parse(search);
+  return { query: s.query ?? "", group: s.group ?? "", voted: s.voted ?? "", page: s.page ?? 1 };
+};
+
 /** Typing waits this long before the search runs, so each keystroke is not a request. */
 const SEARCH_DELAY_MS = 300;
 
@@ -26,22 +33,30 @@ export function ManageVotersPage() {
   const canWrite = useCanWriteAdmin();
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [typed, setTyped] = useState("");
-  const [filters, setFilters] = useState<VoterFilters>({ query: "", group: "", voted: "", page: 1 });
+  // The filters and page live in the URL (data/list-search.ts): shareable, reload-safe, Back works.
+  const filters = toFilters(useSearch({ strict: false }));
+  /** A new filter is a history entry (`replace` for what typing changes), applied to the URL as it is then. */
+  const setFilters = (next: Partial<VoterFilters>, replace = false) =>
+    void navigate({ to: ".", search: (prev: unknown) => toSearch({ ...toFilters(prev), ...next }), replace });
+  const [typed, setTyped] = useState(filters.query);
   const query = useQuery(votersQuery(filters));
   const groups = useQuery(rollGroupsQuery());
   const [pending, setPending] = useState<{ action: VoterAction; voter: VoterListItem } | null>(null);
 
+  // Back or a shared link changed the search: the box shows it.
+  useEffect(() => setTyped(filters.query), [filters.query]);
   useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.query === typed ? f : { ...f, query: typed, page: 1 })), SEARCH_DELAY_MS);
+    if (typed === filters.query) return;
+    const timer = setTimeout(() => setFilters({ query: typed, page: 1 }, true), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
+    // Only typing starts the wait; the URL's own changes are followed above.
   }, [typed]);
 
   // Deleting the last voter of the last page leaves that page empty: step back to the new last page.
   const data = query.data;
   useEffect(() => {
     if (data && data.items.length === 0 && data.page > 1) {
-      setFilters((f) => ({ ...f, page: Math.max(1, Math.ceil(data.total / data.pageSize)) }));
+      setFilters({ page: Math.max(1, Math.ceil(data.total / data.pageSize)) }, true);
     }
   }, [data]);
 
@@ -89,7 +104,7 @@ export function ManageVotersPage() {
         <TextField label="Search" type="search" placeholder="Matric number or name" value={typed} onChange={(e) => setTyped(e.target.value)} />
         <FieldShell label="Group">
           {({ id }) => (
-            <select id={id} className={inputClass} value={filters.group} onChange={(e) => setFilters((f) => ({ ...f, group: e.target.value, page: 1 }))}>
+            <select id={id} className={inputClass} value={filters.group} onChange={(e) => setFilters({ group: e.target.value, page: 1 })}>
               <option value="">All groups</option>
               {groups.data?.groups.map((g) => (
                 <option key={g.name} value={g.name}>
@@ -101,7 +116,7 @@ export function ManageVotersPage() {
         </FieldShell>
         <FieldShell label="Voted">
           {({ id }) => (
-            <select id={id} className={inputClass} value={filters.voted} onChange={(e) => setFilters((f) => ({ ...f, voted: e.target.value as VoterFilters["voted"], page: 1 }))}>
+            <select id={id} className={inputClass} value={filters.voted} onChange={(e) => setFilters({ voted: e.target.value as VoterFilters["voted"], page: 1 })}>
               <option value="">All voters</option>
               <option value="yes">Voted</option>
               <option value="no">Not voted</option>
@@ -115,7 +130,7 @@ export function ManageVotersPage() {
         filtered={Boolean(filters.query || filters.group || filters.voted)}
         onAction={canWrite ? (action, voter) => setPending({ action, voter }) : undefined}
         actionsDisabled={act.isPending || !online}
-        onPage={(page) => setFilters((f) => ({ ...f, page }))}
+        onPage={(page) => setFilters({ page })}
       />
 
       <EditVoterDialog voter={pending?.action === "edit" ? pending.voter : null} onClose={() => setPending(null)} />

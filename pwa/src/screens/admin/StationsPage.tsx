@@ -20,6 +20,7 @@ import { Badge } from "../../components/ui/Badge";
 import { Button } from "../../components/ui/Button";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { StateMessage } from "../../components/ui/Spinner";
+import { StationDevices } from "./StationDevices";
 
 export const stationsKey = ["admin", "stations"] as const;
 
@@ -46,6 +47,7 @@ export function StationsPage() {
       <PageHeader title="Polling Stations" description="Staffed devices where any voter can vote, even with the network down." actions={<BackToAdminButton />} />
       <NeedsNetwork online={online} />
       {canWrite && <CreateStationForm disabled={!online} onCreated={refresh} />}
+      {canWrite && <ImportBallotsForm disabled={!online} onImported={refresh} />}
       {stations.isPending ? (
         <Card>
           <StateMessage busy>Loading polling stations...</StateMessage>
@@ -67,6 +69,7 @@ export function StationsPage() {
           ))}
         </ul>
       )}
+      <StationDevices canWrite={canWrite && online} />
       <ConfirmDeleteDialog
         title="Revoke Station"
         confirmLabel="Revoke Station"
@@ -83,6 +86,58 @@ export function StationsPage() {
         <p className="font-medium">This action cannot be undone.</p>
       </ConfirmDeleteDialog>
     </div>
+  );
+}
+
+/** A station's exported ballot file (USB stick): each sealed ballot is checked and counted once, as if its device had delivered it. */
+function ImportBallotsForm({ disabled, onImported }: { disabled: boolean; onImported: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  const [report, setReport] = useState<string | null>(null);
+  const send = useMutation({
+    mutationFn: async (chosen: File) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await chosen.text());
+      } catch {
+        throw new Error(messages.stationFileInvalid);
+      }
+      return stationApi.importFile(parsed);
+    },
+    onSuccess: (answer) => {
+      setReport(answer.message);
+      notifySuccess(answer.message);
+      onImported();
+    },
+    onError: (e) => {
+      setReport(null);
+      if (e instanceof Error && e.message === messages.stationFileInvalid) setError(e.message);
+      else notifyError(e, messages.stationImportFailed);
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return setError("Choose a station ballot file");
+    setError(undefined);
+    send.mutate(file);
+  };
+  return (
+    <Card>
+      <CardHeader title="Import station ballots" description="A file a station exported when it could not reach the server. Each ballot counts once, however often it is imported or delivered." />
+      <form onSubmit={submit} aria-label="Import station ballots" className="flex flex-wrap items-end gap-3 px-5 py-4" noValidate>
+        <div className="min-w-64 flex-1">
+          <TextField label="Station ballot file" type="file" accept=".json,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} error={error} />
+        </div>
+        <Button type="submit" disabled={disabled || send.isPending}>
+          {send.isPending ? "Importing..." : "Import Ballots"}
+        </Button>
+      </form>
+      {report && (
+        <p role="status" data-testid="station-import-report" className="px-5 pb-4 text-sm text-green-800">
+          {report}
+        </p>
+      )}
+    </Card>
   );
 }
 

@@ -3,10 +3,10 @@
  * sheet (outcomes, digests as the server gave them), Counted Ballots, receipts on the vote
  * card, and observers: read-only panel, nav, tables and guards.
  */
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import type { AuditEntryView, AuditPage, BallotPosition, ResultsSheet, UserProfile } from "@evoting/shared";
+import { SPEC_ELECTION, type AuditEntryView, type AuditPage, type BallotPosition, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute, renderWithQuery } from "../../test/render";
 import { session } from "../../auth/session";
@@ -16,6 +16,7 @@ import { observerMayOpen } from "../../auth/guards";
 import { ManageTable } from "../../components/admin/ManageTable";
 import { VoteCard } from "../../components/vote/VoteCard";
 import { AuditLogPage } from "./AuditLogPage";
+import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
@@ -61,8 +62,8 @@ describe("Audit Log", () => {
     URL.createObjectURL = vi.fn(() => "blob:x");
     URL.revokeObjectURL = vi.fn();
     const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
-    renderWithQuery(<AuditLogPage />);
-    expect(screen.getByText("Loading the audit log...")).toBeInTheDocument();
+    const { router } = renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
+    expect(await screen.findByText("Loading the audit log...")).toBeInTheDocument();
     const rows = await screen.findAllByRole("row");
     expect(rows).toHaveLength(51); // heading + 50
     expect(within(rows[1]).getByText("Entry 120")).toBeInTheDocument();
@@ -85,6 +86,11 @@ describe("Audit Log", () => {
     const exportCall = fetch.mock.calls.find(([u]) => String(u).includes("export.csv"))!;
     expect(String(exportCall[0])).toContain("/api/admin/audit/export.csv?action=auth.login&actor=ada");
     expect((exportCall[1] as RequestInit).headers).toMatchObject({ Authorization: "Bearer token-123456789012345678901" });
+    // The filters live in the URL; Back undoes the last one.
+    expect(router.state.location.search).toEqual({ action: "auth.login", actor: "ada" });
+    act(() => router.history.back());
+    await waitFor(() => expect(router.state.location.search).toEqual({ action: "auth.login" }));
+    await waitFor(() => expect(screen.getByLabelText("Actor")).toHaveValue(""));
   });
 
   test("an empty log says so, and a broken chain is an alert naming the entry", async () => {
@@ -92,7 +98,7 @@ describe("Audit Log", () => {
       "GET /api/admin/audit": () => json({ items: [], total: 0, page: 1, pageSize: 50, actions: [] }),
       "GET /api/admin/audit/verify": () => json({ ok: false, entries: 3, headSeq: 3, head: "0", problems: [{ seq: 2, id: "e2", problem: "was changed after it was written" }] }),
     });
-    renderWithQuery(<AuditLogPage />);
+    renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
     expect(await screen.findByText("No entries match.")).toBeInTheDocument();
     expect(await screen.findByRole("alert")).toHaveTextContent("Entry 2: was changed after it was written");
   });
@@ -180,9 +186,18 @@ describe("observers", () => {
   test("land on the Admin Panel and see only read-only cards", async () => {
     expect(homeFor("observer")).toBe("/admin");
     session.signIn("token-123456789012345678901", user("observer"));
-    mockFetch({ "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }) });
+    const now = Date.now();
+    mockFetch({
+      "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }),
+      // The spec's election window (July 2025) while a position is open now.
+      "GET /api/election": () => json(SPEC_ELECTION),
+      "GET /api/admin/positions": () => json([{ _id: "p1", title: "President", startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), candidates: [] }]),
+    });
     renderRoute(AdminPanelPage, "/admin");
     expect(await screen.findByText(/You are observing/)).toBeInTheDocument();
+    // Observers are told when positions are open outside the election window; only an admin may fix it.
+    expect(await screen.findByText("A position is open outside the election window.")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Match window to positions" })).toBeNull();
     for (const hidden of ["Create Users", "Create Positions", "Create Candidates", "Import Voters"]) {
       expect(screen.queryByRole("link", { name: new RegExp(hidden) })).toBeNull();
     }

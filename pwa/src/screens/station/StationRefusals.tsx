@@ -6,7 +6,7 @@ import { formatClock } from "../../offline/freshness";
 export function StationRefusals({ refusals }: { refusals: readonly StationRefusal[] }) {
   return (
     <Card>
-      <CardHeader title="Refused ballots" description="Voters who had already voted elsewhere, or whose ballot came too late." />
+      <CardHeader title="Refused ballots" description="Ballots the server refused, for this device's stations: who and which position, never the choice." />
       <ul aria-live="polite" data-testid="station-refusals" className="divide-y divide-slate-100">
         {refusals.length === 0 && <li className="px-5 py-3 text-sm text-slate-600">No refusals.</li>}
         {refusals.map((r) => (

@@ -10,7 +10,7 @@ export function useObservable<T>(make: () => Subscribable<T>, initial: T, deps: 
   useEffect(() => {
     const sub = make().subscribe({ next: setValue, error: () => undefined });
     return () => sub.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's own dependency list: a new subscription whenever one of them changes.
   }, deps);
   return value;
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { messages, type RollReport, type VoterListItem, type VoterPage } from "@evoting/shared";
@@ -7,6 +7,7 @@ import { renderRoute, renderWithQuery } from "../../../test/render";
 import { session } from "../../../auth/session";
 import { ImportPreview } from "./ImportPreview";
 import { ManageVotersPage } from "../ManageVotersPage";
+import { votersSearch } from "../../../data/list-search";
 import { CreateUserPage } from "../CreateUserPage";
 
 afterEach(() => session.clear());
@@ -107,6 +108,53 @@ describe("ManageVotersPage", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: "Delete Voter" }));
     expect(await screen.findByText(messages.deleteVoterSuccess)).toBeInTheDocument();
     expect(fetch.mock.calls.some(([, init]) => init?.method === "DELETE")).toBe(true);
+  });
+
+  test("keeps its filters and page in the URL: a shared link opens filtered, a change is a history entry, Back returns", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const seen: string[] = [];
+    mockFetch({
+      "GET /api/admin/voters": ({ url }) => {
+        const q = new URL(url, "http://x").searchParams;
+        seen.push(q.toString());
+        return json(page([voter(Number(q.get("page")) * 100)], 120, Number(q.get("page"))));
+      },
+      "GET /api/admin/voters/groups": () => json({ groups: [{ name: "300L", voters: 40 }, { name: "400L", voters: 11 }] }),
+    });
+    const { router } = renderRoute(ManageVotersPage, "/admin/voters", { search: "?group=400L&voted=no&page=2", validateSearch: votersSearch });
+    expect(await screen.findByText("Voter 200")).toBeInTheDocument();
+    expect(seen.at(-1)).toBe("page=2&group=400L&voted=no");
+    await waitFor(() => expect(screen.getByLabelText("Group")).toHaveValue("400L"));
+    expect(screen.getByLabelText("Voted")).toHaveValue("no");
+
+    await userEvent.selectOptions(screen.getByLabelText("Voted"), "All voters");
+    await waitFor(() => expect(router.state.location.search).toEqual({ group: "400L" }));
+    expect(await screen.findByText("Voter 100")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Search"), "ada");
+    await waitFor(() => expect(router.state.location.search).toEqual({ group: "400L", query: "ada" }));
+    expect(seen.at(-1)).toBe("page=1&query=ada&group=400L");
+
+    // Typing replaced its entry: Back goes to the filter before the 'All voters' choice.
+    act(() => router.history.back());
+    await waitFor(() => expect(router.state.location.search).toEqual({ group: "400L", voted: "no", page: 2 }));
+    expect(await screen.findByText("Voter 200")).toBeInTheDocument();
+    expect(screen.getByLabelText("Voted")).toHaveValue("no");
+    expect(screen.getByLabelText("Search")).toHaveValue("");
+  });
+
+  test("a bad value in the URL falls back to the default", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const seen: string[] = [];
+    mockFetch({
+      "GET /api/admin/voters": ({ url }) => {
+        seen.push(new URL(url, "http://x").searchParams.toString());
+        return json(page([voter(1)]));
+      },
+      "GET /api/admin/voters/groups": () => json({ groups: [] }),
+    });
+    renderRoute(ManageVotersPage, "/admin/voters", { search: "?voted=maybe&page=-3&query=ada", validateSearch: votersSearch });
+    expect(await screen.findByText("Voter 1")).toBeInTheDocument();
+    expect(seen.at(-1)).toBe("page=1&query=ada");
   });
 
   test("edits a voter with the create rules, sending only what the form holds", async () => {

@@ -1,0 +1,235 @@
+/**
+ * The integrity check, with the server's key: every participation matches exactly one ballot
+ * (counted or still pending) with the same position and choice, every ballot exactly one
+ * participation, every ballot's MAC is its own, the tallies equal the ballots
+ * (./tally-check.ts), and the audit log's chain and signed head hold (./audit-log.ts).
+ *
+ * Why the key: someone who can write the database file but lacks the key (the operator of a
+ * separate libSQL server, anyone on the database host) can move ballots between candidates
+ * and adjust the tallies so every count agrees. The participation seals its ballot's id and
+ * choice, and each ballot carries a MAC (../votes/ballot-mac.ts); neither can be made again
+ * without the key, so such an edit shows here, ballot by ballot.
+ *
+ * What a problem names: ballot ids and positions, never a voter next to a choice (the report
+ * is shown on the Admin Panel and printed by `npm run audit`).
+ *
+ * Runs at every position's close (IntegrityService), on demand from the Admin Panel, and as
+ * part of `npm run audit`; each run in the service is recorded in `integrity_checks`.
+ */
+import type { Database } from "../../db/client.ts";
+import type { Deps } from "../../deps.ts";
+import type { Keys } from "../../security/keys.ts";
+import { ballotMacMatches } from "../votes/ballot-mac.ts";
+import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
+import { unsealPending } from "../votes/mixer.ts";
+import { verifyAuditChain } from "./audit-log.ts";
+import { checkTallies, type TallyCheckReport } from "./tally-check.ts";
+
+export interface BallotMatchReport {
+  ok: boolean;
+  /** Ballots applied before ballot MACs (migration 0014): checked against their participations only. */
+  unsigned: number;
+  problems: string[];
+}
+
+interface Choice {
+  positionId: string;
+  kind: ChoiceKind;
+  candidateId: string | null;
+}
+
+const sameChoice = (a: Choice, b: Choice) => a.positionId === b.positionId && a.kind === b.kind && (a.candidateId ?? null) === (b.candidateId ?? null);
+const bucketOf = (c: Choice) => JSON.stringify([c.positionId, c.kind, c.candidateId ?? null]);
+/** Unsealing is CPU work: the event loop gets a turn this often. */
+const YIELD_EVERY = 1_000;
+const breathe = (i: number) => (i % YIELD_EVERY === YIELD_EVERY - 1 ? new Promise((resolve) => setImmediate(resolve)) : null);
+
+/** Participations against ballots and pending ballots, one to one, and each ballot's MAC. */
+export async function checkBallotMatches(database: Pick<Database, "client">, keys: Keys): Promise<BallotMatchReport> {
+  // One read transaction: the mixer may commit meanwhile, and a ballot must not be seen both
+  // pending and applied, or neither.
+  const tx = await database.client.transaction("read");
+  const [participations, pending, ballots] = await tx
+    .batch([
+      "SELECT voter_id, position_id, sealed_choice FROM participations",
+      "SELECT id, position_id, sealed FROM pending_ballots",
+      "SELECT id, position_id, choice, candidate_id, mac FROM ballots",
+    ])
+    .finally(() => tx.close());
+  const problems: string[] = [];
+
+  // What each participation says its ballot is. Votes sealed before ballot ids existed (the
+  // legacy re-seal) name only a choice: they may match any one ballot of that choice.
+  const expected = new Map<string, Choice>();
+  const legacy = new Map<string, number>();
+  let unreadable = 0;
+  for (const [i, r] of participations.rows.entries()) {
+    await breathe(i);
+    let held;
+    try {
+      held = unsealChoice(keys, String(r.voter_id), String(r.position_id), String(r.sealed_choice));
+    } catch {
+      unreadable++;
+      continue;
+    }
+    const choice = { positionId: held.positionId, kind: held.kind, candidateId: held.candidateId };
+    if (held.ballotId === null) legacy.set(bucketOf(choice), (legacy.get(bucketOf(choice)) ?? 0) + 1);
+    else if (expected.has(held.ballotId)) problems.push(`Ballot ${held.ballotId} is named by more than one participation`);
+    else expected.set(held.ballotId, choice);
+  }
+  if (unreadable > 0) problems.push(`${unreadable} participation${unreadable === 1 ? " does" : "s do"} not unseal with the server key (changed, or sealed under another key)`);
+
+  const matched = new Set<string>();
+  let unsigned = 0;
+  for (const [i, r] of ballots.rows.entries()) {
+    await breathe(i);
+    const id = String(r.id);
+    const ballot: Choice = { positionId: String(r.position_id), kind: String(r.choice) as ChoiceKind, candidateId: r.candidate_id === null ? null : String(r.candidate_id) };
+    const mac = r.mac === null ? null : String(r.mac);
+    if (mac === null) unsigned++;
+    else if (!ballotMacMatches(keys, { id, positionId: ballot.positionId, choice: ballot.kind, candidateId: ballot.candidateId }, mac)) problems.push(`Ballot ${id} (position ${ballot.positionId}) was changed or forged: its MAC does not match`);
+    const claim = expected.get(id);
+    if (claim) {
+      matched.add(id);
+      if (!sameChoice(claim, ballot)) problems.push(`Ballot ${id} (position ${ballot.positionId}) does not hold the choice sealed in its participation`);
+      continue;
+    }
+    const left = legacy.get(bucketOf(ballot)) ?? 0;
+    if (mac === null && left > 0) legacy.set(bucketOf(ballot), left - 1);
+    else problems.push(`Ballot ${id} (position ${ballot.positionId}) has no participation`);
+  }
+
+  // A participation's ballot that is not counted must still be waiting for the mixer.
+  for (const [i, r] of pending.rows.entries()) {
+    await breathe(i);
+    const record = unsealPending(keys, String(r.id), String(r.sealed));
+    if (!record) {
+      problems.push(`Pending ballot ${String(r.id)} does not unseal with the server key`);
+      continue;
+    }
+    if (matched.has(record.b)) continue; // applied; its pending row goes at the end of the pass
+    const claim = expected.get(record.b);
+    if (!claim) problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) has no participation`);
+    else if (!sameChoice(claim, { positionId: String(r.position_id), kind: record.k, candidateId: record.c })) {
+      problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) does not hold the choice sealed in its participation`);
+    } else matched.add(record.b);
+  }
+  for (const [ballotId, claim] of expected) {
+    if (!matched.has(ballotId)) problems.push(`Ballot ${ballotId} (position ${claim.positionId}), named by a participation, is neither counted nor pending`);
+  }
+  for (const [bucket, n] of legacy) {
+    if (n > 0) problems.push(`${n} early participation${n === 1 ? "" : "s"} for position ${JSON.parse(bucket)[0]} match no ballot`);
+  }
+  return { ok: problems.length === 0, unsigned, problems };
+}
+
+/** Sentences for what the tally check found (none when it passed). */
+export function tallyProblems(report: TallyCheckReport): string[] {
+  return [
+    ...report.positionMismatches.map((m) => `Position ${m.positionId}: ${m.ballots} ballots and ${m.pending} pending for ${m.participations} participations`),
+    ...report.tallyMismatches.map((m) => `Candidate ${m.id}: tally ${m.vote_count}, ballots ${m.counted}`),
+    ...report.choiceTallyMismatches.map((m) => `Position ${m.positionId}: '${m.choice}' tally ${m.stored}, ballots ${m.counted}`),
+    ...(report.integrity === "ok" ? [] : [`Database file: ${report.integrity}`]),
+  ];
+}
+
+export interface IntegrityResult {
+  ok: boolean;
+  problems: string[];
+  tallies: TallyCheckReport;
+  ballots: BallotMatchReport;
+}
+
+/** Everything the integrity check covers, with the key. */
+export async function runIntegrityCheck(database: Database, keys: Keys): Promise<IntegrityResult> {
+  // One after the other: each read transaction holds the client's one connection.
+  const tallies = await checkTallies(database, keys);
+  const ballots = await checkBallotMatches(database, keys);
+  const chain = await verifyAuditChain(database, keys.audit);
+  const problems = [
+    ...tallyProblems(tallies),
+    ...ballots.problems,
+    ...chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`),
+  ];
+  return { ok: problems.length === 0, problems, tallies, ballots };
+}
+
+export type IntegrityTrigger = "close" | "declaration" | "admin" | "start";
+
+export interface IntegrityRecord {
+  at: number;
+  trigger: IntegrityTrigger;
+  ok: boolean;
+  problems: string[];
+}
+
+/** How often a process looks for positions that closed since the last check. */
+const CLOSE_POLL_MS = 1_000;
+
+/**
+ * Runs the check and records each run in `integrity_checks`: by itself after a position
+ * closes (its end plus the offline grace: the mixer applies its remaining ballots first, so
+ * its tallies are final), and when asked (the Admin Panel, a declaration). Any process that
+ * sees a close since the last recorded close check runs one; two at once both record theirs.
+ */
+export class IntegrityService {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: Pick<Deps, "database" | "keys" | "clock" | "config" | "mixer">) {}
+
+  start(): this {
+    if (this.timer) return this;
+    this.timer = setInterval(() => {
+      if (this.deps.database.client.closed) return this.stop();
+      this.tick().catch((error) => console.error("integrity check:", error));
+    }, CLOSE_POLL_MS);
+    this.timer.unref();
+    return this;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One look for positions closed since the last close check; runs one check when there are. */
+  async tick(): Promise<IntegrityRecord | null> {
+    const closedBy = this.deps.clock.now() - this.deps.config.voteGraceMs;
+    const row = await this.deps.database.get(
+      `SELECT count(*) AS n FROM positions
+        WHERE end_time <= ? AND end_time > coalesce((SELECT max(at) FROM integrity_checks WHERE "trigger" = 'close'), -1) - ?`,
+      [closedBy, this.deps.config.voteGraceMs],
+    );
+    if (Number(row?.n ?? 0) === 0) return null;
+    await this.deps.mixer.mix(); // a closed position's remaining ballots, whatever their number
+    return this.run("close");
+  }
+
+  /** Runs the check now and records it; one run at a time in this process. */
+  run(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
+    const next = this.running.catch(() => undefined).then(() => this.runNow(trigger));
+    this.running = next;
+    return next;
+  }
+
+  private async runNow(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
+    const result = await runIntegrityCheck(this.deps.database, this.deps.keys);
+    const record: IntegrityRecord = { at: this.deps.clock.now(), trigger, ok: result.ok, problems: result.problems };
+    await this.deps.database.writer.submit([
+      {
+        sql: `INSERT INTO integrity_checks (at, "trigger", ok, problems) VALUES (?, ?, ?, ?)`,
+        args: [record.at, trigger, record.ok ? 1 : 0, JSON.stringify(record.problems)],
+      },
+    ]);
+    if (!record.ok) console.error(`Integrity check (${trigger}) failed:\n${record.problems.join("\n")}`);
+    return record;
+  }
+
+  /** The latest recorded run, or null before the first. */
+  async last(): Promise<IntegrityRecord | null> {
+    const row = await this.deps.database.get(`SELECT at, "trigger", ok, problems FROM integrity_checks ORDER BY id DESC LIMIT 1`);
+    if (!row) return null;
+    return { at: Number(row.at), trigger: String(row.trigger) as IntegrityTrigger, ok: Number(row.ok) === 1, problems: JSON.parse(String(row.problems)) as string[] };
+  }
+}

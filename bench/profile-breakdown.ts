@@ -24,7 +24,7 @@ interface Profile {
 }
 
 const PARTS: [RegExp, string][] = [
-  [/^(transaction|execute|flush|submit|run|notifyAll)? .*db\/(direct|writer|writer-thread|thread-executor)\.ts/, "SQL write (group commit)"],
+  [/^(transaction|execute|flush|submit|run)? .*db\/(direct|writer|writer-thread)\.ts/, "SQL write (group commit)"],
   [/findSession|http\/auth\.ts|services\/sessions\.ts/, "auth (session lookup)"],
   [/findBallotChoice|catalog\.ts|ballot-rules\.ts|eligib/, "ballot checks (position, candidate, eligibility reads)"],
   [/services\/results\.ts/, "results"],

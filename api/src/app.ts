@@ -72,8 +72,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     apiBodyLimit(
       JSON_BODY_LIMIT,
       () => fail(413, messages.bodyTooLarge),
-      // Candidate create and edit (PATCH, issue 11) carry a photo, the roll import (issue 10) a
-      // CSV file, a station's ballot file its sealed queue: they set their own, larger limits.
+      // Candidate create and edit (PATCH) carry a photo, the roll import a CSV file, a
+      // station's ballot file its sealed queue: they set their own, larger limits.
       (c) =>
         (c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH")) ||
         (c.req.path === "/api/admin/voters/import" && c.req.method === "POST") ||

@@ -43,7 +43,7 @@ export interface Deps {
   results: ResultsService;
   hub: Hub;
   chat: ChatService;
-  /** Applies pending ballots in shuffled batches (issue 9); `stop()` before closing the database. */
+  /** Applies pending ballots in shuffled batches; `stop()` before closing the database. */
   mixer: Mixer;
   /** The admin trail; every entry signs the chain's new head with the server's audit key. */
   auditLog: AuditLog;

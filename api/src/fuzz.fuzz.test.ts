@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 6): a property-based fuzzer sends malformed bodies, wrong types, huge
+ * Hostile input: a property-based fuzzer sends malformed bodies, wrong types, huge
  * strings, odd Unicode, bad multipart, hostile uploads and forged or expired tokens to every
  * route. Properties: no answer is a 5xx, every error is JSON with a message, the app keeps
  * answering, and nothing stored changes (a fingerprint of every table before and after).
@@ -198,7 +198,7 @@ const jsonRoutes: { method: string; path: string; token: () => string | undefine
       ballotTicket: { bad: fc.oneof(huge, wrongType), optional: true },
     },
   },
-  // Issue 11: election settings and position edits.
+  // Election settings and position edits.
   {
     method: "PUT",
     path: "/admin/election",

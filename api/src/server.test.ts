@@ -149,7 +149,7 @@ it("serves a whole voting session on a fresh database", async () => {
   const results = await api("/vote/results", { token: voterToken });
   expect(results.body).toMatchObject({ totalRegisteredVoters: 1, totalVotesCast: 1 });
   expect((await api("/vote/my-votes", { token: voterToken })).body).toEqual([
-    // The receipt (issue 12) is recomputed from the sealed ballot id with the server key.
+    // The receipt is recomputed from the sealed ballot id with the server key.
     { positionId: position.body._id, candidateId: candidate.body._id, candidateName: "Ada Obi", receipt: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{10}$/) },
   ]);
 });

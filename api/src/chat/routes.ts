@@ -30,7 +30,7 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { requireAdmin, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import { jsonBody, validate } from "../http/validate.ts";
-import { sseFrame } from "../realtime/hub.ts";
+import { sseFrame } from "../realtime/sse.ts";
 import { checkStreamToken } from "../realtime/stream-auth.ts";
 import { audit } from "../http/audit.ts";
 import { userTarget } from "../services/accountability/audit-log.ts";

@@ -11,8 +11,9 @@ import type { Row } from "@libsql/client";
 import { CHAT_RATE_LIMIT, CHAT_EVENTS, type ChatMessage, type ChatPage, type Role } from "@evoting/shared";
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
-import type { ChangeFeed, Hub } from "../realtime/hub.ts";
-import { sseFrame } from "../realtime/hub.ts";
+import type { ChangeFeed } from "../realtime/change-feeds.ts";
+import type { Hub } from "../realtime/hub.ts";
+import { sseFrame } from "../realtime/sse.ts";
 
 export const CHAT_CHANNEL = "chat";
 /** A resume further back than this sends `reset` (reload history) instead of a replay. */

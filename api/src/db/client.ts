@@ -18,8 +18,7 @@ import { migrationsFolder } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { DirectConnection, type Row } from "./direct.ts";
 import { everywherePragmas, localPragmas } from "./pragmas.ts";
-import { threadExecutor } from "./thread-executor.ts";
-import { BatchWriter, clientExecutor } from "./writer.ts";
+import { BatchWriter, clientExecutor, threadExecutor } from "./writer.ts";
 
 // drizzle() also hands back the client it wraps, for the few hot paths that use raw SQL.
 export type Db = LibSQLDatabase<typeof schema> & { $client: Client };

@@ -194,7 +194,7 @@ export class DirectConnection {
 
   /**
    * Copies the WAL into the database and truncates the WAL file to zero bytes (the ballot
-   * mixer, issue 9). False when a reader still needs old frames (busy): try again later.
+   * mixer). False when a reader still needs old frames (busy): try again later.
    */
   checkpoint(): boolean {
     const row = this.db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get([]) as Row | undefined;

@@ -60,9 +60,9 @@ export const positions = sqliteTable("positions", {
   /** Tallies of 'no' and 'abstain' ballots (candidate and Yes votes: candidates.vote_count). */
   noCount: integer("no_count").notNull().default(0),
   abstainCount: integer("abstain_count").notNull().default(0),
-  /** Issue 11: JSON array of roll groups allowed to vote here; '[]' means every voter. */
+  /** JSON array of roll groups allowed to vote here; '[]' means every voter. */
   eligibleGroups: text("eligible_groups").notNull().default("[]"),
-  /** Issue 11: whether the ballot offers an explicit 'Abstain'. */
+  /** Whether the ballot offers an explicit 'Abstain'. */
   allowAbstain: integer("allow_abstain", { mode: "boolean" }).notNull().default(sql`0`),
 });
 
@@ -77,7 +77,7 @@ export const candidates = sqliteTable(
     photoId: text("photo_id").references(() => photos.id, { onDelete: "set null" }),
     voteCount: integer("vote_count").notNull().default(0),
     createdAt: integer("created_at").notNull(),
-    /** Issue 11: plain text, up to 2,000 characters; never rendered as HTML. */
+    /** Plain text, up to 2,000 characters; never rendered as HTML. */
     manifesto: text("manifesto"),
   },
   (t) => [index("candidates_position_idx").on(t.positionId)],
@@ -97,7 +97,7 @@ export const participations = sqliteTable(
      * and position (services/votes/cast.ts). No time: a voter's row is never finer than a ballot's.
      */
     sealedChoice: text("sealed_choice").notNull(),
-    /** The polling station the vote was cast at (issue 14); null from the voter's own device. */
+    /** The polling station the vote was cast at; null from the voter's own device. */
     stationId: text("station_id"),
     /**
      * The Idempotency-Key that counted this vote, as sent, and the HMAC of (voter, key, body)
@@ -160,7 +160,7 @@ export const idempotencyKeys = sqliteTable(
     /** Which request wrote this row; the refused-answer cap never drops the row just written. */
     nonce: text("nonce").notNull(),
     status: integer("status").notNull(),
-    /** Empty; rows written before issue 13 hold the answer to replay, sealed and padded to one length. */
+    /** Empty; rows written before answers were rebuilt from the participation hold the answer to replay, sealed and padded to one length. */
     sealedBody: text("sealed_body").notNull(),
     /** Start of the hour it was written: rows expire after 24 h (services/votes/cast.ts). */
     createdHour: integer("created_hour").notNull(),
@@ -257,7 +257,7 @@ export const auditAnchor = sqliteTable("audit_anchor", {
 });
 
 /**
- * Polling stations (issue 14, api/drizzle/0006_stations.sql): a station, its officers, each
+ * Polling stations (api/drizzle/0006_stations.sql): a station, its officers, each
  * officer's sign-in to it on a device, and each delivered station ballot (for exact replays).
  */
 export const stations = sqliteTable("stations", {
@@ -334,7 +334,7 @@ export const disputedBallots = sqliteTable("disputed_ballots", {
 });
 
 /**
- * Sign-in tries per account (issue 9, api/drizzle/0007_signin.sql), shared by every process:
+ * Sign-in tries per account (api/drizzle/0007_signin.sql), shared by every process:
  * see security/throttle.ts. Written with raw SQL there (a conditional upsert).
  */
 export const signinTries = sqliteTable(
@@ -350,14 +350,14 @@ export const signinTries = sqliteTable(
   (t) => [index("signin_tries_address_idx").on(t.address, t.failedAt)],
 );
 
-/** Realtime stream tokens already used once (issue 9), until they would have expired. */
+/** Realtime stream tokens already used once, until they would have expired. */
 export const usedStreamTokens = sqliteTable("used_stream_tokens", {
   id: text("id").primaryKey(),
   expiresAt: integer("expires_at").notNull(),
 });
 
 /**
- * Issue 11: the election's settings, one row (id = 1), seeded with the spec's fixed election
+ * The election's settings, one row (id = 1), seeded with the spec's fixed election
  * (api/drizzle/0004_election.sql). Times are epoch ms, UTC.
  */
 export const electionSettings = sqliteTable(

@@ -5,8 +5,8 @@
  * connection per database; messages are handled in order, and transactions that queued
  * while the thread was busy share one commit.
  *
- * Started by thread-executor.ts: from source through writer-thread-boot.mjs (which loads
- * TypeScript), from the server bundle as api/dist/writer-thread.mjs (paths.ts).
+ * Started by `threadExecutor` (writer.ts): from source through writer-thread-boot.mjs (which
+ * loads TypeScript), from the server bundle as api/dist/writer-thread.mjs (paths.ts).
  */
 import { parentPort, receiveMessageOnPort } from "node:worker_threads";
 import type { InStatement } from "@libsql/client";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./client.ts";
 import { DirectConnection } from "./direct.ts";
-import { threadExecutor } from "./thread-executor.ts";
+import { threadExecutor } from "./writer.ts";
 import { BatchWriter, clientExecutor, type WriteExecutor } from "./writer.ts";
 
 const kinds = [

@@ -1,5 +1,5 @@
 /**
- * Security headers and body limits (issue 6): a CSP the PWA runs under (no inline script),
+ * Security headers and body limits: a CSP the PWA runs under (no inline script),
  * HSTS, nosniff and friends on every answer (API, static files, SPA fallback, errors), and a
  * body limit on every route that takes a body (413, streamed or declared).
  */

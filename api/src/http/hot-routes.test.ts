@@ -1,5 +1,5 @@
 /**
- * The results and vote answers written before Hono (issue 13, http/hot-routes.ts): over a
+ * The results and vote answers written before Hono (http/hot-routes.ts): over a
  * real port each must be the answer Hono gives in status, body and every header, and
  * everything they do not serve themselves must reach Hono and be answered as before.
  */

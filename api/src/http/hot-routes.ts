@@ -1,5 +1,5 @@
 /**
- * The API under Node's HTTP server, with its two hottest calls answered before Hono (issue 13).
+ * The API under Node's HTTP server, with its two hottest calls answered before Hono.
  *
  * On polling day nearly every request is a vote or a results read. Through Hono each paid
  * for the request and context objects, the middleware chain (security headers, no-store, body

@@ -1,10 +1,11 @@
 /**
  * The Node response behind a request when the app runs under @hono/node-server
- * (`c.env.outgoing`), or undefined (app.request() in tests, another runtime). Used where
+ * (its documented `HttpBindings`: `c.env.outgoing`), or undefined (app.request() in tests, another runtime). Used where
  * writing to Node directly is cheaper or needed: security and cache headers set before the
  * route (http/security-headers.ts, http/api-middleware.ts), and the SSE streams (realtime/hub.ts).
  */
 import type { ServerResponse } from "node:http";
+import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 
 export function isNodeResponse(value: unknown): value is ServerResponse {
@@ -12,7 +13,7 @@ export function isNodeResponse(value: unknown): value is ServerResponse {
 }
 
 export function nodeResponse(c: Context): ServerResponse | undefined {
-  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   return isNodeResponse(outgoing) ? outgoing : undefined;
 }
 

@@ -7,7 +7,7 @@ import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
 import { checkStreamToken, issueStreamToken } from "./stream-auth.ts";
-import { sseFrame, withheldFrame } from "./hub.ts";
+import { sseFrame, withheldFrame } from "./sse.ts";
 import { nodeResponse } from "../http/node-response.ts";
 
 export const STREAM_TOKEN_TTL_MS = 60_000;
@@ -45,7 +45,7 @@ export function realtimeRoutes(deps: Deps) {
         userId: payload.sub,
         session: access.session,
         voter,
-        // Every (re)connect starts from the current snapshot (none while withheld from voters, issue 11).
+        // Every (re)connect starts from the current snapshot (none while withheld from voters).
         initial: async () =>
           voter && (await deps.results.withheldFromVoters())
             ? [withheldFrame("snapshot")]

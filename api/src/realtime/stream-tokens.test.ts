@@ -1,5 +1,5 @@
 /**
- * Stream and chat tokens (issue 9): a results stream token opens one stream; one user holds
+ * Stream and chat tokens: a results stream token opens one stream; one user holds
  * at most 5 streams per channel (the oldest is closed); a logout ends its tokens and streams.
  */
 import { afterEach, describe, expect, it } from "vitest";

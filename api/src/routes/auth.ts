@@ -77,7 +77,7 @@ export function authRoutes(deps: Deps) {
           if (dateOfBirth === undefined) return await refuse(attempt, 400, messages.dobRequired);
           ok = await dobMatches(deps, user, dateOfBirth);
         }
-        if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // issue 12: staff sign-ins are audited
+        if (user && isStaff(user.role)) await auditSignIn(deps, c, user, ok); // staff sign-ins are audited
         if (!user || !ok) return await refuse(attempt, 401, messages.invalidCredentials);
         // Said only to someone who proved the password: a guess learns nothing from it.
         if (user.disabledAt !== null) fail(403, messages.accountDisabled);

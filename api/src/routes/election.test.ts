@@ -1,4 +1,4 @@
-/** Issue 11 through HTTP: election settings, results visibility (API and stream), ballot order, eligibility. */
+/** Through HTTP: election settings, results visibility (API and stream), ballot order, eligibility. */
 import { afterEach, describe, expect, it } from "vitest";
 import type { BallotPosition, ElectionSettings, Results } from "@evoting/shared";
 import { SPEC_ELECTION, messages } from "@evoting/shared";

@@ -1,5 +1,5 @@
 /**
- * /election (issue 11): the settings every signed-in page reads (banner, countdown, results
+ * /election: the settings every signed-in page reads (banner, countdown, results
  * visibility), and `/election/public`, only the title and subtitle, for the login page
  * before anyone has signed in. Nothing else about the election is shown to anonymous callers.
  */

@@ -1,5 +1,5 @@
 /**
- * Voter receipts (issue 12): one per counted ballot, shown in the vote's answer and in
+ * Voter receipts: one per counted ballot, shown in the vote's answer and in
  * my-votes; none for a refused vote; the public list after the close holds exactly the
  * ballots' codes (total = tally), sorted; and the database alone holds no receipt.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /vote/receipts?positionId= (issue 12): every receipt code counted for a position, once
+ * GET /vote/receipts?positionId=: every receipt code counted for a position, once
  * voting for it has closed for good (its end plus the grace for votes queued offline before
  * it: the list must not change after it is published). Open to every signed-in user.
  */

@@ -1,5 +1,5 @@
 /**
- * /station: the polling-station device (issue 14). A staff member (admin, observer or officer)
+ * /station: the polling-station device. A staff member (admin, observer or officer)
  * assigned to a live station signs in as usual, opens a station session on the device, takes
  * the package it needs to work alone, and delivers sealed ballots, now or after an outage.
  * Ballot rules and their order: services/stations/station-ballots.ts; trust: docs/decisions/0009.

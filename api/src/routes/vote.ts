@@ -58,7 +58,7 @@ export function voteRoutes(deps: Deps) {
         getElection(database),
         isVoter ? voterGroups(database, c.var.user.id) : [],
       ]);
-      // Issue 11: 'random' order is the voter's own; a position the voter may not vote for
+      // 'Random' order is the voter's own; a position the voter may not vote for
       // is marked so the vote page leaves it out (All Candidates still lists its candidates).
       // A lone candidate is a Yes/No vote only where the election says so (off by default).
       const ordered = isVoter && election.ballotOrder === "random" ? orderForVoter(keys, c.var.user.id, positions) : positions;
@@ -75,7 +75,7 @@ export function voteRoutes(deps: Deps) {
     })
     .get("/my-votes", async (c) => c.json(await myVotes(database, keys, c.var.user.id)))
     .get("/results", async (c) => {
-      // From memory, serialised and encoded once per snapshot (issue 13: no database read per
+      // From memory, serialised and encoded once per snapshot (no database read per
       // request). Under Node a results request is answered before Hono (http/hot-routes.ts);
       // this route serves the rest (app.request(), a gzipped answer, the refusals).
       const bytes = await deps.results.bytesFor(c.var.user.role, clock.now());
@@ -119,7 +119,7 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
   const { position, candidate } = await deps.ballotRules.find(positionId, candidateId ?? "");
   const now = clock.now();
   const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
-  // Issue 11: a 'no'/'abstain' must be on this ballot, and a position limited to groups
+  // A 'no'/'abstain' must be on this ballot, and a position limited to groups
   // takes votes only from voters in them.
   // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
   const kindProblem =

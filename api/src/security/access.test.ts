@@ -1,5 +1,5 @@
 /**
- * Access control (issue 6): every route walked as anonymous, voter, another voter, admin, observer and officer,
+ * Access control: every route walked as anonymous, voter, another voter, admin, observer and officer,
  * and object-level checks: a voter can never read or change another voter's data.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ let t: TestApp;
 let admin: string;
 let alice: { token: string; matricNumber: string };
 let bob: { token: string; matricNumber: string };
-/** Staff who are not admins (issue 12): an observer reads the admin area, an officer gets none of it. */
+/** Staff who are not admins: an observer reads the admin area, an officer gets none of it. */
 let staff: Record<"observer" | "officer", string>;
 let positionId: string;
 let candidateId: string;
@@ -69,7 +69,7 @@ const routes: Route[] = [
   { method: "DELETE", path: () => "/chat/messages/999999", access: "admin" },
   { method: "POST", path: () => "/chat/mutes", access: "admin", body: () => ({}) },
   { method: "DELETE", path: () => `/chat/mutes/${MISSING}`, access: "admin" },
-  // Accountability (issue 12).
+  // Accountability.
   { method: "GET", path: () => "/admin/audit", access: "admin" },
   { method: "GET", path: () => "/admin/audit/export.csv", access: "admin" },
   { method: "GET", path: () => "/admin/audit/verify", access: "admin" },
@@ -77,7 +77,7 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
   { method: "GET", path: () => "/admin/turnout", access: "admin" },
   { method: "GET", path: () => `/vote/receipts?positionId=${MISSING}`, access: "signed-in" },
-  // Voter roll (issue 10).
+  // Voter roll.
   { method: "POST", path: () => "/admin/voters/import?dryRun=1", access: "admin", form: () => new FormData() },
   { method: "GET", path: () => "/admin/voters", access: "admin" },
   { method: "GET", path: () => "/admin/voters/groups", access: "admin" },

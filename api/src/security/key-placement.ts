@@ -1,5 +1,5 @@
 /**
- * Where the ballot key lives relative to the database (issue 9). Sealed choices are only as
+ * Where the ballot key lives relative to the database. Sealed choices are only as
  * secret as the key: a key file in the database's folder travels with every copy of that
  * folder (a backup job, a disk image), and the copy then unseals every voter's choice.
  * In production the key belongs in BALLOT_KEY or in a file outside the database's folder.

@@ -1,7 +1,7 @@
 /**
  * Sealing a record at one fixed length. AES-GCM keeps the plaintext's length, so a sealed
- * `{candidateName}` told a copy of the database which candidate it named by its length alone
- * (issue 9). Every sealed vote record is JSON padded with spaces to a fixed number of bytes
+ * `{candidateName}` told a copy of the database which candidate it named by its length alone.
+ * Every sealed vote record is JSON padded with spaces to a fixed number of bytes
  * before sealing, so every sealed value of one kind has the same length whatever it holds.
  *
  * A record longer than its size (not reachable with the schemas' limits) is padded to the

@@ -1,5 +1,5 @@
 /**
- * Receipt codes (issue 12; services/votes/receipts.ts says what they are for): an HMAC of the
+ * Receipt codes (services/votes/receipts.ts says what they are for): an HMAC of the
  * ballot's random id under the server's `receipt` key, shown as 10 characters of Crockford
  * base32.
  */

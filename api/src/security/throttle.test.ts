@@ -1,6 +1,6 @@
 /**
  * Sign-in limits under parallel requests, across processes, behind a proxy and behind a
- * campus NAT (issue 9). Every request goes through the app on a real database file.
+ * campus NAT. Every request goes through the app on a real database file.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Hono } from "hono";

@@ -1,11 +1,14 @@
 /**
  * Test harness: a fresh migrated libSQL database per app (a temp file by default, so the
  * real file path, WAL and the writer are exercised), a fake clock, an in-memory key, and
- * helpers that go through HTTP with `app.request()`.
+ * helpers that go through HTTP: `app.request()`, or with `listen` the production listener
+ * (http/hot-routes.ts `listen`) on a free port, so a suite can run against what serves in production.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { createApp } from "../app.ts";
 import { ensureAdmin } from "../bootstrap.ts";
@@ -14,6 +17,7 @@ import { buildDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "../deps.ts";
 import { keysFromMaster } from "../security/keys.ts";
+import { listen } from "../http/hot-routes.ts";
 
 export const ADMIN = { matricNumber: "0000/5570000", password: "admin-secret-1", name: "Returning Officer" };
 
@@ -21,6 +25,8 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   memory?: boolean;
   now?: string;
+  /** Serve through the production listener on 127.0.0.1 and a free port; `request` goes over it. */
+  listen?: boolean;
   /**
    * The election's `ballotBatch` (default 10 in a real installation): 1 here unless a test
    * asks otherwise, so a test reads a vote in the tallies right after its 201.
@@ -39,6 +45,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
   await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
   const app = createApp(deps);
+  const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
+  const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
 
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
@@ -48,7 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       headers.set("content-type", "application/json");
       body = JSON.stringify(init.json);
     }
-    return app.request(`/api${path}`, { ...init, headers, body });
+    return server ? fetch(`${origin}/api${path}`, { ...init, headers, body }) : app.request(`/api${path}`, { ...init, headers, body });
   };
 
   async function login(matricNumber: string, secret: { password?: string; dateOfBirth?: number | string }) {
@@ -98,6 +106,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   }
 
   async function close() {
+    if (server) {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
     deps.hub.close();
     deps.integrity.stop();
     await deps.mixer.stop();

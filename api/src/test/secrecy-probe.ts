@@ -1,6 +1,6 @@
 /**
  * What an attacker holding a copy of the database files can learn about how each voter
- * voted (issue 9): the tools of api/src/services/votes/secrecy.test.ts.
+ * voted: the tools of api/src/services/votes/secrecy.test.ts.
  *
  * - `voterTiedRows`: every row of every table that names a voter (by id or matriculation
  *   number in any column), labelled with that voter's choice.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 through HTTP: the audit log's page, filters and CSV; the results CSV (one row per
+ * Through HTTP: the audit log's page, filters and CSV; the results CSV (one row per
  * candidate or choice, formula-escaped) and the printable sheet's digests, recomputed here;
  * the turnout report; and observers reading all of it but writing nothing.
  */

@@ -156,7 +156,7 @@ describe("candidates", () => {
     expect(json.status).toBe(415);
   });
 
-  it("deletes a candidate before any vote; once the position has a vote its ballot is frozen (issue 11)", async () => {
+  it("deletes a candidate before any vote; once the position has a vote its ballot is frozen", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace", "Linus"]);
     const ok = await t.request(`/admin/candidates/${candidates[2]._id}`, { method: "DELETE", token: admin });
     expect(ok.status).toBe(200);

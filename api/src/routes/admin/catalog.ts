@@ -30,7 +30,7 @@ export function catalogRoutes(deps: Deps) {
   const db = database.db;
 
   return new Hono<AppEnv>()
-    // The spec's voter form, plus groups, and staff accounts (role + password; issue 10).
+    // The spec's voter form, plus groups, and staff accounts (role + password).
     .post("/users", ...jsonBody(createAccountSchema), async (c) => {
       const input = c.req.valid("json");
       const user = await createUser(database, input, clock.now(), deps.keys);
@@ -130,7 +130,7 @@ export function catalogRoutes(deps: Deps) {
         const id = randomUUID();
         const now = clock.now();
         const insertCandidate = {
-          // Issue 11: the ballot is frozen once the position has a vote; checked in this
+          // The ballot is frozen once the position has a vote; checked in this
           // write, which the writer serialises with votes, so no vote slips in between.
           sql: `INSERT INTO candidates (id, position_id, name, photo_id, vote_count, created_at, manifesto)
                 SELECT ?, ?, ?, ?, 0, ?, ? WHERE NOT ${positionHasVoteSql("?")}`,
@@ -190,7 +190,7 @@ export function catalogRoutes(deps: Deps) {
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) {
-        // Issue 11: a candidate without votes of their own is still frozen on a ballot that has votes.
+        // A candidate without votes of their own is still frozen on a ballot that has votes.
         const own = await database.get("SELECT vote_count FROM candidates WHERE id = ?", [id]);
         fail(409, Number(own?.vote_count ?? 0) > 0 ? messages.candidateHasVotes : messages.ballotFrozen);
       }

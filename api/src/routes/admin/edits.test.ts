@@ -1,4 +1,4 @@
-/** Issue 11 through HTTP: editing positions and candidates, the frozen ballot, Yes/No and abstain. */
+/** Through HTTP: editing positions and candidates, the frozen ballot, Yes/No and abstain. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages, type Results } from "@evoting/shared";
 import { TINY_PNG, createTestApp, type TestApp } from "../../test/harness.ts";
@@ -20,7 +20,7 @@ const patchCandidate = (id: string, fields: Record<string, string | Blob>, token
   return t.request(`/admin/candidates/${id}`, { method: "PATCH", token, body: form });
 };
 const message = async (res: Response) => ((await res.json()) as { message: string }).message;
-/** Issue 11's Yes/No for a lone candidate is an election setting, off by default (the spec). */
+/** The Yes/No for a lone candidate is an election setting, off by default (the spec). */
 const setUnopposed = async (unopposed: "single" | "yes-no") => {
   const settings = (await (await t.request("/election", { token: admin })).json()) as object;
   const res = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, unopposed } });

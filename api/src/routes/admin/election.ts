@@ -1,4 +1,4 @@
-/** PUT /admin/election (issue 11): replace the election settings; audited with before and after. */
+/** PUT /admin/election: replace the election settings; audited with before and after. */
 import { Hono } from "hono";
 import { electionSettingsSchema, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";

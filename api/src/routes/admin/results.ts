@@ -1,5 +1,5 @@
 /**
- * Published results (issue 12), for admins and observers:
+ * Published results, for admins and observers:
  *   GET /results.csv     one row per candidate or choice (shared/results-csv.ts)
  *   GET /results/sheet   what the printable sheet shows, with the SHA-256 of the CSV export's
  *                        exact bytes and the audit chain's head, so a printed copy can be

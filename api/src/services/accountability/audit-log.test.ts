@@ -1,5 +1,5 @@
 /**
- * The audit trail (issue 12): every admin action leaves exactly one entry and no secret; the
+ * The audit trail: every admin action leaves exactly one entry and no secret; the
  * chain and the signed head catch an edited, removed, truncated or forged entry; `npm run
  * audit` names the broken row and fails.
  */

@@ -48,7 +48,7 @@ export function toPosition(p: PositionFields, cands: Candidate[] = []): Position
 
 /**
  * Every position (by start time, then creation order) with its candidates in creation order:
- * the 'fixed' ballot order (issue 11; 'random' reorders per voter in the vote routes). Two
+ * the 'fixed' ballot order ('random' reorders per voter in the vote routes). Two
  * queries, no N+1.
  */
 export async function listPositions(db: Db): Promise<Position[]> {

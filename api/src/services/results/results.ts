@@ -109,7 +109,7 @@ export class ResultsService {
 
   /**
    * The snapshot as UTF-8 JSON bytes, for the results route: written to the socket as they
-   * are, where a string would be encoded again for every answer (issue 13: that encoding and
+   * are, where a string would be encoded again for every answer (that encoding and
    * the garbage it left were a quarter of a results request).
    */
   async bytes(): Promise<Uint8Array> {
@@ -118,7 +118,7 @@ export class ResultsService {
 
   /**
    * The results answer for a signed-in `role` at `now`: the snapshot's bytes, or null while
-   * they are withheld from it (issue 11: with 'after-close' voters see no tallies until the
+   * they are withheld from it (with 'after-close' voters see no tallies until the
    * window ends). The one rule for both ways a results request is served (routes/vote.ts,
    * http/hot-routes.ts).
    */
@@ -163,13 +163,13 @@ export class ResultsService {
                 c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
            ORDER BY p.start_time, p.created_at, p.title, c.name`,
-        // Issue 11: a position limited to groups has its own base for turnout: its eligible voters.
+        // A position limited to groups has its own base for turnout: its eligible voters.
         `SELECT p.id AS position_id,
                 (SELECT count(*) FROM users u WHERE ${isVoterSql("u")} AND EXISTS (
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]'`,
-        // Issue 11: whether a lone candidate is decided by Yes/No (off by default, the spec).
+        // Whether a lone candidate is decided by Yes/No (off by default, the spec).
         "SELECT unopposed FROM election_settings WHERE id = 1",
       ],
       "read",

@@ -1,5 +1,5 @@
 /**
- * A ballot taken at a polling station (issue 14), from sealed envelope to counted votes:
+ * A ballot taken at a polling station, from sealed envelope to counted votes:
  *   1. open the envelope with the station session's key: the GCM tag proves that session's
  *      device made it, unchanged (nothing else holds the key);
  *   2. a ballot id seen before answers exactly as the first delivery did (exactly-once), even

@@ -1,5 +1,5 @@
 /**
- * Polling stations (issue 14): stations, their officers, and an officer's sign-in to a
+ * Polling stations: stations, their officers, and an officer's sign-in to a
  * station on a device (a station session). The ballots a station takes are in
  * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
  */

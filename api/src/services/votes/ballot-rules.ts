@@ -1,5 +1,5 @@
 /**
- * What a vote is checked against, kept in memory (issue 13: one read per vote was 7% of its
+ * What a vote is checked against, kept in memory (one read per vote was 7% of its
  * event-loop time): each position's window, eligibility, abstain rule and candidate count,
  * and each candidate's name and position. An election has tens of rows; all are loaded at
  * once, on the first vote after any change.

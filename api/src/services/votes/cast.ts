@@ -11,7 +11,7 @@
  * The ballot and its tally are applied later, in a shuffled batch with other votes' and in
  * another commit, by the mixer (services/votes/mixer.ts): no commit lines a voter up with a ballot.
  *
- * Secrecy of what is stored (README, "Threat model"; issue 9):
+ * Secrecy of what is stored (README, "Threat model"):
  * - the participation seals {kind, candidate id, ballot id} padded to one length; the
  *   candidate's NAME is looked up when the voter reads their votes, never stored with them;
  * - the idempotency fingerprint is an HMAC of (voter, key, body): no two voters share one;
@@ -63,7 +63,7 @@ export interface ChoiceRecord {
   k: ChoiceKind;
   /** candidate id, null for no/abstain */
   c: string | null;
-  /** ballot id (null only for a vote sealed before issue 9 and re-sealed: services/votes/legacy-choices.ts) */
+  /** ballot id (null only for a vote sealed before fixed-length sealing and re-sealed: services/votes/legacy-choices.ts) */
   b: string | null;
 }
 
@@ -143,7 +143,7 @@ export interface CastVoteInput {
   voterId: string;
   positionId: string;
   choice: VoteChoice;
-  /** The polling station the vote was cast at (issue 14); absent from the voter's own device. */
+  /** The polling station the vote was cast at; absent from the voter's own device. */
   stationId?: string | null;
   idempotencyKey?: string;
   now: number;
@@ -155,7 +155,7 @@ export async function castVote(
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const candidateId = choice.kind === "candidate" ? choice.candidateId : null;
-  // The receipt (issue 12) is derived from the ballot's random id: shown now, recomputed by my-votes.
+  // The receipt is derived from the ballot's random id: shown now, recomputed by my-votes.
   const { ballotId, receipt } = newBallot(keys);
   const success = successAnswer({ ...toMyVote(positionId, choice.kind, candidateId, choice.kind === "candidate" ? choice.candidateName : null), receipt });
   const hour = hourOf(now);
@@ -225,7 +225,7 @@ export async function heldVotes(database: Database, keys: Keys, voterId: string)
   return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
 }
 
-/** A participation's sealed choice, read; `legacy` when it was sealed before issue 9 ({candidateId, candidateName}, unpadded). */
+/** A participation's sealed choice, read; `legacy` when it was sealed before fixed-length sealing ({candidateId, candidateName}, unpadded). */
 export function unsealChoice(keys: Keys, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
   const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, sealed, choiceContext(voterId, positionId));
   return {

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key answers (issue 9, issue 13): a refused vote's expires after 24 h and a voter's
+ * Idempotency-Key answers: a refused vote's expires after 24 h and a voter's
  * refused answers are capped (before, every refused vote with a fresh key stored one row for
  * ever); a counted vote's key is on its participation and replays as long as the vote is held.
  */

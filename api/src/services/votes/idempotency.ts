@@ -1,5 +1,5 @@
 /**
- * How long Idempotency-Key answers live and how many a voter may hold (issue 9: refused votes
+ * How long Idempotency-Key answers live and how many a voter may hold (refused votes
  * with fresh keys used to store one permanent row each).
  *
  * - A counted vote's key is on its participation (services/votes/cast.ts, migration 0009) and
@@ -21,7 +21,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /**
  * Enforced by the trigger `idempotency_keys_refused_cap` (api/drizzle/0009_keyed_participation.sql,
  * which holds the same number): it runs when a refused answer is inserted, so a counted vote
- * pays nothing for it (issue 13).
+ * pays nothing for it.
  */
 export const MAX_REFUSED_ANSWERS = 32;
 const HOUR = 3_600_000;

@@ -1,4 +1,4 @@
-/** Participations sealed before issue 9 are re-sealed at the fixed length and still read. */
+/** Participations sealed before fixed-length sealing are re-sealed at the fixed length and still read. */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seal } from "../../security/keys.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";

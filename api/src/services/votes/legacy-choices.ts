@@ -1,5 +1,5 @@
 /**
- * Re-seals participations written before issue 9. Those sealed `{candidateId, candidateName}`
+ * Re-seals participations written before fixed-length sealing. Those sealed `{candidateId, candidateName}`
  * unpadded, so their length named the candidate; the migration cannot fix them (it has no
  * key). At start the server re-seals every such row at the fixed length, with no ballot id
  * (none was kept then: such a vote has no receipt). Rows already at the fixed length are

@@ -1,5 +1,5 @@
 /**
- * The ballot mixer (issue 9): breaks the link a live copy of the database and its WAL would
+ * The ballot mixer: breaks the link a live copy of the database and its WAL would
  * otherwise show between a participation and its ballot.
  *
  * A vote's commit (services/votes/cast.ts) writes the participation and a PENDING ballot: a row
@@ -46,13 +46,11 @@ export interface MixerOptions {
   immediate: boolean;
   /**
    * Most pending ballots applied per commit (a larger backlog takes several passes). Votes'
-   * commits go between the passes: applying a 400 ms backlog of ~900 ballots in one commit
-   * held every vote behind it for 60-80 ms (cast-vote p99 105-112 ms); in commits of 250,
-   * p99 64-67 ms. Since commits are set-based (a handful of statements whatever their size),
-   * commits of 100 cost no throughput and bring p99 to 41-43 ms (55-67 ms at 250, run
-   * alternately; bench/README.md). Since a commit no longer deletes its pending rows (the
-   * twelfth pass), its cost follows its ballots, and commits of 50 gave the lower p99 (median
-   * 24.7 ms against 28.2 at 100 over 7 alternating pairs; 200 was worse). A pass shuffles
+   * commits go between the mixer's: one commit of a 400 ms backlog (~900 ballots) held every
+   * vote behind it for 60-80 ms. A commit's cost follows its ballots (its statements are
+   * set-based and it deletes no pending rows), and commits of 50 gave the lowest cast-vote
+   * p99 (median 24.7 ms against 28.2 at 100 over 7 alternating pairs; 200 and 250 were
+   * worse; bench/README.md). A pass shuffles
    * everything it read and splits it into commits of equal size, so each commit applies a
    * random set drawn from the interval's ballots, never a remainder of one; and the pass
    * deletes the pending rows together at its end, so a ballot's anonymity set is every
@@ -84,7 +82,7 @@ const pendingContext = (pendingId: string) => PENDING_PREFIX + pendingId;
 
 /**
  * Pending ids follow arrival within a process: a random prefix per process, then a counter
- * (issue 13, eighth pass). So a commit's pending rows go to the end of one B-tree page, not
+ *. So a commit's pending rows go to the end of one B-tree page, not
  * one random page each (3-14% more votes/s, alternating). The order says nothing about a
  * choice: a pending row is sealed, names no voter, and is deleted (secure_delete) when the
  * mixer applies it to a ballot with its own random id.
@@ -154,7 +152,7 @@ const APPLIED_AT = 8;
  * A commit inserts ballots and raises tallies; it leaves the pending rows alone. The pass
  * deletes every pending row it applied in one commit at its end (`Mixer.pass`), so a copy of
  * the WAL never shows which pending rows (and through them, which votes' commits) one mix
- * commit's ballots came from: only the whole pass's (issue 13, twelfth pass; before, each
+ * commit's ballots came from: only the whole pass's (before, each
  * commit deleted its own 100, tying its ballots to those voters as a set). Exactly once
  * holds without the delete: a ballot carries the random id its vote gave it, so a pending row
  * whose ballot already exists was applied by an earlier commit (of a pass a crash cut off,

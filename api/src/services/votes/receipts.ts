@@ -1,5 +1,5 @@
 /**
- * Voter receipts (issue 12). A receipt code is an HMAC of the ballot's random id under the
+ * Voter receipts. A receipt code is an HMAC of the ballot's random id under the
  * server's `receipt` key, shown as 10 characters of Crockford base32 (50 bits: unambiguous to
  * read aloud, no I/L/O/U). The database holds no receipt: a copy of it cannot link a code to
  * a ballot (it lacks the key), and a code says nothing about the choice (it hashes only the

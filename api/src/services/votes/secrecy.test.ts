@@ -1,5 +1,5 @@
 /**
- * Ballot secrecy against copies of the database files (issue 9). Many voters vote, with and
+ * Ballot secrecy against copies of the database files. Many voters vote, with and
  * without Idempotency-Key (some also send a refused second vote), for candidates whose names
  * differ in length. Then, as an attacker would:
  * - a backup copy: no column of any table that names a voter, nor any value's length, predicts
@@ -8,7 +8,7 @@
  * - a live copy of the database and its WAL, replayed commit by commit: no commit adds a
  *   participation together with a ballot; after the mixer's pass the WAL is empty and the
  *   database file holds no byte of the pending ballots it applied (secure_delete).
- * On the storage before issue 9 every one of these failed: a fingerprint shared by all voters
+ * On the storage before fixed-length sealing every one of these failed: a fingerprint shared by all voters
  * of a candidate, sealed choices as long as the candidate's name, participations timed to the
  * millisecond, and one commit per vote holding participation, ballot and tally.
  */

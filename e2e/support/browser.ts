@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium-flags";
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve("axe-core/axe.min.js");
@@ -25,18 +26,9 @@ export async function openBrowser(baseURL: string, viewport = DESKTOP): Promise<
   mkdirSync(PROFILES, { recursive: true });
   const profile = mkdtempSync(join(PROFILES, "profile-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
     baseURL,
     // The app serves a strict CSP; axe is injected as a script tag for audits only.
     bypassCSP: true,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Draws the PNG app icons the web manifest lists (pwa-192.png, pwa-512.png) from code, so
+ * Draws the PNG app icons the web manifest lists (pwa-192.png, pwa-512.png) and iOS's
+ * apple-touch-icon.png from code, so
  * no image tool is needed: an indigo-to-violet rounded square with a white ballot box and a
  * green tick, matching the logo (src/components/layout/logo-drawing.ts). Run once after changing the design; output is committed.
  */
@@ -60,6 +61,11 @@ for (const size of [192, 512]) {
   writeFileSync(new URL(`../public/pwa-${size}.png`, import.meta.url), png(size, pixel));
   console.log(`public/pwa-${size}.png`);
 }
+
+// iOS takes its home-screen icon from apple-touch-icon, not the manifest: 180 px, opaque and
+// full-bleed (iOS rounds the corners itself).
+writeFileSync(new URL("../public/apple-touch-icon.png", import.meta.url), png(180, pixel));
+console.log("public/apple-touch-icon.png");
 
 // The maskable icon gets its own file with the artwork shrunk to 80%, so a launcher's circle
 // or squircle mask (the safe zone is a circle of 40% radius) never clips the ballot box.

@@ -7,6 +7,7 @@
 import { messages, type MyVote } from "@evoting/shared";
 import { freshness } from "./cache";
 import { clearUserData, forgetUser, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
+import { guardQueuedVotes } from "./keep";
 import { markOutcomeSeen, QueueRefusedError, queueVote, unseenOutcomes, type QueueVoteInput } from "./outbox";
 import { createStore, type ReadableStore } from "./store";
 import { createSyncEngine, type LockManagerLike, type SendResult, type SyncEngine, type SyncStatus } from "./sync";
@@ -51,6 +52,8 @@ export interface OfflineRuntime {
   sync: ReadableStore<SyncStatus>;
   /** navigator.onLine, kept current. */
   online: ReadableStore<boolean>;
+  /** Votes wait and the browser has not promised to keep this site's storage (keep.ts). */
+  atRisk: ReadableStore<boolean>;
   /**
    * Saves the vote in the outbox (refusing a second one for the position), asks the engine to
    * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'. With
@@ -166,6 +169,9 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   const sync = createStore<SyncStatus>(engine.getStatus());
   const unsubscribeSync = engine.subscribe((status) => sync.set(status));
   const online = createStore<boolean>(typeof navigator === "undefined" ? true : navigator.onLine !== false);
+  const pending = createStore(sync.getSnapshot().pending);
+  const unsubscribePending = sync.subscribe(() => pending.set(sync.getSnapshot().pending));
+  const guard = guardQueuedVotes({ pending, ...(target ? {} : { target: null, storage: null }) });
 
   const onOnline = () => {
     online.set(true);
@@ -195,6 +201,7 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
     engine,
     sync,
     online,
+    atRisk: guard.atRisk,
     async castVote(input, { key, storeLimitMs } = {}) {
       const queue = () => queueVote(input, { db, now, ...(key ? { newKey: () => key } : {}) });
       let item: OutboxItem;
@@ -253,6 +260,8 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
       target?.removeEventListener("focus", onFocus);
       if (typeof document !== "undefined" && target) document.removeEventListener("visibilitychange", onVisible);
       unsubscribeSync();
+      unsubscribePending();
+      guard.stop();
       await engine.stop();
     },
   };

@@ -15,6 +15,7 @@ export const offlineText = {
   needsNetwork: "This needs a connection. You are offline.",
   storeUnavailable: "This device could not save your vote, so it was not cast. Connect to the internet and try again.",
   updateReady: "A new version of CSC E-Voting is available.",
+  atRisk: "This browser has not promised to keep your queued vote. Keep CSC E-Voting open until it has been sent.",
 } as const;
 
 export type ToastTone = "success" | "info" | "error";

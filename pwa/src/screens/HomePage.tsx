@@ -4,12 +4,14 @@ import { ElectionBanner } from "../components/election/ElectionBanner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { CandidatesTable } from "../components/candidates/CandidatesTable";
+import { InstallHint } from "../components/install/InstallHint";
 
 export function HomePage() {
   const { data: results, error } = useQuery(resultsQuery());
   return (
     <div className="space-y-8">
       <ElectionBanner />
+      <InstallHint />
       {/* The overview appears only once results have loaded (spec section 2). */}
       {results && !isResultsWithheld(error) && (
         <section aria-labelledby="overview-title" className="space-y-4">

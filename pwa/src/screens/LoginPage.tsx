@@ -13,6 +13,7 @@ import { Spinner } from "../components/ui/Spinner";
 import { useAuthMethod } from "./login/use-auth-method";
 import { usePublicElection } from "./login/use-public-election";
 import { LogoMark } from "../components/layout/LogoMark";
+import { InstallHint } from "../components/install/InstallHint";
 
 type LoginField = "matricNumber" | "password" | "dateOfBirth";
 
@@ -168,6 +169,9 @@ export function LoginPage() {
               {login.isPending ? "Logging in..." : "Login"}
             </Button>
           </form>
+          <div className="mt-8 empty:hidden">
+            <InstallHint />
+          </div>
         </div>
       </main>
     </div>

@@ -1,7 +1,8 @@
 /**
  * Notices above every signed-in screen: data shown from this device's copy ('Offline: showing
  * data from HH:MM'), a new version waiting (reloaded only on request, never mid-vote), and
- * queued votes that need the voter to sign in again before they can be sent.
+ * queued votes that need the voter to sign in again before they can be sent, or that this
+ * browser has not promised to keep.
  */
 import { useEffect, useSyncExternalStore } from "react";
 import { getAppShell } from "../../offline/app/shell";
@@ -27,7 +28,9 @@ export function OfflineNotices() {
   const since = useOfflineSince();
   const shell = getAppShell();
   const { updateReady } = useSyncExternalStore(shell.state.subscribe, shell.state.getSnapshot, shell.state.getSnapshot);
-  const { authRequired } = useOptionalStore<{ authRequired: number }>(useOfflineRuntime()?.sync, noSync);
+  const runtime = useOfflineRuntime();
+  const { authRequired } = useOptionalStore<{ authRequired: number }>(runtime?.sync, noSync);
+  const atRisk = useOptionalStore<boolean>(runtime?.atRisk, false);
 
   return (
     <div className="space-y-3 empty:hidden [&:not(:empty)]:mb-6">
@@ -39,6 +42,11 @@ export function OfflineNotices() {
       {authRequired > 0 && (
         <p role="alert" className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm font-medium text-red-800">
           {offlineText.signInToSend}
+        </p>
+      )}
+      {atRisk && (
+        <p role="alert" data-testid="queued-at-risk" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm font-medium text-amber-900">
+          {offlineText.atRisk}
         </p>
       )}
       {updateReady && (

@@ -83,16 +83,25 @@ export function StationPage() {
     return () => clearInterval(timer);
   }, [pkg, missing]);
 
+  // Delivery starts at once, on 'online', when the device is looked at again and on a timer:
+  // Firefox and Safari say nothing when only the server was out of reach.
   useEffect(() => {
     const kick = () => {
       void checkLink();
       void flushStationQueue();
     };
+    const onVisible = () => {
+      if (document.visibilityState === "visible") kick();
+    };
     kick();
     window.addEventListener("online", kick);
+    window.addEventListener("focus", kick);
+    document.addEventListener("visibilitychange", onVisible);
     const timer = setInterval(kick, RETRY_MS);
     return () => {
       window.removeEventListener("online", kick);
+      window.removeEventListener("focus", kick);
+      document.removeEventListener("visibilitychange", onVisible);
       clearInterval(timer);
     };
   }, []);

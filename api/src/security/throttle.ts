@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (README "Sign-in limits"), held in the database so every process and a
+ * Sign-in throttling (docs/security.md, "Sign-in limits"), held in the database so every process and a
  * restart see one count.
  *
  * - A try is counted BEFORE its secret is checked: one conditional upsert on the account's

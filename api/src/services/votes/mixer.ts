@@ -16,7 +16,7 @@
  *      participations leave the WAL file within milliseconds (PRAGMA secure_delete, set on
  *      every connection, zeroes the deleted pending rows in the database file).
  *
- * Trade-off (README "Threat model"): a batch is every vote of the last interval. A copy of
+ * Trade-off (docs/security.md, "Threat model"): a batch is every vote of the last interval. A copy of
  * the WAL taken in the few milliseconds between a pass and its checkpoint ties that batch's
  * ballots to that interval's voters as a set, never one to one unless the batch held one
  * vote. A longer interval gives larger sets but later results; 400 ms keeps a vote in the

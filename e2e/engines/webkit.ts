@@ -95,7 +95,7 @@ async function startDriver(display: string): Promise<{ base: string; driver: Chi
     } catch (error) {
       if (Date.now() > deadline || driver.exitCode !== null) {
         stop(driver);
-        throw new Error(`WebKitWebDriver did not start: ${String(error)}`);
+        throw new Error(`WebKitWebDriver did not start: ${String(error)}`, { cause: error });
       }
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -95,7 +95,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
 
   /** Sends the retry hint, the initial frames and whatever was broadcast meanwhile, in order. */
   async function start(subscriber: Subscriber, channel: string, initial: OpenOptions["initial"]) {
-    let frames: Uint8Array[] = [];
+    let frames: Uint8Array[];
     try {
       frames = (await initial?.()) ?? [];
     } catch (error) {

@@ -18,11 +18,11 @@
  */
 import { decodeMarks } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
-import type { Deps } from "../../deps.ts";
+import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
-import { unsealPending } from "../votes/mixer.ts";
+import { unsealPending, type Mixer } from "../votes/mixer.ts";
 import { verifyAuditChain } from "./audit-log.ts";
 import { checkTallies, type TallyCheckReport } from "./tally-check.ts";
 
@@ -200,7 +200,9 @@ export class IntegrityService {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly deps: Pick<Deps, "database" | "keys" | "clock" | "config" | "mixer">) {}
+  constructor(
+    private readonly deps: { database: Database; keys: Keys; clock: Clock; config: { voteGraceMs: number }; mixer: Mixer },
+  ) {}
 
   start(): this {
     if (this.timer) return this;

@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Keys } from "../../security/keys.ts";
-import type { ChoiceKind } from "./cast.ts";
+import type { BallotKind as ChoiceKind } from "@evoting/shared";
 
 export interface BallotFields {
   id: string;

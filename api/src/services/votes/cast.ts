@@ -27,13 +27,12 @@ import { randomUUID } from "node:crypto";
 import type { BallotKind, BallotMarks, CastVoteResponse, MyVote, VoteChoiceFields } from "@evoting/shared";
 import { decodeMarks, encodeMarks, messages, talliedCandidate } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
-import type { Deps } from "../../deps.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, choiceRecordBytes, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { ballotMac } from "./ballot-mac.ts";
-import { pendingBallotStatement } from "./mixer.ts";
+import { pendingBallotStatement, type Mixer } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 
 export const HOUR = 3_600_000;
@@ -190,7 +189,7 @@ export interface CastVoteInput {
 }
 
 export async function castVote(
-  { database, keys, mixer }: Pick<Deps, "database" | "keys" | "mixer">,
+  { database, keys, mixer }: { database: Database; keys: Keys; mixer: Mixer },
   input: CastVoteInput,
 ): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;

@@ -28,7 +28,7 @@ export function StationSetup({ online, ended, onOpened }: StationSetupProps) {
     try {
       onOpened(await openStation(choosing._id, password));
     } catch (e) {
-      throw new Error(errorMessage(e, messages.stationOpenFailed));
+      throw new Error(errorMessage(e, messages.stationOpenFailed), { cause: e });
     }
   };
 

@@ -113,7 +113,7 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
         args: [candidatesPerPosition],
       });
       await c.execute({
-        sql: "INSERT INTO turnout_hours (hour, votes) SELECT ?, count(*) FROM participations ON CONFLICT (hour) DO UPDATE SET votes = excluded.votes",
+        sql: "INSERT INTO turnout_hours (hour, votes) SELECT ?, count(*) FROM participations WHERE true ON CONFLICT (hour) DO UPDATE SET votes = excluded.votes",
         args: [Math.floor(now / HOUR) * HOUR],
       });
       await c.execute(`UPDATE candidates SET vote_count = b.n

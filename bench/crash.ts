@@ -1,5 +1,5 @@
 /**
- * Crash durability (issue 6): under a steady vote load, SIGKILL the server at a random
+ * Crash durability: under a steady vote load, SIGKILL the server at a random
  * moment, then compare the load generator's ledger of acknowledged (2xx) votes with the
  * database file; restart and repeat.
  *

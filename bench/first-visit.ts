@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/first-visit.ts` (issue 13): a voter's first visit on a slow mobile link. For each
+ * `node --import tsx bench/first-visit.ts`: a voter's first visit on a slow mobile link. For each
  * run, a fresh Chromium profile opens /login through a relay shaped like Lighthouse's mobile
  * link (1.6 Mbps down, 750 kbps up, 150 ms RTT: bench/lib/shaper.ts) and the bench times:
  *   load          the page's load event;

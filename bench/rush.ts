@@ -1,5 +1,5 @@
 /**
- * The rush (issue 6): N voters (default 10,000) sign in by date of birth and vote on all 5
+ * The rush: N voters (default 10,000) sign in by date of birth and vote on all 5
  * positions against the real server, from separate load-generating processes.
  *
  *   node --import tsx bench/rush.ts [--voters=10000] [--rate=40] [--max-inflight=400]

@@ -1,5 +1,5 @@
 /**
- * Sign-in limits under attack (issue 9), against the real server on a temp database:
+ * Sign-in limits under attack, against the real server on a temp database:
  *   node --import tsx bench/signin.ts
  *
  * 1. 365 parallel date-of-birth guesses for one voter (the right one sent last): how many were

@@ -9,7 +9,7 @@
  *
  * Started as: node --import tsx bench/sse-client.ts <url> <count> <streams per voter>
  *
- * A stream token opens one stream and one voter holds at most a few streams at once (issue 9),
+ * A stream token opens one stream and one voter holds at most a few streams at once,
  * so each subscriber gets its own token, signed here with the bench server's key for voter
  * `floor(i / streams per voter) + 1` and bound to that voter's seeded session.
  */

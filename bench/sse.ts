@@ -1,5 +1,5 @@
 /**
- * SSE benchmark (issue 5): the real server on a temp database, N results subscribers from a
+ * SSE benchmark: the real server on a temp database, N results subscribers from a
  * second process, votes cast at a steady rate from this one, and the figures that matter:
  * server memory per stream, delay from a vote's commit to the LAST subscriber seeing a
  * snapshot that includes it, results events per subscriber per second, subscribers left behind.

@@ -1,5 +1,5 @@
 /**
- * Replay and race storm (issue 6): every voter sends their vote 5 times concurrently with
+ * Replay and race storm: every voter sends their vote 5 times concurrently with
  * one Idempotency-Key and 5 times with fresh keys, all at once, against the real server.
  *
  *   node --import tsx bench/storm.ts [--voters=1000] [--parallel=100]

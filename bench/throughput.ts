@@ -1,5 +1,5 @@
 /**
- * The throughput parts of `npm run bench` (issue 2): the Hono hello-world ceiling, cast-vote
+ * The throughput parts of `npm run bench`: the Hono hello-world ceiling, cast-vote
  * req/s and p99 at 50 connections, and results p99 with 500,000 ballots loaded. Every load
  * is driven by a load generator (bench/lib/lean-worker.ts, or autocannon with
  * `--loadgen=autocannon`) in a separate process against the real server in its own process.

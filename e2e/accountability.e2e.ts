@@ -1,5 +1,5 @@
 /**
- * Accountability (issue 12) in a real browser against the real server: a voter's vote shows
+ * Accountability in a real browser against the real server: a voter's vote shows
  * its receipt on the card and in 'Your Voting Status'; an observer signs in by password,
  * lands on a read-only Admin Panel, reads the Audit Log, cannot open a write page, and opens
  * the printable results sheet, whose CSV digest matches a recomputation over the export's

@@ -1,5 +1,5 @@
 /**
- * The election chat (issue 5) in two browsers against the real server: a voter and an
+ * The election chat in two browsers against the real server: a voter and an
  * administrator chat live, the admin removes a message and mutes the voter, and the voter's
  * browser shows both at once.
  */

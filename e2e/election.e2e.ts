@@ -330,7 +330,7 @@ describe("settings", () => {
     await page.getByRole("button", { name: "Update Password" }).click();
     await page.getByText("Passwords do not match").waitFor();
     await page.getByLabel("Confirm Password").fill("secret-pass-1");
-    // No password yet: the date of birth proves the owner is the one setting it (issue 9).
+    // No password yet: the date of birth proves the owner is the one setting it.
     await page.getByLabel("Date of Birth").fill(VOTER_2.dob);
     await page.getByRole("button", { name: "Update Password" }).click();
     await expectToast(page, "Password updated successfully");

@@ -1,5 +1,5 @@
 /**
- * A first visit leaves the device offline-ready (issue 13): the service worker built from
+ * A first visit leaves the device offline-ready: the service worker built from
  * pwa/src/sw.ts takes control of the very first page, its precache holds every file of its
  * manifest, and with the network cut the app opens from it. The timing on a slow link is the
  * bench's business (bench/first-visit.ts); this checks the behaviour.

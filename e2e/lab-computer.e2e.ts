@@ -1,5 +1,5 @@
 /**
- * The shared lab computer (issue 9) in Chromium: after 'Logout' nothing of the voter stays in
+ * The shared lab computer in Chromium: after 'Logout' nothing of the voter stays in
  * the browser (IndexedDB rows, queued votes and ballot tickets), only the election's candidate
  * photos; 'Logout' with votes still queued warns first and lets the voter stay signed in. A
  * session that ends without 'Logout' (the server answers 401) keeps only the votes waiting to

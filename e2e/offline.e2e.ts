@@ -1,5 +1,5 @@
 /**
- * Offline-first (issue 4) in Chromium: the service worker takes control and the app is
+ * Offline-first in Chromium: the service worker takes control and the app is
  * installable; with the network cut (`context.setOffline(true)`, which in this Chromium also
  * cuts the service worker's own network) the vote page opens from the device with candidates
  * and photos; a vote cast offline is queued and survives a reload and a new page; back online

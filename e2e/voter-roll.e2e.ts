@@ -1,5 +1,5 @@
 /**
- * The voter roll (issue 10) in a real browser against the real server: an admin imports a
+ * The voter roll in a real browser against the real server: an admin imports a
  * 3-row file with one bad row, sees the error, fixes the file, imports it, finds a voter by
  * search, corrects their date of birth, and that voter signs in with it.
  */

@@ -1,6 +1,6 @@
 /**
- * 'random' ballot order (issue 11) where the server's key is not at hand: the polling station
- * device (issue 14) orders each voter's candidates from a seed its package carries plus the
+ * 'random' ballot order where the server's key is not at hand: the polling station
+ * device orders each voter's candidates from a seed its package carries plus the
  * voter's id. The order is the voter's own, the same on every look-up and every device holding
  * that seed, so a voter's list never reshuffles and no candidate gains from being listed first.
  *

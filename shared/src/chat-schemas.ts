@@ -1,5 +1,5 @@
 /**
- * The API's validators for the election chat (issue 5), built from the limits and texts in
+ * The API's validators for the election chat, built from the limits and texts in
  * chat.ts. Apart from chat.ts so the PWA's chat, which needs only those, does not load zod.
  */
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * The election chat: limits, the message shape and the user-facing sentences, shared so the
- * PWA's input and the API's validator enforce the same rules (issue 5). The validators
+ * PWA's input and the API's validator enforce the same rules. The validators
  * themselves are in chat-schemas.ts: the PWA's chat needs only these texts and
  * `hasVisibleText`, and a zod schema built here would load zod with the signed-in shell.
  */

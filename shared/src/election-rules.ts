@@ -1,5 +1,5 @@
 /**
- * Election rules both sides check (issue 11), pure and written once: when a position's
+ * Election rules both sides check, pure and written once: when a position's
  * window may be edited, who may vote for a position, and which choices its ballot offers.
  * Time is passed in (epoch ms) so every edge is testable with a fake clock.
  */

@@ -77,7 +77,7 @@ export const messages = {
   serverBusy: "The server is busy. Please try again shortly",
   internalError: "Something went wrong. Please try again",
 
-  // Election settings, edits and ballot rules (issue 11).
+  // Election settings, edits and ballot rules.
   resultsHidden: "Results will be published when voting closes.",
   notEligible: "You are not eligible to vote for this position",
   startLocked: "The start time cannot change once the position has opened",
@@ -121,7 +121,7 @@ export const messages = {
   bltNotRanked: "Only a ranked position's ballots can be exported as BLT",
   bltNotClosed: "The ballots are exported once voting for this position has closed",
 
-  // Voter roll: import, manage, export (issue 10).
+  // Voter roll: import, manage, export.
   rollStaffMatric: "This matriculation number belongs to an administrator or staff account",
   rollTooLarge: "The file is larger than 5 MB. Split the roll into smaller files and import each one",
   rollTooManyRows: "The file has more than 20,000 rows. Split the roll into smaller files and import each one",
@@ -148,7 +148,7 @@ export const messages = {
   groupInvalid: "Groups may contain letters, digits, spaces and . _ / - only",
   roleInvalid: "Role must be voter, admin, observer or officer",
 
-  // Sign-in, tokens and shared devices (issue 9).
+  // Sign-in, tokens and shared devices.
   currentDobRequired: "Please enter your date of birth",
   currentDobWrong: "Date of birth is incorrect",
   streamTokenUsed: "This stream token was already used; get a new one",
@@ -158,7 +158,7 @@ export const messages = {
   logoutStay: "Stay signed in",
   logoutAnyway: "Log out anyway",
 
-  // Polling stations (issue 14).
+  // Polling stations.
   stationNameRequired: "Station name is required",
   stationNotFound: "Polling station not found",
   stationRevoked: "This polling station has been revoked",
@@ -197,7 +197,7 @@ export const messages = {
   stationNothingToVote: "Nothing left for this voter to vote for here",
   stationSelectionNote: "Not recorded yet: you can change it until you press Confirm ballot.",
 
-  // Accountability: audit log, published results, observers, receipts (issue 12).
+  // Accountability: audit log, published results, observers, receipts.
   receiptsNotYet: "Receipts are published when voting for this position closes",
   observerReadOnly: "Observers can view but not change anything",
 } as const;

@@ -1,5 +1,5 @@
 /**
- * The published results as CSV (issue 12): one row per candidate, plus 'No' on an unopposed
+ * The published results as CSV: one row per candidate, plus 'No' on an unopposed
  * position and 'Abstain' where abstentions were cast. Pure, so the API's export and anything
  * that checks its digest build the same bytes from the same results. Percentages and the
  * elected/tie decision come from the one rule in ./results.ts.

@@ -1,6 +1,6 @@
 /**
  * Results maths (spec section 3 and 9): percentages, turnout, leaders, top candidates, and
- * (issue 11) Yes/No, abstentions and ties. Every count, percentage and elected/tie decision
+ * Yes/No, abstentions and ties. Every count, percentage and elected/tie decision
  * is made here and nowhere else; the denominators are recorded in
  * docs/decisions/0008-results-denominators.md:
  * - a percentage is of the votes that chose: candidate votes (Yes included) plus 'No';

@@ -162,7 +162,7 @@ export type PasswordFormInput = z.infer<typeof passwordFormSchema>;
 
 /**
  * A vote names a candidate (also 'Yes' on an unopposed position) or, instead, the choice
- * 'no' (unopposed only) or 'abstain' (where allowed): exactly one of the two (issue 11).
+ * 'no' (unopposed only) or 'abstain' (where allowed): exactly one of the two.
  */
 /** A list of candidate ids on a ballot: bounded so a body can never grow a stored record past its pad. */
 const markListSchema = z

@@ -1,5 +1,5 @@
 /**
- * Polling stations (issue 14): what the admin screen, the station device and the API say to
+ * Polling stations: what the admin screen, the station device and the API say to
  * each other, and the one timing rule both sides apply to a station ballot.
  *
  * A station ballot travels sealed: the device encrypts it (AES-256-GCM) under a key the server

@@ -66,7 +66,7 @@ export interface Position {
   startTime: string;
   endTime: string;
   candidates: Candidate[];
-  /** Groups whose voters may vote here; empty (or absent) means every voter (issue 11). */
+  /** Groups whose voters may vote here; empty (or absent) means every voter. */
   eligibleGroups?: string[];
   /** Whether the ballot offers an explicit 'Abstain'. */
   allowAbstain?: boolean;
@@ -85,7 +85,7 @@ export interface Position {
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
 export interface BallotPosition extends Position {
   ballotTicket?: string;
-  /** False when the position is limited to groups the voter is not in (issue 11): not on their vote page. */
+  /** False when the position is limited to groups the voter is not in: not on their vote page. */
   eligible?: boolean;
 }
 
@@ -98,7 +98,7 @@ export interface MyVote {
   /** Several seats / ranked: the candidates marked, in the voter's order (candidateId/Name are the first). */
   candidateIds?: string[];
   candidateNames?: string[];
-  /** The ballot's receipt code (issue 12): find it in Counted Ballots once the position closes. */
+  /** The ballot's receipt code: find it in Counted Ballots once the position closes. */
   receipt?: string;
 }
 
@@ -121,7 +121,7 @@ export interface PositionResult {
   positionTitle: string;
   totalVotes: number;
   breakdown: BreakdownEntry[];
-  /** 'No' votes on an unopposed position (issue 11); counted in `totalVotes`. */
+  /** 'No' votes on an unopposed position; counted in `totalVotes`. */
   noVotes?: number;
   /** Decided by Yes/No (election-rules.ts isYesNoBallot, at the election's setting); absent means an ordinary vote. */
   yesNo?: boolean;

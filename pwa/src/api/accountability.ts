@@ -1,5 +1,5 @@
 /**
- * Accountability calls and queries (issue 12): the audit log, the results sheet and turnout
+ * Accountability calls and queries: the audit log, the results sheet and turnout
  * (admins and observers), receipts (any signed-in user), and CSV downloads. Online-only: none
  * of these are kept on the device.
  */

@@ -7,14 +7,14 @@ export function requireAuth() {
   if (!session.isAuthenticated()) throw redirect({ to: "/login", replace: true });
 }
 
-/** Every page under the signed-in layout: an officer staffs a polling station and sees nothing else (issue 14). */
+/** Every page under the signed-in layout: an officer staffs a polling station and sees nothing else. */
 export function requireAppArea() {
   requireAuth();
   if (session.user()?.role === "officer") throw redirect({ to: "/station", replace: true });
 }
 
 /**
- * The admin pages an observer may open (issue 12): read-only views. Any other admin page
+ * The admin pages an observer may open: read-only views. Any other admin page
  * (every create, import or settings form) is admins' only, so a new write page is closed to
  * observers unless it is listed here.
  */
@@ -30,7 +30,7 @@ export const OBSERVER_PAGES: readonly string[] = [
 
 export const observerMayOpen = (path: string) => OBSERVER_PAGES.includes(path.replace(/\/+$/, "") || "/");
 
-/** The ballot is voters' only: admins and observers never vote (issue 12), so they go to their own home. */
+/** The ballot is voters' only: admins and observers never vote, so they go to their own home. */
 export function requireVoter() {
   const role = session.user()?.role;
   if (!canVote(role)) throw redirect({ to: homeFor(role), replace: true });

@@ -41,7 +41,7 @@ export const session = {
   user: (): UserProfile | null => current?.user ?? null,
   isAuthenticated: (): boolean => current !== null,
   isAdmin: (): boolean => current?.user.role === "admin",
-  /** Admins, and observers read-only (issue 12): the Admin Panel is theirs. */
+  /** Admins, and observers read-only: the Admin Panel is theirs. */
   canViewAdmin: (): boolean => canViewAdmin(current?.user.role),
   /** Only admins change anything: observers see every write hidden. */
   canWriteAdmin: (): boolean => canWriteAdmin(current?.user.role),

@@ -7,7 +7,7 @@ export function useSession(): Session | null {
   return useSyncExternalStore(session.subscribe, session.get, session.get);
 }
 
-/** Whether the signed-in user may change things (admins); observers get every write hidden (issue 12). */
+/** Whether the signed-in user may change things (admins); observers get every write hidden. */
 export function useCanWriteAdmin(): boolean {
   return canWriteAdmin(useSession()?.user.role);
 }

@@ -5,10 +5,10 @@ export const queryKeys = {
   myVotes: ["vote", "my-votes"] as const,
   results: ["vote", "results"] as const,
   adminPositions: ["admin", "positions"] as const,
-  /** Election settings (issue 11): every signed-in page; the login page reads the public title. */
+  /** Election settings: every signed-in page; the login page reads the public title. */
   election: ["election"] as const,
   adminCandidates: ["admin", "candidates"] as const,
-  /** The voter roll's pages (issue 10); each page adds its filters to this key. */
+  /** The voter roll's pages; each page adds its filters to this key. */
   voters: ["admin", "voters"] as const,
 };
 

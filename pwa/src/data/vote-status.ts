@@ -43,7 +43,7 @@ export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs)
   return inputs.local?.get(positionId) ?? NOT_VOTED;
 }
 
-/** How a vote reads on its card: the candidate, or 'No' / 'Abstain' (issue 11). */
+/** How a vote reads on its card: the candidate, or 'No' / 'Abstain'. */
 export const voteLabel = (vote: MyVote): string =>
   vote.choice === "no" ? "No" : vote.choice === "abstain" ? "Abstain" : vote.candidateName;
 

@@ -18,7 +18,7 @@
  *
  * Candidate photos are not here: the service worker keeps them in a runtime cache.
  * Everything is keyed by user id, so two voters sharing a device never see each other's data.
- * A shared lab computer (issue 9): 'Logout' removes ALL of it (`forgetUser`, after warning
+ * A shared lab computer: 'Logout' removes ALL of it (`forgetUser`, after warning
  * about queued votes); a session that ended otherwise (401, another tab) keeps only the votes
  * that have not reached the server (`clearUserData`), so they go when the voter signs in again.
  */
@@ -33,7 +33,7 @@ export interface CacheData {
   results: Results;
   profile: UserProfile;
   candidates: Candidate[];
-  /** The election's settings (issue 11): banner, countdown, results visibility, offline too. */
+  /** The election's settings: banner, countdown, results visibility, offline too. */
   election: ElectionSettings;
 }
 export type CacheKey = keyof CacheData;

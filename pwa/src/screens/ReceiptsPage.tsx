@@ -1,5 +1,5 @@
 /**
- * Counted Ballots (issue 12): after a position closes, every receipt code counted for it,
+ * Counted Ballots: after a position closes, every receipt code counted for it,
  * sorted, with the total (equal to the position's ballot count). A voter finds their own
  * code here; no code says anything about a choice.
  */

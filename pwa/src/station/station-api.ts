@@ -1,4 +1,4 @@
-/** The polling-station calls (issue 14), admin and device, through the one API client. */
+/** The polling-station calls, admin and device, through the one API client. */
 import type {
   BallotPosition,
   ElectionSettings,

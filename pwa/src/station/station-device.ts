@@ -71,7 +71,7 @@ export async function closeStation(db: StationDB = stationDb()) {
   await stationApi.close(live.sessionId, pending).catch(() => undefined);
 }
 
-/** The seed a ballot is ordered by: only when the election's ballot order is 'random' (issue 11). */
+/** The seed a ballot is ordered by: only when the election's ballot order is 'random'. */
 export const ballotOrderSeedOf = (pkg: Pick<DevicePackage, "election" | "ballotOrderSeed">): string | null =>
   pkg.election?.ballotOrder === "random" && pkg.ballotOrderSeed ? pkg.ballotOrderSeed : null;
 

@@ -8,7 +8,7 @@ import { FormDialog, useEditMutation } from "./FormDialog";
 
 type Field = "name" | "manifesto" | "photo";
 
-/** Manage Candidates' 'Edit' (issue 11): name, photo and manifesto (plain text). */
+/** Manage Candidates' 'Edit': name, photo and manifesto (plain text). */
 export function EditCandidateDialog({ candidate, onClose }: { candidate: Candidate | null; onClose: () => void }) {
   const [name, setName] = useState("");
   const [manifesto, setManifesto] = useState("");

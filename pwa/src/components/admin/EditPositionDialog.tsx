@@ -17,7 +17,7 @@ const valuesOf = (p: Position | null) => ({
 });
 
 /**
- * Manage Positions' 'Edit' (issue 11): title, window, eligible groups and abstain. The window
+ * Manage Positions' 'Edit': title, window, eligible groups and abstain. The window
  * rules (shared/election-rules.ts) are checked here first and again by the API.
  */
 export function EditPositionDialog({ position, onClose }: { position: Position | null; onClose: () => void }) {

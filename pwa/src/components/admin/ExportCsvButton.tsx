@@ -5,7 +5,7 @@ import { useOnline } from "../../hooks/use-online";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 
-/** 'Export CSV' (issue 12): downloads an export with the session's bearer; read-only, so observers get it too. */
+/** 'Export CSV': downloads an export with the session's bearer; read-only, so observers get it too. */
 export function ExportCsvButton({ path, filename, failed }: { path: string; filename: string; failed: string }) {
   const [busy, setBusy] = useState(false);
   const online = useOnline();

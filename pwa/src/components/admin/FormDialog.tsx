@@ -18,7 +18,7 @@ interface FormDialogProps {
 }
 
 /**
- * An edit form in a Radix dialog (issue 11): traps focus, closes on Escape, returns focus to
+ * An edit form in a Radix dialog: traps focus, closes on Escape, returns focus to
  * the row's Edit button, and cannot be dismissed while saving.
  */
 export function FormDialog({ open, title, submitLabel, pendingLabel, pending, onSubmit, onOpenChange, children }: FormDialogProps) {

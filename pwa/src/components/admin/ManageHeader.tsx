@@ -15,7 +15,7 @@ interface ManageHeaderProps {
 /** A manage page's heading, with the way back to the admin panel and on to the matching create page. */
 export function ManageHeader({ title, description, createLabel, createTo }: ManageHeaderProps) {
   const navigate = useNavigate();
-  const canWrite = useCanWriteAdmin(); // observers see no create button (issue 12)
+  const canWrite = useCanWriteAdmin(); // observers see no create button
   return (
     <PageHeader
       title={title}

@@ -56,7 +56,7 @@ export function ManageTable<T extends { _id: string }>({
   onDelete,
   onEdit,
 }: ManageTableProps<T>) {
-  // Observers (issue 12) read the table; its Actions column is admins' only.
+  // Observers read the table; its Actions column is admins' only.
   const canWrite = useCanWriteAdmin();
   return (
     <Card className="overflow-hidden">

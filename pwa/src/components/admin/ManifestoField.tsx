@@ -1,7 +1,7 @@
 import { MAX_MANIFESTO_LENGTH } from "@evoting/shared";
 import { FieldShell, inputClass } from "../ui/Field";
 
-/** A candidate's manifesto (issue 11): optional plain text, with the characters used so far. */
+/** A candidate's manifesto: optional plain text, with the characters used so far. */
 export function ManifestoField({ value, onChange, error }: { value: string; onChange: (value: string) => void; error?: string }) {
   return (
     <FieldShell label="Manifesto" error={error} hint={`Optional plain text, up to ${MAX_MANIFESTO_LENGTH.toLocaleString()} characters (${value.length} used).`}>

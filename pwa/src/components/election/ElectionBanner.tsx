@@ -3,7 +3,7 @@ import { SPEC_ELECTION, electionQuery } from "../../api/election";
 import { CountdownTile } from "./CountdownTile";
 
 /**
- * The landing page's banner: the election's title and window from its settings (issue 11),
+ * The landing page's banner: the election's title and window from its settings,
  * the spec's fixed election until they have loaded (spec section 4 and 9).
  */
 export function ElectionBanner() {

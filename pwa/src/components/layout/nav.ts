@@ -56,7 +56,7 @@ export const adminNav: NavGroup[] = [
 ];
 
 /**
- * An observer's sidebar (issue 12): the admin one without the pages only admins may open
+ * An observer's sidebar: the admin one without the pages only admins may open
  * (`observerMayOpen`, lib/guards.ts), and without groups left empty.
  */
 export function navFor(role: string | undefined, observerMayOpen: (path: string) => boolean): NavGroup[] {

@@ -5,7 +5,7 @@ import { buttonClass } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 import { ExportCsvButton } from "../admin/ExportCsvButton";
 
-/** The results page's 'Export CSV' and printable sheet (issue 12), for admins and observers only. */
+/** The results page's 'Export CSV' and printable sheet, for admins and observers only. */
 export function ResultsExportActions() {
   const role = useSession()?.user.role;
   if (!canViewAdmin(role)) return null;

@@ -2,7 +2,7 @@ import { messages } from "@evoting/shared";
 import { ApiRequestError } from "../../api/client";
 import { Card } from "../ui/Card";
 
-/** The results answer was the 'after-close' refusal (issue 11): voters wait for the close. */
+/** The results answer was the 'after-close' refusal: voters wait for the close. */
 export const isResultsWithheld = (error: unknown) => error instanceof ApiRequestError && error.status === 403;
 
 /** What Results and the Leaderboard say instead of tallies while results are withheld. */

@@ -5,7 +5,7 @@ import { formatInteger } from "../../lib/format";
 import { stationApi } from "../../station/station-api";
 import { Card, CardHeader } from "../ui/Card";
 
-/** Ballots taken per polling station, for admins and observers only (issue 14). */
+/** Ballots taken per polling station, for admins and observers only. */
 export function StationBallots() {
   const allowed = canViewAdmin(useSession()?.user.role);
   const tally = useQuery({ queryKey: ["admin", "stations", "ballots"], queryFn: stationApi.tally, enabled: allowed, refetchInterval: 30_000 });

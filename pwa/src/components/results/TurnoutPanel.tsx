@@ -1,5 +1,5 @@
 /**
- * Turnout for admins and observers (issue 12), loaded as its own chunk: ballots per hour
+ * Turnout for admins and observers, loaded as its own chunk: ballots per hour
  * across the voting window (plain SVG bars) and turnout per roll group. The charts are
  * pictures for sighted readers; each has the same figures as a table, which screen readers
  * read and anyone can open.

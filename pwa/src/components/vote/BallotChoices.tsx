@@ -3,7 +3,7 @@ import { cx } from "../../lib/cx";
 import { Avatar } from "../ui/Avatar";
 import { ManifestoButton } from "./ManifestoButton";
 
-/** A radio's value: a candidate id, or one of the choices that name no candidate (issue 11). */
+/** A radio's value: a candidate id, or one of the choices that name no candidate. */
 export const NO = "choice:no";
 export const ABSTAIN = "choice:abstain";
 

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Button } from "../ui/Button";
 
 /**
- * 'Read manifesto' (issue 11): the candidate's own words in a dialog. The text is rendered as
+ * 'Read manifesto': the candidate's own words in a dialog. The text is rendered as
  * text (React escapes it), never as HTML; line breaks are kept.
  */
 export function ManifestoButton({ name, manifesto }: { name: string; manifesto: string }) {

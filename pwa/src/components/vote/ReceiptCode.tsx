@@ -1,4 +1,4 @@
-/** A counted vote's receipt code (issue 12): what the voter looks for in Counted Ballots once the position closes. */
+/** A counted vote's receipt code: what the voter looks for in Counted Ballots once the position closes. */
 export function ReceiptCode({ code }: { code: string }) {
   return (
     <p className="mt-2 rounded-lg bg-slate-50 px-3 py-2.5 text-sm text-slate-800" data-testid="receipt">

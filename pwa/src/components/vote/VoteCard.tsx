@@ -24,7 +24,7 @@ interface VoteCardProps {
   /** `choice` only for a vote that names no candidate ('no', 'abstain'; issue 11). */
   onCast: (choice: { candidateId: string; candidateName: string; choice?: "no" | "abstain" }) => void;
   /**
-   * The polling station's private ballot (issue 14): choosing only selects (`onCast` on each
+   * The polling station's private ballot: choosing only selects (`onCast` on each
    * choice), nothing is recorded until the ballot is confirmed, so the card says 'Selected: …'
    * and lets the voter change or clear it. Unset on the vote page: the spec's Cast Vote card.
    */

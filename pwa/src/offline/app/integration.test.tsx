@@ -131,7 +131,7 @@ describe("casting through the outbox", () => {
     });
     expect(await within(card).findByRole("button", { name: "Vote Cast" }, { timeout: 5_000 })).toBeDisabled();
     expect(await screen.findByText("Vote cast successfully!")).toBeInTheDocument();
-    // The queued vote's receipt shows once it is delivered (issue 12).
+    // The queued vote's receipt shows once it is delivered.
     expect(await within(card).findByTestId("receipt")).toHaveTextContent("Your receipt: 7K2M9Q4XTB");
     expect(posts).toHaveLength(1);
     expect(posts[0]!.key).toMatch(/^[0-9a-f-]{36}$/);

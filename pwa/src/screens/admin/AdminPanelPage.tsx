@@ -12,7 +12,7 @@ import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
 
-/** The turnout chart is its own chunk (issue 12): the panel's cards do not wait for it. */
+/** The turnout chart is its own chunk: the panel's cards do not wait for it. */
 const TurnoutPanel = lazy(() => import("../../components/results/TurnoutPanel"));
 
 const actions: { to: string; label: string; description: string; icon: CardIcon; tone: string }[] = [
@@ -35,7 +35,7 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
 export function AdminPanelPage() {
   const current = useSession();
   const logout = useLogout();
-  // Observers (issue 12) get the read-only pages only; every write stays hidden from them.
+  // Observers get the read-only pages only; every write stays hidden from them.
   const canWrite = canWriteAdmin(current?.user.role);
   const visible = actions.filter((a) => canWrite || !a.to.startsWith("/admin") || observerMayOpen(a.to));
   return (

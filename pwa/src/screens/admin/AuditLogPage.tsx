@@ -1,5 +1,5 @@
 /**
- * Audit Log (issue 12): every admin action, newest first, 50 a page, filtered by action and
+ * Audit Log: every admin action, newest first, 50 a page, filtered by action and
  * by actor (part of a name or matric number), with 'Export CSV' of the filtered log. Read-only
  * for admins and observers alike.
  */

@@ -24,7 +24,7 @@ const textValues = (s: ElectionSettings) => ({
   endTime: isoToLocalInput(s.endTime),
 });
 
-/** /admin/election (issue 11): the election's title, window, results visibility, ballot order and unopposed positions. */
+/** /admin/election: the election's title, window, results visibility, ballot order and unopposed positions. */
 export function ElectionSettingsPage() {
   const settings = useQuery(electionQuery());
   return (

@@ -1,5 +1,5 @@
 /**
- * The printable results sheet (issue 12): the election's title and window, when the sheet
+ * The printable results sheet: the election's title and window, when the sheet
  * was produced, registered voters, votes cast, turnout, each position's table with the
  * elected candidate or 'Tie', and two SHA-256 digests: of the CSV export (the same bytes
  * `GET /admin/results.csv` answers) and of the audit chain's head. A printed copy can be held

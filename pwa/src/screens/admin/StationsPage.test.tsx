@@ -1,4 +1,4 @@
-/** Polling Stations (issue 14): create, assign, revoke with a confirmation; observers read only. */
+/** Polling Stations: create, assign, revoke with a confirmation; observers read only. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";

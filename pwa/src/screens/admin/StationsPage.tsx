@@ -1,5 +1,5 @@
 /**
- * /admin/stations: polling stations (issue 14). Create one by name, assign officers (admins,
+ * /admin/stations: polling stations. Create one by name, assign officers (admins,
  * observers or officers, by matric number), remove them, revoke a station at any time; the
  * ballots each station took. Observers see everything and change nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * /station: a staffed polling-station device (issue 14). Set up (the officer's password, then
+ * /station: a staffed polling-station device. Set up (the officer's password, then
  * the station and what it needs), then look-up -> private ballot -> the officer takes the
  * device back -> look-up, online or not. Ballots are sealed and queued on the device and
  * delivered exactly once (pwa/src/station/); a reload locks the station until the officer's

@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/accountability.ts` (issue 12; not part of `npm test`): what the
+ * `node --import tsx bench/accountability.ts` (not part of `npm test`): what the
  * accountability features cost, in process on a temp database.
  *   --entries=5000   audit log size    --ballots=10000   ballots of one closed position
  * Prints: audit appends per second (each its own write, chained and signed), a full chain

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 2's benchmark; not part of `npm test`).
+ * `npm run bench` (not part of `npm test`).
  *   npm run bench                       every part
  *   npm run bench -- --only=votes,results --duration=10 --connections=50 --sync=FULL
  *   npm run bench -- --loadgen=autocannon   the same load from autocannon (the default is

@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/roll.ts` (issue 10; not part of `npm test`): the voter roll and
+ * `node --import tsx bench/roll.ts` (not part of `npm test`): the voter roll and
  * date-of-birth sign-in against the real server on a temp database.
  *   --only=import,list,signin   parts (default all)
  *   --rows=10000                roll size

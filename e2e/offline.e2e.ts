@@ -178,7 +178,7 @@ describe("offline-first", () => {
     await audit(page, "offline-delivered");
 
     // The server holds exactly one ballot per position, whatever the replays. Ballots reach the
-    // tallies a moment after the vote is answered (the mixer applies them apart, issue 9).
+    // tallies a moment after the vote is answered (the mixer applies them apart).
     const results = () =>
       api.call<{ totalVotesCast: number; results: { positionId: string; totalVotes: number }[] }>("/vote/results", { token: adminToken });
     const byPosition = async () => Object.fromEntries((await results()).body.results.map((r) => [r.positionId, r.totalVotes]));

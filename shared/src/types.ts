@@ -166,7 +166,7 @@ export interface ApiError {
   issues?: { path: string; message: string }[];
 }
 
-/** Election settings (issue 11, DESIGN.md section 7). Instants are ISO strings in UTC. */
+/** Election settings (DESIGN.md section 7). Instants are ISO strings in UTC. */
 export type ResultsVisibility = "live" | "after-close";
 export type BallotOrder = "fixed" | "random";
 /** Issue 11: how a position with one candidate is decided: 'single' (the spec: an ordinary vote) or 'yes-no'. */
@@ -185,7 +185,7 @@ export interface ElectionSettings {
 /** What the login page may know before anyone signs in. */
 export type PublicElection = Pick<ElectionSettings, "title" | "subtitle">;
 
-/** Accountability (issue 12, DESIGN.md section 7): the audit log, receipts, turnout. */
+/** Accountability (DESIGN.md section 7): the audit log, receipts, turnout. */
 export interface AuditEntryView {
   _id: string;
   seq: number;

@@ -107,7 +107,7 @@ export const api = {
     request<{ message: string }>("/auth/password", { method: "PUT", body }),
 
   // admin
-  /** The spec's voter payload, plus groups, role and password (staff accounts, issue 10). */
+  /** The spec's voter payload, plus groups, role and password (staff accounts). */
   createUser: (body: { name: string; matricNumber: string; dateOfBirth?: number; groups?: string[]; role?: Role; password?: string }) =>
     request<UserProfile>("/admin/users", { method: "POST", body }),
   createPosition: (body: { title: string; startTime: string; endTime: string }) =>

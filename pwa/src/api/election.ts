@@ -1,5 +1,5 @@
 /**
- * Election settings and edits (issue 11, DESIGN.md section 7): the calls and their query
+ * Election settings and edits (DESIGN.md section 7): the calls and their query
  * options. Settings are read network first with this device's copy as fallback, like the
  * ballot, so the banner and countdown work offline.
  */

@@ -1,5 +1,5 @@
 /**
- * What a shared computer keeps of a voter once they are gone (issue 9, "the shared lab
+ * What a shared computer keeps of a voter once they are gone ("the shared lab
  * computer"):
  * - after 'Logout': nothing. The query cache, this user's IndexedDB rows (cached ballot, my
  *   votes, results, outcomes, marks, queued votes and ballot tickets) and their keys in

@@ -44,7 +44,7 @@ describe("VotePage", () => {
 
   test("a refused vote shows the server's message and the card stays open", async () => {
     mockFetch({
-      // Two candidates: a lone candidate is a Yes/No ballot (issue 11, VoteChoices.test.tsx).
+      // Two candidates: a lone candidate is a Yes/No ballot (VoteChoices.test.tsx).
       "GET /api/vote/positions": () => json([open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"])]),
       "GET /api/vote/my-votes": () => json([]),
       "POST /api/vote": () => json({ message: "Voting for this position has ended" }, 403),

@@ -1,6 +1,6 @@
 /**
  * The top bar's widgets from later issues: the connection indicator and 'Install app'
- * (offline, issue 4) and the chat button.
+ * (offline) and the chat button.
  */
 import { ChatButton } from "../../chat/ChatButton";
 import { useSession } from "../../auth/use-session";

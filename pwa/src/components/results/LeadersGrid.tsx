@@ -6,7 +6,7 @@ const votesText = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
 
 /**
  * One card per position that has votes: its leader, or 'Tie' when two or more share the lead,
- * or, on an unopposed position, whether the candidate is elected (issue 11; the rule is
+ * or, on an unopposed position, whether the candidate is elected (the rule is
  * shared/src/results.ts).
  */
 export function LeadersGrid({ results }: { results: Results }) {

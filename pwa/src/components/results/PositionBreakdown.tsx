@@ -21,7 +21,7 @@ interface Bar {
 /**
  * One position's choices as bars, most votes first, percentages to 1 decimal. An unopposed
  * position shows Yes and No; abstentions are reported apart, outside the percentages, and a
- * shared lead says 'Tie' (issue 11; the rule is shared/src/results.ts).
+ * shared lead says 'Tie' (the rule is shared/src/results.ts).
  */
 export function PositionBreakdown({ result, registeredVoters }: { result: PositionResult; registeredVoters?: number }) {
   const outcome = positionOutcome(result);

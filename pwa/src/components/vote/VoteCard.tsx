@@ -21,7 +21,7 @@ interface VoteCardProps {
   position: BallotPosition;
   status: PositionVoteStatus;
   now: number;
-  /** `choice` only for a vote that names no candidate ('no', 'abstain'; issue 11). */
+  /** `choice` only for a vote that names no candidate ('no', 'abstain'). */
   onCast: (choice: { candidateId: string; candidateName: string; choice?: "no" | "abstain" }) => void;
   /**
    * The polling station's private ballot: choosing only selects (`onCast` on each

@@ -81,7 +81,7 @@ export async function benchVotes(o: ThroughputOptions, ceiling?: CannonResult, s
       /** ms of CPU per vote at `pct` of a core over the run. */
       const msPerVote = (pct: number) => ((pct / 100) * r.durationS * 1000) / Math.max(1, r.total);
       console.log(`         statuses ${JSON.stringify(r.statuses)}; server CPU mean ${cpu.meanCpuPct.toFixed(0)}% of a core = ${msPerVote(cpu.meanCpuPct).toFixed(2)} ms CPU per vote, RSS peak ${cpu.peakRssMiB.toFixed(0)} MiB`);
-      // Per thread (tenth pass): the event loop's share is what sets the rate.
+      // Per thread: the event loop's share is what sets the rate.
       const us = (pct: number) => `${Math.round(msPerVote(pct) * 1000)} µs (${pct.toFixed(0)}% of a core)`;
       console.log(`         per vote: event loop ${us(cpu.mainThreadCpuPct)}, writer thread ${us(cpu.otherThreadCpuPct)}`);
       return r;

@@ -28,8 +28,8 @@ export interface TestAppOptions {
   /** Serve through the production listener on 127.0.0.1 and a free port; `request` goes over it. */
   listen?: boolean;
   /**
-   * The election's `ballotBatch` (default 10 in a real installation): 1 here unless a test
-   * asks otherwise, so a test reads a vote in the tallies right after its 201.
+   * The election's `ballotBatch`; left out, the installation's default (10). A test that reads
+   * one vote in the tallies right after its 201 asks for 1.
    */
   ballotBatch?: number;
 }
@@ -43,7 +43,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
-  await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
+  if (options.ballotBatch !== undefined) {
+    await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch] });
+  }
   const app = createApp(deps);
   const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
   const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";

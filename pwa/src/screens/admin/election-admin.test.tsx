@@ -51,6 +51,35 @@ describe("Election Settings", () => {
     expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
     expect(puts).toEqual([{ ...settings, title: "SUG Elections", resultsVisibility: "after-close", ballotOrder: "random", unopposed: "yes-no" }]);
   });
+
+  test("Ballot Batch: shows the stored batch with its help, refuses anything but a whole number from 1, saves it", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const puts: unknown[] = [];
+    mockFetch({
+      "GET /api/election": () => json(settings),
+      "PUT /api/admin/election": ({ body }) => {
+        puts.push(JSON.parse(String(body)));
+        return json({ ...settings, ...(JSON.parse(String(body)) as object) });
+      },
+    });
+    renderRoute(ElectionSettingsPage, "/admin/election");
+    const u = userEvent.setup();
+    const batch = await screen.findByLabelText("Ballot Batch", {}, { timeout: 8000 });
+    expect(batch).toHaveValue(10);
+    expect(batch).toHaveAccessibleDescription(/groups of this many per position, so no one can match a voter to a choice/);
+    for (const bad of ["0", ""]) {
+      await u.clear(batch);
+      if (bad) await u.type(batch, bad);
+      await u.click(screen.getByRole("button", { name: "Save Settings" }));
+      expect(await screen.findByText(messages.ballotBatchInvalid)).toBeInTheDocument();
+    }
+    expect(puts).toHaveLength(0);
+    await u.clear(batch);
+    await u.type(batch, "1");
+    await u.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
+    expect(puts).toEqual([{ ...settings, ballotBatch: 1 }]);
+  });
 });
 
 const open = (): Position => ({

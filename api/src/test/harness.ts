@@ -82,6 +82,17 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { matricNumber, token, dateOfBirth };
   }
 
+  /** An observer (read-only admin) signed in by password; answers its token. */
+  async function createObserver(admin: string, matricNumber = "2020/5570900") {
+    const res = await request("/admin/users", {
+      method: "POST",
+      token: admin,
+      json: { name: "Olu Observer", matricNumber, role: "observer", password: "observer-pass-1" },
+    });
+    if (res.status !== 201) throw new Error(`create observer failed: ${res.status} ${await res.text()}`);
+    return (await login(matricNumber, { password: "observer-pass-1" })).token;
+  }
+
   async function createPosition(admin: string, title: string, startTime: string, endTime: string) {
     const res = await request("/admin/positions", { method: "POST", token: admin, json: { title, startTime, endTime } });
     if (res.status !== 201) throw new Error(`create position failed: ${res.status} ${await res.text()}`);
@@ -120,7 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return { app, deps, clock, database, request, login, adminToken, createVoter, createPosition, createCandidate, openElection, close };
+  return { app, deps, clock, database, request, login, adminToken, createVoter, createObserver, createPosition, createCandidate, openElection, close };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

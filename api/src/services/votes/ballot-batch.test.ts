@@ -20,16 +20,7 @@ async function fresh(options: Parameters<typeof createTestApp>[0] = {}) {
   return t;
 }
 
-async function observer(t: TestApp, admin: string) {
-  const res = await t.request("/admin/users", {
-    method: "POST",
-    token: admin,
-    json: { name: "Olu Observer", matricNumber: "2020/5570900", role: "observer", password: "observer-pass-1" },
-  });
-  expect(res.status).toBe(201);
-  return (await t.login("2020/5570900", { password: "observer-pass-1" })).token;
-}
-
+const observer = (t: TestApp, admin: string) => t.createObserver(admin);
 const election = async (t: TestApp, token: string) => (await (await t.request("/election", { token })).json()) as ElectionSettings;
 const results = async (t: TestApp, token: string) => (await (await t.request("/vote/results", { token })).json()) as Results;
 /**
@@ -125,7 +116,9 @@ describe("tallies move in groups of the batch", () => {
       // The tenth completes a group: all ten reach the tallies together.
       expect((await t.request("/vote", { method: "POST", token: voters[9].token, json: { positionId: position._id, candidateId: candidates[1]._id } })).status).toBe(201);
       for (const viewer of [voters[0].token, watcher, admin]) {
-        const seen = await resultsAfter(t, viewer, 10);
+        // A snapshot taken between the tenth vote's commit and the group's may be served a moment.
+        const seen = await resultsWhen(t, viewer, (r) => r.results[0].totalVotes > 0);
+        expect(seen.totalVotesCast).toBe(10);
         expect(seen.results[0].totalVotes).toBe(10);
         expect(seen.results[0]).not.toHaveProperty("waiting");
       }
@@ -165,7 +158,7 @@ describe("tallies move in groups of the batch", () => {
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
     const voter = await t.createVoter(admin);
     expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
-    const seen = await resultsAfter(t, admin, 1);
+    const seen = await resultsWhen(t, admin, (r) => r.results[0].totalVotes > 0);
     expect(seen).not.toHaveProperty("ballotBatch");
     expect(seen.results[0].totalVotes).toBe(1);
     expect(seen.results[0]).not.toHaveProperty("waiting");
@@ -205,9 +198,12 @@ async function watchVoting(ballotBatch: number, voterCount: number) {
     const page = (await (await t.request("/admin/voters?voted=yes&pageSize=100", { token: watcher })).json()) as { items: { matricNumber: string }[] };
     return new Set(page.items.map((v) => v.matricNumber));
   };
-  // The attacker waits for a snapshot that counts every vote so far as cast.
+  // The attacker waits for a snapshot that accounts for every vote cast so far, in the tallies
+  // or waiting (one taken just before a group was applied still shows it waiting).
   const talliesNow = async (cast: number) => {
-    const seen = await resultsAfter(t, watcher, cast);
+    const accounted = (r: Results) => r.results[0].breakdown.reduce((n, b) => n + b.votes, 0) + (r.results[0].waiting ?? 0);
+    const seen = await resultsWhen(t, watcher, (r) => r.totalVotesCast >= cast && accounted(r) >= cast);
+    expect(accounted(seen)).toBe(cast);
     return new Map(seen.results[0].breakdown.map((b) => [b.name, b.votes]));
   };
   let seenVoted = new Set<string>();
@@ -232,7 +228,8 @@ async function watchVoting(ballotBatch: number, voterCount: number) {
   }
   // Linked: the attacker's guess for a voter, certain, and right.
   const linked = groups.flatMap((g) => (g.oneWay ? g.voters.filter((m) => truth.get(m) === g.oneWay) : []));
-  return { groups, linked, waiting: unexplained.length };
+  const waiting = (await resultsWhen(t, watcher, () => true)).results[0].waiting ?? 0;
+  return { groups, linked, waiting };
 }
 
 describe("an observer watching who voted beside the tallies", () => {
@@ -244,10 +241,10 @@ describe("an observer watching who voted beside the tallies", () => {
 
   it("with the default batch of 10 sees the tallies move only in steps of 10 or more and links no voter", async () => {
     const { groups, linked, waiting } = await watchVoting(10, 24);
-    expect(groups.length).toBe(2);
+    // Two groups of ten (the attacker may see one a vote late: its voters are then eleven).
+    expect(groups.map((g) => g.moved)).toEqual([10, 10]);
     for (const g of groups) {
-      expect(g.moved).toBeGreaterThanOrEqual(10);
-      expect(g.voters.length).toBe(g.moved);
+      expect(g.voters.length).toBeGreaterThanOrEqual(10);
       expect(g.oneWay).toBeNull();
     }
     expect(linked).toEqual([]);

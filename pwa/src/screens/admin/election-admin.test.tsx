@@ -18,18 +18,24 @@ afterEach(() => session.clear());
 const H = 3_600_000;
 const settings: ElectionSettings = SPEC_ELECTION;
 
+/** Election Settings on a mocked server; answers the list of PUT bodies it receives. */
+function openSettings() {
+  session.signIn("token-123456789012345678901", admin);
+  const puts: unknown[] = [];
+  mockFetch({
+    "GET /api/election": () => json(settings),
+    "PUT /api/admin/election": ({ body }) => {
+      puts.push(JSON.parse(String(body)));
+      return json({ ...settings, ...(JSON.parse(String(body)) as object) });
+    },
+  });
+  renderRoute(ElectionSettingsPage, "/admin/election");
+  return puts;
+}
+
 describe("Election Settings", () => {
   test("loads the settings as local times and saves UTC instants with visibility and order", async () => {
-    session.signIn("token-123456789012345678901", admin);
-    const puts: unknown[] = [];
-    mockFetch({
-      "GET /api/election": () => json(settings),
-      "PUT /api/admin/election": ({ body }) => {
-        puts.push(JSON.parse(String(body)));
-        return json({ ...settings, ...(JSON.parse(String(body)) as object) });
-      },
-    });
-    renderRoute(ElectionSettingsPage, "/admin/election");
+    const puts = openSettings();
     const u = userEvent.setup();
     const title = await screen.findByLabelText("Election Title", {}, { timeout: 8000 });
     await waitFor(() => expect(title).toHaveValue("Department Elections"));
@@ -53,16 +59,7 @@ describe("Election Settings", () => {
   });
 
   test("Ballot Batch: shows the stored batch with its help, refuses anything but a whole number from 1, saves it", async () => {
-    session.signIn("token-123456789012345678901", admin);
-    const puts: unknown[] = [];
-    mockFetch({
-      "GET /api/election": () => json(settings),
-      "PUT /api/admin/election": ({ body }) => {
-        puts.push(JSON.parse(String(body)));
-        return json({ ...settings, ...(JSON.parse(String(body)) as object) });
-      },
-    });
-    renderRoute(ElectionSettingsPage, "/admin/election");
+    const puts = openSettings();
     const u = userEvent.setup();
     const batch = await screen.findByLabelText("Ballot Batch", {}, { timeout: 8000 });
     expect(batch).toHaveValue(10);

@@ -76,8 +76,8 @@ function walk(buf: Buffer, pageSize: number, root: number): { page: number; cell
         at += 4;
         if (type === 5) continue; // a table's interior cell holds only a rowid
       }
-      let size: number;
-      [size, at] = varint(buf, at);
+      const [size, afterSize] = varint(buf, at);
+      at = afterSize;
       if (type === 13) [, at] = varint(buf, at); // the rowid
       // A payload that spills onto overflow pages is not read (no ballot row is that large).
       if (size <= pageSize - 35) cells.push({ offset, values: record(buf, at) });

@@ -41,6 +41,7 @@ export interface AppShellOptions {
   updateCheckMs?: number;
   /** Waits before registering again after a first install failed (see registerAppShell). */
   retryDelaysMs?: readonly number[];
+  serviceWorker?: Pick<ServiceWorkerContainer, "controller" | "addEventListener">;
 }
 
 export interface AppShell {
@@ -48,7 +49,16 @@ export interface AppShell {
   /** Activates the waiting version and reloads, once nothing is in flight. */
   applyUpdate(): Promise<void>;
   promptInstall(): Promise<"accepted" | "dismissed" | "unavailable">;
+  /**
+   * Asks the worker to cache every staff screen (administrators', the polling station's) for
+   * offline use; a voter's device never downloads them. Once per page, as soon as the worker
+   * controls it.
+   */
+  cacheStaffScreens(): void;
 }
+
+/** The addresses of the staff screens (their route files are under `admin/` or are `station`: pwa/build/voter-precache.ts). */
+export const isStaffPath = (pathname: string) => /^\/(?:admin|station)(?:\/|$)/.test(pathname);
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -127,6 +137,7 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
     })();
   }
 
+  let staffAsked = false;
   let deferredPrompt: InstallPromptEvent | null = null;
   target.addEventListener("beforeinstallprompt", (event) => {
     event.preventDefault(); // keep it for our own 'Install app' button
@@ -153,6 +164,14 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
       patch({ canInstall: false });
       await prompt.prompt();
       return (await prompt.userChoice).outcome;
+    },
+    cacheStaffScreens() {
+      const sw = options.serviceWorker ?? (hasServiceWorker ? navigator.serviceWorker : undefined);
+      if (!enabled || !sw || staffAsked) return;
+      staffAsked = true;
+      const ask = () => sw.controller?.postMessage({ type: "CACHE_STAFF_SCREENS" });
+      if (sw.controller) ask();
+      else sw.addEventListener("controllerchange", ask, { once: true });
     },
   };
 }

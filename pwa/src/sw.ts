@@ -115,7 +115,11 @@ self.addEventListener("message", (event) => {
 });
 
 clientsClaim();
-precacheAndRoute(manifest);
+// Workbox fetches its precache one file after another, and the revisioned files (the page,
+// the icons, the web manifest) past the HTTP cache: they go first, while the warm-up above
+// downloads the hashed ones beside them, which are then answered from the HTTP cache.
+const revisioned = (entry: (typeof manifest)[number]) => typeof entry !== "string" && Boolean(entry.revision);
+precacheAndRoute([...manifest.filter(revisioned), ...manifest.filter((entry) => !revisioned(entry))]);
 cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api(\/|$)/] }));
 registerRoute(

@@ -102,7 +102,7 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
    * load stayed uncontrolled for as long as the page was open. Register again, a few times,
    * until a worker activates.
    */
-  const register = async (attempt: number): Promise<void> => {
+  const register = async (attempt: number, made?: Promise<WorkboxLike>): Promise<void> => {
     let retried = false;
     const retry = () => {
       if (retried || store.getSnapshot().offlineReady || attempt >= retryDelays.length) return false;
@@ -111,7 +111,7 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
       return true;
     };
     try {
-      const wb = await createWorkbox(options.swUrl ?? "/sw.js");
+      const wb = await (made ?? createWorkbox(options.swUrl ?? "/sw.js"));
       workbox = wb;
       wb.addEventListener("waiting", () => patch({ updateReady: true }));
       wb.addEventListener("activated", (event) => {
@@ -130,10 +130,14 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
   };
   if (enabled) {
     void (async () => {
+      // workbox-window's code downloads while the page loads (a round trip less before the
+      // worker is registered); its failure is met in register().
+      const made = createWorkbox(options.swUrl ?? "/sw.js");
+      made.catch(() => undefined);
       // After the page has loaded: installing the worker downloads the whole precache, which
       // must not compete with the first visit's own requests and scripts.
       await pageLoaded();
-      await register(0);
+      await register(0, made);
     })();
   }
 

@@ -23,7 +23,7 @@ export const STAFF_ROUTE = /^src\/routes\/(?:.*\/)?(?:admin|station)(?:[/.?]|$)/
  * The voter's precache, gzipped as the server sends it. The target was 150 KB, but the
  * libraries the voter's screens need (React, TanStack Router and Query, Dexie, zod for the
  * shared schemas, Radix Dialog, sonner) and the page come to ~194 KB before any screen's
- * code (docs/decisions/0017-voter-precache.md): this holds the line about a tenth above
+ * code (docs/decisions/0018-voter-precache.md): this holds the line about a tenth above
  * today's 252 KB instead, so growth is a decision.
  */
 export const VOTER_PRECACHE_BUDGET_KB = 280;

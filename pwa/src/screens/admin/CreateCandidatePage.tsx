@@ -79,7 +79,8 @@ export function CreateCandidatePage() {
                 disabled={positions.isPending}
               >
                 <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
-                {positions.data?.map((p) => (
+                {/* A referendum is a question with no candidates. */}
+                {positions.data?.filter((p) => p.method !== "referendum").map((p) => (
                   <option key={p._id} value={p._id}>
                     {p.title}
                   </option>

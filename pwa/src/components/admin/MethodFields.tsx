@@ -1,7 +1,7 @@
 import { ballotMethods, type BallotMethod } from "@evoting/shared";
 import type { FieldErrors } from "../../lib/form-errors";
 import { methodNames, passThresholds, thresholdText, type MethodValues } from "../../lib/ballot-method";
-import { FieldShell, TextField, inputClass } from "../ui/Field";
+import { SelectField, TextField } from "../ui/Field";
 
 export type MethodField = "method" | "seats" | "question" | "passThreshold" | "liveCount";
 
@@ -31,26 +31,21 @@ export function MethodFields({ values, onChange, errors }: MethodFieldsProps) {
     : [...passThresholds, { value: values.passThreshold, label: thresholdText(values.passThreshold) }];
   return (
     <>
-      <FieldShell label="Voting Method" error={errors.method} hint={methodHints[method]}>
-        {({ id, describedBy, invalid }) => (
-          <select
-            id={id}
-            name="method"
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-            value={method}
-            onChange={(e) => set({ method: e.target.value as BallotMethod })}
-          >
-            {ballotMethods.map((m) => (
-              <option key={m} value={m}>
-                {methodNames[m]}
-                {m === "single" ? " (default)" : ""}
-              </option>
-            ))}
-          </select>
-        )}
-      </FieldShell>
+      <SelectField
+        label="Voting Method"
+        name="method"
+        error={errors.method}
+        hint={methodHints[method]}
+        value={method}
+        onChange={(e) => set({ method: e.target.value as BallotMethod })}
+      >
+        {ballotMethods.map((m) => (
+          <option key={m} value={m}>
+            {methodNames[m]}
+            {m === "single" ? " (default)" : ""}
+          </option>
+        ))}
+      </SelectField>
       {(method === "multi" || method === "ranked") && (
         <TextField
           label="Seats"
@@ -91,25 +86,20 @@ export function MethodFields({ values, onChange, errors }: MethodFieldsProps) {
             onChange={(e) => set({ question: e.target.value })}
             error={errors.question}
           />
-          <FieldShell label="Passes With" error={errors.passThreshold} hint="Abstentions are not part of the share.">
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                name="passThreshold"
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                className={inputClass}
-                value={String(values.passThreshold)}
-                onChange={(e) => set({ passThreshold: Number(e.target.value) })}
-              >
-                {thresholds.map((t) => (
-                  <option key={t.value} value={String(t.value)}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FieldShell>
+          <SelectField
+            label="Passes With"
+            name="passThreshold"
+            error={errors.passThreshold}
+            hint="Abstentions are not part of the share."
+            value={String(values.passThreshold)}
+            onChange={(e) => set({ passThreshold: Number(e.target.value) })}
+          >
+            {thresholds.map((t) => (
+              <option key={t.value} value={String(t.value)}>
+                {t.label}
+              </option>
+            ))}
+          </SelectField>
         </>
       )}
     </>

@@ -48,7 +48,7 @@ export function ManagePositionsPage() {
             <td className="px-5 py-3 text-slate-700">{methodSummary(p)}</td>
             <td className="px-5 py-3 text-slate-700">{formatShortDateTime(p.startTime)}</td>
             <td className="px-5 py-3 text-slate-700">{formatShortDateTime(p.endTime)}</td>
-            <td className="px-5 py-3 tabular-nums text-slate-700">{p.method === "referendum" ? "Question" : p.candidates.length}</td>
+            <td className="px-5 py-3 tabular-nums text-slate-700">{p.method === "referendum" ? "—" : p.candidates.length}</td>
             <td className="px-5 py-3">
               <PositionStatusBadge status={positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime))} />
             </td>

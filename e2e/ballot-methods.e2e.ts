@@ -168,7 +168,8 @@ describe("ballot methods", () => {
       await castByApi(v.matric, v.dob, { positionId: ids.chair, ranking: ranking.map((n) => ids[n]) });
       await castByApi(v.matric, v.dob, { positionId: ids.amendment, choice: i === 0 ? "no" : "yes" });
     }
-    // Close both in a few seconds (no offline grace on this server).
+    // Close both in a few seconds (no offline grace on this server). The default ballot batch
+    // stays: a closed position's ballots are all applied, whatever the batch.
     const end = new Date(Date.now() + 4_000).toISOString();
     for (const id of [ids.chair, ids.amendment]) {
       const res = await api.call(`/admin/positions/${id}`, { method: "PATCH", token: adminToken, body: JSON.stringify({ endTime: end }) });

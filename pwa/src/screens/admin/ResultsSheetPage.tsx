@@ -16,6 +16,7 @@ import { StateMessage } from "../../components/ui/Spinner";
 import { CountRounds } from "../../components/results/CountRounds";
 import { isMethodResult, ruleText } from "../../components/results/method-outcome";
 import { methodSummary, thresholdText } from "../../lib/ballot-method";
+import { BallotBatchNotice } from "../../components/results/BallotBatchNotice";
 import "./results-sheet.css"; // A4 page box; the browser's own header and footer stay the reader's choice
 
 
@@ -120,6 +121,8 @@ export function ResultsSheetPage() {
         </div>
       </dl>
 
+      {/* A sheet printed while ballots wait for their group says so. */}
+      <BallotBatchNotice results={results} />
       <div className="space-y-6">
         {positions.length === 0 ? <p>No positions.</p> : positions.map((p) => <PositionTable key={p.positionId} result={p} />)}
       </div>

@@ -180,6 +180,9 @@ export interface ElectionSettings {
   resultsVisibility: ResultsVisibility;
   ballotOrder: BallotOrder;
   unopposed: UnopposedMode;
+  /** The nomination window (ISO instants), or null when none is set. */
+  nominationsStart: string | null;
+  nominationsEnd: string | null;
 }
 
 /** What the login page may know before anyone signs in. */

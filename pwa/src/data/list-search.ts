@@ -17,6 +17,12 @@ export const votersSearch = z.object({
 });
 export type VotersSearch = z.infer<typeof votersSearch>;
 
+export const nominationsSearch = z.object({
+  state: z.catch(z.optional(z.enum(["awaiting", "submitted", "approved", "rejected", "withdrawn"])), undefined),
+  positionId: text,
+});
+export type NominationsSearch = z.infer<typeof nominationsSearch>;
+
 export const auditSearch = z.object({ action: text, actor: text, page });
 export type AuditSearch = z.infer<typeof auditSearch>;
 

@@ -86,7 +86,7 @@ describe("the voter's home", () => {
         return json({ ...nomination({ _id: "n9" }), message: m.confirmSuccess });
       },
     });
-    renderRoute(NominationsHomeCard, "/");
+    renderRoute(() => <NominationsHomeCard />, "/");
     const u = userEvent.setup();
     expect(await screen.findByRole("link", { name: "Apply to stand" }, { timeout: 8000 })).toHaveAttribute("href", "/nominations");
     const prompt = screen.getByRole("region", { name: "Confirm nomination" });
@@ -100,7 +100,7 @@ describe("the voter's home", () => {
   test("shows nothing when nominations are closed and there is nothing to answer", async () => {
     session.signIn(TOKEN, voter);
     const fetch = mockFetch({ "GET /api/nominations": () => json({ window: { start: null, end: null, open: false }, positions: [], mine: [], requests: [] }) });
-    renderRoute(NominationsHomeCard, "/");
+    renderRoute(() => <NominationsHomeCard />, "/");
     await waitFor(() => expect(fetch).toHaveBeenCalled());
     expect(screen.queryByText("Nominations")).not.toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "Apply to stand" })).not.toBeInTheDocument();

@@ -9,7 +9,7 @@ import { useOnline } from "../hooks/use-online";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card, CardHeader } from "../components/ui/Card";
 import { Button } from "../components/ui/Button";
-import { FieldShell, TextField, inputClass } from "../components/ui/Field";
+import { SelectField, TextField } from "../components/ui/Field";
 import { StateMessage } from "../components/ui/Spinner";
 import { NeedsNetwork } from "../components/NeedsNetwork";
 import { ConfirmDeleteDialog } from "../components/admin/ConfirmDeleteDialog";
@@ -94,18 +94,16 @@ function ApplyForm({ data }: { data: MyNominations }) {
     <form noValidate onSubmit={submit} className="space-y-5 p-6" aria-label="Apply to stand">
       <NeedsNetwork online={online} />
       {data.window.end && <p className="text-sm text-slate-700">Nominations are open until {formatDateTime(data.window.end)}.</p>}
-      <FieldShell label="Position" error={errors.positionId} hint={data.positions.length === 0 ? "No position is taking applications from you now." : undefined}>
-        {({ id, describedBy, invalid }) => (
-          <select id={id} name="positionId" aria-describedby={describedBy} aria-invalid={invalid || undefined} className={inputClass} value={positionId} onChange={(e) => setPositionId(e.target.value)}>
-            <option value="">Select a position</option>
-            {data.positions.map((p) => (
-              <option key={p._id} value={p._id}>
-                {p.title}
-              </option>
-            ))}
-          </select>
-        )}
-      </FieldShell>
+      <SelectField
+        label="Position"
+        name="positionId"
+        error={errors.positionId}
+        hint={data.positions.length === 0 ? "No position is taking applications from you now." : undefined}
+        value={positionId}
+        onChange={setPositionId}
+        placeholder="Select a position"
+        options={data.positions.map((p) => [p._id, p.title] as const)}
+      />
       <PhotoField label="Your Photo" hint="A photo of you for the ballot: PNG, JPEG, WebP or GIF, up to 2 MB." error={errors.photo} file={photo} onFile={setPhoto} inputRef={fileInput} />
       <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} required />
       <div className="grid gap-5 sm:grid-cols-2">

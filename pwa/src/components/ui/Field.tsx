@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { cx } from "../../lib/cx";
 
 export const inputClass =
@@ -77,6 +77,52 @@ export function TextField({ label, error, hint, className, ...input }: TextField
           className={cx(inputClass, className)}
           {...input}
         />
+      )}
+    </FieldShell>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** Plain multi-line text (a manifesto, a reason), wired like `TextField`. */
+export function TextAreaField({ label, error, hint, className, ...textarea }: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} {...textarea} />
+      )}
+    </FieldShell>
+  );
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "onChange"> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  /** The first option, with the value '' ('Select a position', 'All states'). */
+  placeholder: string;
+  /** [value, what the user reads] */
+  options: readonly (readonly [string, string])[];
+  onChange: (value: string) => void;
+}
+
+/** A native select with a placeholder option: keyboards and screen readers know it. */
+export function SelectField({ label, error, hint, placeholder, options, onChange, className, ...select }: SelectFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} onChange={(e) => onChange(e.target.value)} {...select}>
+          <option value="">{placeholder}</option>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
       )}
     </FieldShell>
   );

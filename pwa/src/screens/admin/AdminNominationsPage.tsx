@@ -18,7 +18,7 @@ import { NominationStateBadge } from "../../components/nominations/NominationSta
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
-import { FieldShell, inputClass } from "../../components/ui/Field";
+import { SelectField, TextAreaField } from "../../components/ui/Field";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { StateMessage } from "../../components/ui/Spinner";
 
@@ -67,30 +67,20 @@ export function AdminNominationsPage() {
       <PageHeader title="Nominations" description="Screen applications to stand: approve one to make the applicant a candidate, or reject it with a reason they will read." actions={<BackToAdminButton />} />
       <NeedsNetwork online={online} className="mb-4" />
       <div role="search" aria-label="Filter nominations" className="mb-4 grid gap-3 sm:grid-cols-2">
-        <FieldShell label="State">
-          {({ id }) => (
-            <select id={id} className={inputClass} value={filters.state} onChange={(e) => setFilters({ state: e.target.value as NominationFilters["state"] })}>
-              <option value="">All states</option>
-              {NOMINATION_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {STATE_NAMES[s]}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldShell>
-        <FieldShell label="Position">
-          {({ id }) => (
-            <select id={id} className={inputClass} value={filters.positionId} onChange={(e) => setFilters({ positionId: e.target.value })}>
-              <option value="">All positions</option>
-              {positions.data?.map((p) => (
-                <option key={p._id} value={p._id}>
-                  {p.title}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldShell>
+        <SelectField
+          label="State"
+          value={filters.state}
+          onChange={(state) => setFilters({ state: state as NominationFilters["state"] })}
+          placeholder="All states"
+          options={NOMINATION_STATES.map((s) => [s, STATE_NAMES[s]] as const)}
+        />
+        <SelectField
+          label="Position"
+          value={filters.positionId}
+          onChange={(positionId) => setFilters({ positionId })}
+          placeholder="All positions"
+          options={positions.data?.map((p) => [p._id, p.title] as const) ?? []}
+        />
       </div>
 
       <Card className="overflow-hidden">
@@ -231,21 +221,16 @@ function RejectDialog({ nomination, onClose }: { nomination: Nomination | null; 
       <p className="text-sm text-slate-700">
         Reject &quot;{nomination?.applicant.name}&quot; for {nomination?.positionTitle}? The applicant reads your reason in the app.
       </p>
-      <FieldShell label="Reason" error={error} hint={`Required, up to ${MAX_REASON_LENGTH} characters.`}>
-        {({ id, describedBy, invalid }) => (
-          <textarea
-            id={id}
-            name="reason"
-            rows={3}
-            maxLength={MAX_REASON_LENGTH}
-            aria-describedby={describedBy}
-            aria-invalid={invalid || undefined}
-            className={inputClass}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        )}
-      </FieldShell>
+      <TextAreaField
+        label="Reason"
+        name="reason"
+        rows={3}
+        maxLength={MAX_REASON_LENGTH}
+        error={error}
+        hint={`Required, up to ${MAX_REASON_LENGTH} characters.`}
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
     </FormDialog>
   );
 }

@@ -10,7 +10,7 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../hooks/use-online";
-import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { SelectField, TextField } from "../../components/ui/Field";
 import { PhotoField } from "../../components/admin/PhotoField";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ManifestoField } from "../../components/admin/ManifestoField";
@@ -65,27 +65,16 @@ export function CreateCandidatePage() {
           <NeedsNetwork online={online} />
           <TextField label="Candidate Name" name="name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
 
-          <FieldShell label="Position" error={errors.positionId}>
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                name="positionId"
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                className={inputClass}
-                value={positionId}
-                onChange={(e) => setPositionId(e.target.value)}
-                disabled={positions.isPending}
-              >
-                <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
-                {positions.data?.map((p) => (
-                  <option key={p._id} value={p._id}>
-                    {p.title}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FieldShell>
+          <SelectField
+            label="Position"
+            name="positionId"
+            error={errors.positionId}
+            value={positionId}
+            onChange={setPositionId}
+            disabled={positions.isPending}
+            placeholder={positions.isPending ? "Loading positions..." : "Select a position"}
+            options={positions.data?.map((p) => [p._id, p.title] as const) ?? []}
+          />
 
           <PhotoField label="Candidate Photo" hint="Optional. PNG, JPEG, WebP or GIF." error={errors.photo} file={photo} onFile={setPhoto} inputRef={fileInput} />
 

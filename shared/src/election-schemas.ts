@@ -4,7 +4,7 @@
  * these check the shape and start < end.
  */
 import { z } from "zod";
-import { MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
+import { MAX_BALLOT_BATCH, MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
 import { positionMethodFields } from "./ballot-methods.ts";
 import { groupsSchema } from "./roll.ts";
@@ -31,6 +31,13 @@ export const electionSettingsSchema = z
     /** The nomination window (./nominations.ts): null clears it; omitted keeps the stored one. */
     nominationsStart: z.union([instantSchema(nominationMessages.nominationWindowBoth, "Nominations start"), z.null()]).optional(),
     nominationsEnd: z.union([instantSchema(nominationMessages.nominationWindowBoth, "Nominations end"), z.null()]).optional(),
+    /** Omitted: the stored value stays (a form or client that does not know the field). */
+    ballotBatch: z
+      .number({ error: messages.ballotBatchInvalid })
+      .int({ error: messages.ballotBatchInvalid })
+      .min(1, { error: messages.ballotBatchInvalid })
+      .max(MAX_BALLOT_BATCH, { error: messages.ballotBatchInvalid })
+      .optional(),
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] })
   .superRefine((v, ctx) => {

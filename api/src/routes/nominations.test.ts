@@ -13,8 +13,8 @@ afterEach(async () => {
 });
 
 const H = 3_600_000;
-/** The settings without the nomination window: a PUT of these keeps the stored window. */
-const { nominationsStart: _s, nominationsEnd: _e, ...BASE } = SPEC_ELECTION;
+/** The settings without the nomination window (and the harness's ballot batch): a PUT of these keeps them. */
+const { nominationsStart: _s, nominationsEnd: _e, ballotBatch: _b, ...BASE } = SPEC_ELECTION;
 
 async function voterIn(t: TestApp, admin: string, matricNumber: string, groups: string[]) {
   const res = await t.request("/admin/users", { method: "POST", token: admin, json: { name: `Voter ${matricNumber}`, matricNumber, dateOfBirth: 20020515, groups } });
@@ -30,7 +30,7 @@ async function setup() {
   // Voting opens tomorrow; nominations are open now.
   const president = await t.createPosition(admin, "President", new Date(now + 24 * H).toISOString(), new Date(now + 30 * H).toISOString());
   const window = { nominationsStart: new Date(now - H).toISOString(), nominationsEnd: new Date(now + 2 * H).toISOString() };
-  const put = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...SPEC_ELECTION, ...window } });
+  const put = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...BASE, ...window } });
   expect(put.status).toBe(200);
   const [ada, bola, chidi, dayo] = [await t.createVoter(admin), await t.createVoter(admin), await t.createVoter(admin), await t.createVoter(admin)];
   return { t, admin, president, window, ada, bola, chidi, dayo };

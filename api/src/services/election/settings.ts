@@ -28,7 +28,7 @@ export async function getElection(database: Database): Promise<ElectionSettings>
 
 async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, nominations_start, nominations_end FROM election_settings WHERE id = 1",
+    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch, nominations_start, nominations_end FROM election_settings WHERE id = 1",
   );
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
@@ -39,6 +39,7 @@ async function readElection(database: Database): Promise<ElectionSettings> {
     resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
     ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
     unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
+    ballotBatch: Number(row.ballot_batch),
     nominationsStart: row.nominations_start === null ? null : toIso(row.nominations_start),
     nominationsEnd: row.nominations_end === null ? null : toIso(row.nominations_end),
   };
@@ -61,7 +62,7 @@ export function mergedNominationWindow(input: ElectionSettingsInput, current: El
 /** A settings change refused by a rule that needs the stored values (answered 400). */
 export class SettingsRefused extends Error {}
 
-/** Replaces the settings; answers what they were and what they are now (for the audit). */
+/** Replaces the settings (a `ballotBatch` or nomination time left out keeps its value); answers what they were and what they are now (for the audit). */
 export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
   const before = await readElection(database);
   const nominations = mergedNominationWindow(input, before);
@@ -69,8 +70,8 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
   await database.writer.submit([
     {
       sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
-              results_visibility = ?, ballot_order = ?, unopposed = ?, nominations_start = ?, nominations_end = ?,
-              updated_at = ? WHERE id = 1`,
+              results_visibility = ?, ballot_order = ?, unopposed = ?, ballot_batch = coalesce(?, ballot_batch),
+              nominations_start = ?, nominations_end = ?, updated_at = ? WHERE id = 1`,
       args: [
         input.title,
         input.subtitle,
@@ -79,6 +80,7 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         input.resultsVisibility,
         input.ballotOrder,
         input.unopposed,
+        input.ballotBatch ?? null,
         nominations.start,
         nominations.end,
         now,

@@ -15,21 +15,25 @@ import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
-type Field = "title" | "subtitle" | "startTime" | "endTime" | "nominationsStart" | "nominationsEnd";
+type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch" | "nominationsStart" | "nominationsEnd";
 
 const textValues = (s: ElectionSettings) => ({
   title: s.title,
   subtitle: s.subtitle,
   startTime: isoToLocalInput(s.startTime),
   endTime: isoToLocalInput(s.endTime),
+  ballotBatch: String(s.ballotBatch),
   nominationsStart: s.nominationsStart ? isoToLocalInput(s.nominationsStart) : "",
   nominationsEnd: s.nominationsEnd ? isoToLocalInput(s.nominationsEnd) : "",
 });
 
+/** A typed number, or NaN for anything else (blank too), which the schema refuses with its message. */
+const wholeNumber = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
+
 /** A blank nomination time is no window (null); the API refuses one set without the other. */
 const optionalInstant = (value: string) => (value ? localInputToIso(value) : null);
 
-/** /admin/election: the election's title, window, nomination window, results visibility, ballot order and unopposed positions. */
+/** /admin/election: the election's title, window, nomination window, results visibility, ballot order, unopposed positions and ballot batch. */
 export function ElectionSettingsPage() {
   const settings = useQuery(electionQuery());
   return (
@@ -77,6 +81,7 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
       ...values,
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
+      ballotBatch: wholeNumber(values.ballotBatch),
       nominationsStart: optionalInstant(values.nominationsStart),
       nominationsEnd: optionalInstant(values.nominationsEnd),
       resultsVisibility,
@@ -138,6 +143,15 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
           ["single", "Vote for the candidate (as usual)"],
           ["yes-no", "Yes or No"],
         ]}
+      />
+      <TextField
+        label="Ballot Batch"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+        hint="Votes reach the results in groups of this many per position, so no one can match a voter to a choice. 1 shows each vote at once."
+        {...field("ballotBatch")}
       />
       <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
         {save.isPending ? "Saving..." : "Save Settings"}

@@ -31,7 +31,7 @@ const STATE_NAMES: Record<NominationState, string> = {
 };
 
 const toFilters = (search: unknown): NominationFilters => {
-  const s = nominationsSearch.parse(search);
+  const s = nominationsSearch((search ?? {}) as Record<string, unknown>);
   return { state: s.state ?? "", positionId: s.positionId ?? "" };
 };
 

@@ -9,7 +9,7 @@ import { useOnline } from "../hooks/use-online";
 import { PageHeader } from "../components/ui/PageHeader";
 import { Card, CardHeader } from "../components/ui/Card";
 import { Button } from "../components/ui/Button";
-import { SelectField, TextField } from "../components/ui/Field";
+import { SelectField, SelectOptions, TextField } from "../components/ui/Field";
 import { StateMessage } from "../components/ui/Spinner";
 import { NeedsNetwork } from "../components/NeedsNetwork";
 import { ConfirmDeleteDialog } from "../components/admin/ConfirmDeleteDialog";
@@ -100,10 +100,10 @@ function ApplyForm({ data }: { data: MyNominations }) {
         error={errors.positionId}
         hint={data.positions.length === 0 ? "No position is taking applications from you now." : undefined}
         value={positionId}
-        onChange={setPositionId}
-        placeholder="Select a position"
-        options={data.positions.map((p) => [p._id, p.title] as const)}
-      />
+        onChange={(e) => setPositionId(e.target.value)}
+      >
+        <SelectOptions placeholder="Select a position" options={data.positions} />
+      </SelectField>
       <PhotoField label="Your Photo" hint="A photo of you for the ballot: PNG, JPEG, WebP or GIF, up to 2 MB." error={errors.photo} file={photo} onFile={setPhoto} inputRef={fileInput} />
       <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} required />
       <div className="grid gap-5 sm:grid-cols-2">

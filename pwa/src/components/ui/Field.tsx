@@ -99,31 +99,35 @@ export function TextAreaField({ label, error, hint, className, ...textarea }: Te
   );
 }
 
-interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id" | "onChange"> {
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> {
   label: string;
   error?: string;
   hint?: ReactNode;
-  /** The first option, with the value '' ('Select a position', 'All states'). */
-  placeholder: string;
-  /** [value, what the user reads] */
-  options: readonly (readonly [string, string])[];
-  onChange: (value: string) => void;
 }
 
-/** A native select with a placeholder option: keyboards and screen readers know it. */
-export function SelectField({ label, error, hint, placeholder, options, onChange, className, ...select }: SelectFieldProps) {
+/** A labelled select with its hint and error, wired like `TextField`. */
+export function SelectField({ label, error, hint, className, children, ...select }: SelectFieldProps) {
   return (
     <FieldShell label={label} error={error} hint={hint}>
       {({ id, describedBy, invalid }) => (
-        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} onChange={(e) => onChange(e.target.value)} {...select}>
-          <option value="">{placeholder}</option>
-          {options.map(([value, text]) => (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          ))}
+        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} {...select}>
+          {children}
         </select>
       )}
     </FieldShell>
+  );
+}
+
+/** A select's options: a placeholder with the value '' ('Select a position', 'All states'), then one per item. */
+export function SelectOptions({ placeholder, options }: { placeholder: string; options: readonly { _id: string; title: string }[] }) {
+  return (
+    <>
+      <option value="">{placeholder}</option>
+      {options.map((o) => (
+        <option key={o._id} value={o._id}>
+          {o.title}
+        </option>
+      ))}
+    </>
   );
 }

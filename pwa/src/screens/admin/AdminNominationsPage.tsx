@@ -18,7 +18,7 @@ import { NominationStateBadge } from "../../components/nominations/NominationSta
 import { Avatar } from "../../components/ui/Avatar";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
-import { SelectField, TextAreaField } from "../../components/ui/Field";
+import { SelectField, SelectOptions, TextAreaField } from "../../components/ui/Field";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { StateMessage } from "../../components/ui/Spinner";
 
@@ -70,17 +70,17 @@ export function AdminNominationsPage() {
         <SelectField
           label="State"
           value={filters.state}
-          onChange={(state) => setFilters({ state: state as NominationFilters["state"] })}
-          placeholder="All states"
-          options={NOMINATION_STATES.map((s) => [s, STATE_NAMES[s]] as const)}
-        />
+          onChange={(e) => setFilters({ state: e.target.value as NominationFilters["state"] })}
+        >
+          <SelectOptions placeholder="All states" options={NOMINATION_STATES.map((s) => ({ _id: s, title: STATE_NAMES[s] }))} />
+        </SelectField>
         <SelectField
           label="Position"
           value={filters.positionId}
-          onChange={(positionId) => setFilters({ positionId })}
-          placeholder="All positions"
-          options={positions.data?.map((p) => [p._id, p.title] as const) ?? []}
-        />
+          onChange={(e) => setFilters({ positionId: e.target.value })}
+        >
+          <SelectOptions placeholder="All positions" options={positions.data ?? []} />
+        </SelectField>
       </div>
 
       <Card className="overflow-hidden">

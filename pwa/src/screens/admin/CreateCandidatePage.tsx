@@ -70,11 +70,17 @@ export function CreateCandidatePage() {
             name="positionId"
             error={errors.positionId}
             value={positionId}
-            onChange={setPositionId}
+            onChange={(e) => setPositionId(e.target.value)}
             disabled={positions.isPending}
-            placeholder={positions.isPending ? "Loading positions..." : "Select a position"}
-            options={positions.data?.map((p) => [p._id, p.title] as const) ?? []}
-          />
+          >
+            <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
+            {/* A referendum is a question with no candidates. */}
+            {positions.data?.filter((p) => p.method !== "referendum").map((p) => (
+              <option key={p._id} value={p._id}>
+                {p.title}
+              </option>
+            ))}
+          </SelectField>
 
           <PhotoField label="Candidate Photo" hint="Optional. PNG, JPEG, WebP or GIF." error={errors.photo} file={photo} onFile={setPhoto} inputRef={fileInput} />
 

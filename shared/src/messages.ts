@@ -179,6 +179,7 @@ export const messages = {
   stationFileInvalid: "This is not a station ballot file",
   stationImportFailed: "Failed to import station ballots",
   stationSessionEnded: "This station session has ended: open the station again",
+  stationDeviceToken: "This device is signed in for its polling station only: log out and sign in again for anything else",
   stationBallotInvalid: "This station ballot could not be verified",
   stationBallotKeyMismatch: "Idempotency-Key must be the station ballot's id",
   stationVotedElsewhere: "Already voted for this position elsewhere",

@@ -111,6 +111,7 @@ export const messages = {
   seatsNeedMethod: "Seats apply only to several-seat and ranked positions",
   questionRequired: "A referendum needs its question",
   questionNeedsReferendum: "Only a referendum has a question",
+  liveCountNeedsRanked: "A live full count applies only to ranked positions",
   methodFrozen: "This position already has votes: its voting method, seats, question and pass threshold can no longer change",
   referendumHasNoCandidates: "A referendum question has no candidates",
   oneChoiceField: "Send exactly one of candidateId, candidateIds, ranking or choice",

@@ -76,6 +76,8 @@ export const positions = sqliteTable("positions", {
   yesCount: integer("yes_count").notNull().default(0),
   /** Ballots of a multi position (its candidates' tallies count marks, several per ballot). */
   multiCount: integer("multi_count").notNull().default(0),
+  /** Ranked: show the full count while voting is open (shared resolveLiveCount); off shows first preferences until the close. */
+  liveCount: integer("live_count", { mode: "boolean" }).notNull().default(sql`0`),
 });
 
 export const candidates = sqliteTable(

@@ -20,7 +20,8 @@ import { audit } from "../../http/audit.ts";
 import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/election/catalog.ts";
 import { describeChanges } from "../../services/election/settings.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
-import { candidateBodyLimit, photoFromForm, positionHasVoteSql, readCandidateForm, textField } from "./candidate-form.ts";
+import { candidateBodyLimit, photoFromForm, readCandidateForm, textField } from "./candidate-form.ts";
+import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
 
 export function editRoutes(deps: Deps) {
   const { database, clock } = deps;

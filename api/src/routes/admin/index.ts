@@ -16,6 +16,7 @@ import { resultsRoutes } from "./results.ts";
 import { stationAdminRoutes } from "./stations.ts";
 import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
+import { nominationAdminRoutes } from "./nominations.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -29,5 +30,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", resultsRoutes(deps))
     .route("/", stationAdminRoutes(deps))
     .route("/", staffRoutes(deps))
-    .route("/", integrityRoutes(deps));
+    .route("/", integrityRoutes(deps))
+    .route("/", nominationAdminRoutes(deps));
 }

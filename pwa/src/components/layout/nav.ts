@@ -46,6 +46,7 @@ export const adminNav: NavGroup[] = [
     title: "Election",
     items: [
       { to: "/admin/election", label: "Election Settings", icon: "settings" },
+      { to: "/admin/nominations", label: "Nominations", icon: "id-card" },
       { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },
       { to: "/admin/voters", label: "Manage Voters", icon: "users" },
       { to: "/admin/stations", label: "Polling Stations", icon: "ballot" },

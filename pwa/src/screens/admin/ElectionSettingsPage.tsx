@@ -15,7 +15,7 @@ import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 
-type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch";
+type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch" | "nominationsStart" | "nominationsEnd";
 
 const textValues = (s: ElectionSettings) => ({
   title: s.title,
@@ -23,12 +23,17 @@ const textValues = (s: ElectionSettings) => ({
   startTime: isoToLocalInput(s.startTime),
   endTime: isoToLocalInput(s.endTime),
   ballotBatch: String(s.ballotBatch),
+  nominationsStart: s.nominationsStart ? isoToLocalInput(s.nominationsStart) : "",
+  nominationsEnd: s.nominationsEnd ? isoToLocalInput(s.nominationsEnd) : "",
 });
 
 /** A typed number, or NaN for anything else (blank too), which the schema refuses with its message. */
 const wholeNumber = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
 
-/** /admin/election: the election's title, window, results visibility, ballot order, unopposed positions and ballot batch. */
+/** A blank nomination time is no window (null); the API refuses one set without the other. */
+const optionalInstant = (value: string) => (value ? localInputToIso(value) : null);
+
+/** /admin/election: the election's title, window, nomination window, results visibility, ballot order, unopposed positions and ballot batch. */
 export function ElectionSettingsPage() {
   const settings = useQuery(electionQuery());
   return (
@@ -77,6 +82,8 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
       ballotBatch: wholeNumber(values.ballotBatch),
+      nominationsStart: optionalInstant(values.nominationsStart),
+      nominationsEnd: optionalInstant(values.nominationsEnd),
       resultsVisibility,
       ballotOrder,
       unopposed,
@@ -99,6 +106,14 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
         <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
         <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
       </div>
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-900">Nominations</legend>
+        <p className="text-sm text-slate-600">While open, any voter can apply to stand from their home screen. Leave both empty for no nominations.</p>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="Nominations Open" type="datetime-local" hint={zoneHint} {...field("nominationsStart")} />
+          <TextField label="Nominations Close" type="datetime-local" hint={zoneHint} {...field("nominationsEnd")} />
+        </div>
+      </fieldset>
       <SettingSelect
         label="Results Visibility"
         hint="Admins and observers always see live results."

@@ -60,6 +60,7 @@ export const messages = {
   currentPasswordWrong: "Current password is incorrect",
   duplicateMatric: "A user with this matriculation number already exists",
   positionNotFound: "Position not found",
+  electionDeclared: "This election's results have been declared: it can no longer change",
   candidateNotFound: "Candidate not found",
   candidateNotInPosition: "This candidate is not standing for this position",
   votingNotStarted: "Voting for this position has not started yet",

@@ -21,6 +21,8 @@ import { audit } from "../../http/audit.ts";
 import { cleanImage } from "../../services/election/images.ts";
 import { positionHasVoteSql } from "./candidate-form.ts";
 import { describeMethod, findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { positionFrozen } from "../../services/election/elections.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
@@ -58,8 +60,8 @@ export function catalogRoutes(deps: Deps) {
       const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method };
       await database.writer.submit([
         {
-          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, election_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
           args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold],
         },
         bumpResultsVersionSql,
@@ -133,6 +135,7 @@ export function catalogRoutes(deps: Deps) {
 
         const position = await findPosition(db, positionId);
         if (!position) fail(404, messages.positionNotFound);
+        if (await positionFrozen(database, { positionId })) fail(409, messages.electionDeclared);
         if (position.method === "referendum") fail(400, messages.referendumHasNoCandidates);
 
         const id = randomUUID();

@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { requireAdminArea, requireUser } from "../../http/auth.ts";
+import { electionWriteGuard } from "../../http/election-guard.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { editRoutes } from "./edits.ts";
 import { electionAdminRoutes } from "./election.ts";
@@ -19,7 +20,7 @@ import { integrityRoutes } from "./integrity.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .use(requireUser(deps), requireAdminArea)
+    .use(requireUser(deps), requireAdminArea, electionWriteGuard(deps, "/admin"))
     .route("/", catalogRoutes(deps))
     .route("/", editRoutes(deps))
     .route("/", electionAdminRoutes(deps))

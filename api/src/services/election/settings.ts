@@ -5,6 +5,7 @@
  */
 import type { ElectionSettings, ElectionSettingsInput, Position } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
@@ -59,6 +60,11 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         input.unopposed,
         now,
       ],
+    },
+    // The current election's row follows its settings while it is open (db/elections.ts).
+    {
+      sql: `UPDATE elections SET title = ?, subtitle = ?, start_time = ?, end_time = ? WHERE id = ${CURRENT_ELECTION_SQL} AND state = 'open'`,
+      args: [input.title, input.subtitle, Date.parse(input.startTime), Date.parse(input.endTime)],
     },
   ]);
   cache.delete(database);

@@ -12,3 +12,10 @@ export const CURRENT_ELECTION_SQL = "(SELECT max(id) FROM elections)";
 
 /** The current election's position ids (for `position_id IN ...`). */
 export const CURRENT_POSITIONS_SQL = `(SELECT id FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL})`;
+
+/**
+ * A declaration or a new election changes which positions take votes, which the ballot rules
+ * cache (services/votes/ballot-rules.ts): the triggers move `catalog_version` only for
+ * positions and candidates, so these writes move it themselves.
+ */
+export const BUMP_CATALOG_VERSION = "INSERT INTO meta (key, value) VALUES ('catalog_version', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1";

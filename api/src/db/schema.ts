@@ -93,11 +93,6 @@ export const electionArchives = sqliteTable("election_archives", {
 export const positions = sqliteTable("positions", {
   id: text("id").primaryKey(),
   title: text("title").notNull(),
-  /**
-   * The election it belongs to; its candidates, ballots and participations belong there through
-   * it. No foreign key: SQLite cannot add one to an existing table with a default of 1.
-   */
-  electionId: integer("election_id").notNull().default(1),
   startTime: integer("start_time").notNull(),
   endTime: integer("end_time").notNull(),
   createdAt: integer("created_at").notNull(),
@@ -120,6 +115,11 @@ export const positions = sqliteTable("positions", {
   yesCount: integer("yes_count").notNull().default(0),
   /** Ballots of a multi position (its candidates' tallies count marks, several per ballot). */
   multiCount: integer("multi_count").notNull().default(0),
+  /**
+   * The election it belongs to; its candidates, ballots and participations belong there through
+   * it. No foreign key: SQLite cannot add one to an existing table with a default of 1.
+   */
+  electionId: integer("election_id").notNull().default(1),
 });
 
 export const candidates = sqliteTable(

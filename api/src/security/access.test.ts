@@ -77,6 +77,12 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
   { method: "GET", path: () => "/admin/turnout", access: "admin" },
   { method: "GET", path: () => `/vote/receipts?positionId=${MISSING}`, access: "signed-in" },
+  // The election's life: an open election before its close is neither declared nor replaced.
+  { method: "GET", path: () => "/elections", access: "signed-in" },
+  { method: "GET", path: () => "/elections/1", access: "signed-in" },
+  { method: "GET", path: () => "/admin/elections/current", access: "admin" },
+  { method: "POST", path: () => "/admin/election/declare", access: "admin" },
+  { method: "POST", path: () => "/admin/elections", access: "admin", body: () => ({ title: "" }) },
   // Voter roll.
   { method: "POST", path: () => "/admin/voters/import?dryRun=1", access: "admin", form: () => new FormData() },
   { method: "GET", path: () => "/admin/voters", access: "admin" },

@@ -17,6 +17,7 @@ import { resultsRoutes } from "./results.ts";
 import { stationAdminRoutes } from "./stations.ts";
 import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
+import { electionLifecycleRoutes } from "./elections.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -30,5 +31,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", resultsRoutes(deps))
     .route("/", stationAdminRoutes(deps))
     .route("/", staffRoutes(deps))
-    .route("/", integrityRoutes(deps));
+    .route("/", integrityRoutes(deps))
+    .route("/", electionLifecycleRoutes(deps));
 }

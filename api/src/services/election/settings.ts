@@ -27,6 +27,11 @@ export async function getElection(database: Database): Promise<ElectionSettings>
   return settings;
 }
 
+/** Drops this process's copy after a write elsewhere in it (a new election's settings). */
+export function forgetElection(database: Database): void {
+  cache.delete(database);
+}
+
 async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
     "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed FROM election_settings WHERE id = 1",

@@ -154,6 +154,19 @@ export class ResultsService {
     return fresh.results;
   }
 
+  /**
+   * A snapshot at least as new as the counter is now, however long it takes (a declaration
+   * archives it: a stale one served meanwhile would not do).
+   */
+  async current(): Promise<Results> {
+    const version = await this.version();
+    for (;;) {
+      this.computing ??= this.compute().finally(() => (this.computing = null));
+      const fresh = await this.computing;
+      if (fresh.version >= version) return fresh.results;
+    }
+  }
+
   private async compute(): Promise<{ version: number; results: Results; refreshAt: number }> {
     const started = performance.now();
     const client = this.database.client;

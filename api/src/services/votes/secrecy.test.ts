@@ -8,6 +8,8 @@
  * - a live copy of the database and its WAL, replayed commit by commit: no commit adds a
  *   participation together with a ballot; after the mixer's pass the WAL is empty and the
  *   database file holds no byte of the pending ballots it applied (secure_delete).
+ * - the declared election's archive (results, sheet, receipt lists) names no voter and lists
+ *   receipts sorted, so it adds nothing to tie a voter to a choice.
  * On the storage before fixed-length sealing every one of these failed: a fingerprint shared by all voters
  * of a candidate, sealed choices as long as the candidate's name, participations timed to the
  * millisecond, and one commit per vote holding participation, ballot and tally.
@@ -73,6 +75,9 @@ beforeAll(async () => {
   liveBeforeMix = copyLive("before-mix");
   await t.deps.mixer.mix();
   liveAfterMix = copyLive("after-mix");
+  // Declared after the close and its grace: the backup holds the archive too.
+  t.clock.advance(HOUR + t.deps.config.voteGraceMs + 1);
+  expect((await t.request("/admin/election/declare", { method: "POST", token: admin })).status).toBe(200);
   backup = join(dir, "backup.db");
   const result = await backupDatabase(t.database.url, backup);
   expect(result.audit).toMatchObject({ ok: true, ballots: VOTERS, pending: 0, participations: VOTERS });
@@ -113,6 +118,24 @@ describe("a backup copy", () => {
           });
         }
       }
+    } finally {
+      client.close();
+    }
+  });
+
+  it("holds a declared election's archive that names no voter and lists receipts in no order but their own", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      const rs = await client.execute("SELECT * FROM election_archives");
+      expect(rs.rows).toHaveLength(1);
+      const text = JSON.stringify(rs.rows[0], (_, v: unknown) => (v instanceof ArrayBuffer ? Buffer.from(v).toString("utf8") : v));
+      for (const [id, v] of voters) {
+        expect(text.includes(id), `voter id in the archive`).toBe(false);
+        expect(text.includes(v.matric), `matric number in the archive`).toBe(false);
+      }
+      const record = JSON.parse(String(rs.rows[0].record)) as { receipts: { receipts: string[] }[] };
+      expect(record.receipts[0].receipts).toHaveLength(VOTERS);
+      expect(record.receipts[0].receipts).toEqual([...record.receipts[0].receipts].sort());
     } finally {
       client.close();
     }

@@ -16,7 +16,7 @@ import { StateMessage } from "../../components/ui/Spinner";
 import "./results-sheet.css"; // A4 page box; the browser's own header and footer stay the reader's choice
 
 
-function PositionTable({ result }: { result: PositionResult }) {
+export function PositionTable({ result }: { result: PositionResult }) {
   const rows = resultsCsvRows(result);
   const label = outcomeLabel(result);
   return (

@@ -4,24 +4,13 @@
  * validator share the schema.
  */
 import { z } from "zod";
-import { MAX_TITLE_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
-import { instantSchema } from "./schemas.ts";
+import { electionIdentityFields } from "./election-schemas.ts";
 import type { Position, ReceiptList, ResultsSheet } from "./types.ts";
 
 export const startElectionSchema = z
   .object({
-    title: z
-      .string({ error: messages.electionTitleRequired })
-      .trim()
-      .min(1, { error: messages.electionTitleRequired })
-      .max(MAX_TITLE_LENGTH, { error: `Election title must be at most ${MAX_TITLE_LENGTH} characters` }),
-    subtitle: z
-      .string({ error: "Subtitle must be text" })
-      .trim()
-      .max(MAX_TITLE_LENGTH, { error: `Subtitle must be at most ${MAX_TITLE_LENGTH} characters` }),
-    startTime: instantSchema(messages.startTimeRequired, "Start time"),
-    endTime: instantSchema(messages.endTimeRequired, "End time"),
+    ...electionIdentityFields,
     /** Copy the last election's positions (titles, windows moved to the new one, rules; no candidates, no votes). */
     copyPositions: z.boolean({ error: "copyPositions must be true or false" }).optional(),
     /** Keep the voter roll (default); false takes every voter off it, and the admin imports the new roll. */

@@ -1,8 +1,7 @@
 /** The elections an installation has run, and whether one can still change (db/elections.ts says which is current). */
+import type { ElectionState } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
-
-export type ElectionState = "open" | "declared" | "ended";
 
 export interface ElectionRow {
   id: number;

@@ -5,15 +5,16 @@ import { electionApi, electionQuery, invalidateSettings } from "../../api/electi
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";
-import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
+import { isoToLocalInput, localInputToIso } from "../../lib/format";
 import { useOnline } from "../../hooks/use-online";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
-import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
+import { FieldShell, inputClass } from "../../components/ui/Field";
 import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 
 type Field = "title" | "subtitle" | "startTime" | "endTime";
 
@@ -84,16 +85,10 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
     save.mutate(parsed.data);
   };
 
-  const zoneHint = `Your local time (${localTimeZone()}); stored in UTC`;
   return (
     <form noValidate onSubmit={submit} className="space-y-5 p-6">
       <NeedsNetwork online={online} />
-      <TextField label="Election Title" autoComplete="off" {...field("title")} />
-      <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
-        <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
-      </div>
+      <ElectionIdentityFields field={field} />
       <SettingSelect
         label="Results Visibility"
         hint="Admins and observers always see live results."

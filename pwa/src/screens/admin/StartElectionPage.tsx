@@ -6,15 +6,15 @@ import { currentElectionQuery, electionsApi, invalidateLifecycle } from "../../a
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";
-import { localInputToIso, localTimeZone } from "../../lib/format";
+import { localInputToIso } from "../../lib/format";
 import { useOnline } from "../../hooks/use-online";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
-import { TextField } from "../../components/ui/Field";
 import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
 
 type Field = "title" | "subtitle" | "startTime" | "endTime";
@@ -81,16 +81,10 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
     setConfirming(parsed.data);
   };
 
-  const zoneHint = `Your local time (${localTimeZone()}); stored in UTC`;
   return (
     <form noValidate onSubmit={submit} className="space-y-5 p-6">
       <NeedsNetwork online={online} />
-      <TextField label="Election Title" autoComplete="off" {...field("title")} />
-      <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
-        <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
-      </div>
+      <ElectionIdentityFields field={field} />
       <label className="flex items-start gap-3 text-sm text-slate-800">
         <input type="checkbox" className="mt-1 size-4" checked={copyPositions} onChange={(e) => setCopy(e.target.checked)} />
         <span>

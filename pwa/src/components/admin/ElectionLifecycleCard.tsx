@@ -40,7 +40,7 @@ export function ElectionLifecycleCard({ canWrite }: { canWrite: boolean }) {
   const declared = s?.election.state === "declared";
   const declarable = s !== undefined && !declared && now >= Date.parse(s.declarableAt);
   return (
-    <Card>
+    <Card role="region" aria-label="Election">
       <CardHeader
         title="Election"
         description="Declare the results once voting has closed, then start the next election."

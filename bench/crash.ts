@@ -39,7 +39,7 @@ const scratch = tempDir("crash");
 const keys = loadKeys({ secret: BALLOT_KEY });
 try {
   console.log(`crash: ${rounds} rounds, ${connections} concurrent voters, synchronous=${sync}, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  const seeded = await seed(scratch.dbPath, { voters: VOTERS, sessions: true });
+  const seeded = await seed(scratch.dbPath, { voters: VOTERS, sessions: true, ballotBatch: 1 });
   const pairs: Pair[] = [];
   for (let v = 1; v <= VOTERS; v++) {
     for (const [p, pos] of seeded.positions.entries()) pairs.push({ voter: v, position: pos.id, candidate: pos.candidates[(v * 7 + p) % pos.candidates.length] });

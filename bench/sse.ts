@@ -102,7 +102,7 @@ export async function runSseBench(options: SseBenchOptions = {}): Promise<SseBen
   try {
     // Each voter may hold HUB_DEFAULTS.maxStreamsPerUser streams: seed enough voters to hold them all.
     const holders = Math.ceil(subscribers / HUB_DEFAULTS.maxStreamsPerUser);
-    const seeded = await seed(scratch.dbPath, { voters: Math.max(voters, holders), positions, candidatesPerPosition: 3, sessions: true });
+    const seeded = await seed(scratch.dbPath, { voters: Math.max(voters, holders), positions, candidatesPerPosition: 3, sessions: true, ballotBatch: 1 });
     server = await startServer({ dbPath: scratch.dbPath });
     const base = server.url;
 

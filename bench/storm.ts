@@ -24,7 +24,7 @@ const parallel = Math.max(1, Math.min(1000, intArg(args, "parallel", 100)));
 const scratch = tempDir("storm");
 try {
   console.log(`storm: ${fmt(voters)} voters x (5 same-key + 5 new-key) concurrent votes, ${parallel} voters at once, load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
-  const seeded = await seed(scratch.dbPath, { voters, positions: 1, candidatesPerPosition: 3, sessions: true });
+  const seeded = await seed(scratch.dbPath, { voters, positions: 1, candidatesPerPosition: 3, sessions: true, ballotBatch: 1 });
   const position = seeded.positions[0];
   const server = await startServer({ dbPath: scratch.dbPath });
   const statuses: Record<string, number> = {};

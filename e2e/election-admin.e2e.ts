@@ -27,6 +27,8 @@ beforeAll(async () => {
   server = await startServer();
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  // This flow reads each vote in the tallies as soon as it is applied.
+  await api.setBallotBatch(adminToken, 1);
   ids.chair = await api.createPosition(adminToken, "Polling Day Chair");
   await api.createCandidate(adminToken, "Zainab Bello", ids.chair, [200, 60, 60]);
   await api.createCandidate(adminToken, "Yusuf Garba", ids.chair, [60, 200, 60]);

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { ADMIN, VOTER, VOTER_2 } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { testPhoto } from "./support/png";
+import { serverApi } from "./support/server-api";
 import { createCandidate, createPosition, createUser, expectToast, logout } from "./support/steps";
 
 const baseURL = inject("baseURL");
@@ -18,6 +19,9 @@ let registered = 0;
 
 beforeAll(async () => {
   [admin, voter] = await Promise.all([openBrowser(baseURL), openBrowser(baseURL)]);
+  // The live update below is one vote: it reaches the tallies only with a batch of 1.
+  const api = serverApi(baseURL);
+  await api.setBallotBatch(await api.login(ADMIN.matric, { password: ADMIN.password }), 1);
 });
 afterAll(async () => {
   await Promise.all([admin?.close(), voter?.close()]);

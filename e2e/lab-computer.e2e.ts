@@ -65,6 +65,8 @@ beforeAll(async () => {
   server = await startServer();
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  // This flow reads each vote in the tallies as soon as it is applied.
+  await api.setBallotBatch(adminToken, 1);
   const created = await api.post("/admin/users", { name: LAB_VOTER.name, matricNumber: LAB_VOTER.matric, dateOfBirth: Number(LAB_VOTER.dob) }, adminToken);
   expect(created.status).toBe(201);
   ids.president = await api.createPosition(adminToken, "President");

@@ -35,6 +35,8 @@ beforeAll(async () => {
   server = await startServer();
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  // This flow reads each vote in the tallies as soon as it is applied.
+  await api.setBallotBatch(adminToken, 1);
   const created = await api.call("/admin/users", {
     method: "POST",
     token: adminToken,

@@ -66,6 +66,8 @@ beforeAll(async () => {
   server = await startServer();
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  // This flow reads each vote in the tallies as soon as it is applied.
+  await api.setBallotBatch(adminToken, 1);
   const account = (json: object) => api.post("/admin/users", json, adminToken);
   for (const o of [OFFICER, OTHER_OFFICER]) {
     expect((await account({ name: o.name, matricNumber: o.matric, role: "officer", password: o.password })).status).toBe(201);

@@ -98,6 +98,9 @@ it("serves a whole voting session on a fresh database", async () => {
   const admin = await api("/auth/login", { method: "POST", json: { matricNumber: "0000/5570001", password: "server-test-secret" } });
   expect(admin.status).toBe(200);
   const token = admin.body.token as string;
+  // A batch of 1: the session below reads its one vote in the tallies.
+  const settings = (await api("/election", { token })).body;
+  expect((await api("/admin/election", { method: "PUT", token, json: { ...settings, ballotBatch: 1 } })).status).toBe(200);
 
   const created = await api("/admin/users", { method: "POST", token, json: { name: "Chidi Eze", matricNumber: "2020/5570123", dateOfBirth: 20020515 } });
   expect(created.status).toBe(201);

@@ -44,6 +44,11 @@ export interface SeedOptions {
   /** Fill every voter's ballot for every position (voters x positions ballots). */
   ballotsForFirst?: number;
   now?: number;
+  /**
+   * The election's ballot batch; left out, the installation's default. A bench that follows
+   * each vote into the tallies (a broadcast's delay, a crash's exactly-once count) sets 1.
+   */
+  ballotBatch?: number;
 }
 
 export interface Seeded {
@@ -82,6 +87,7 @@ export async function seed(dbPath: string, opts: SeedOptions): Promise<Seeded> {
       out.positions.push({ id: positionIdOf(p), candidates: cands });
     }
     await c.batch(stmts, "write");
+    if (opts.ballotBatch !== undefined) await c.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [opts.ballotBatch] });
 
     if (sessions) {
       for (let start = 1; start <= voters; start += 500) {

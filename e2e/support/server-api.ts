@@ -45,7 +45,17 @@ export function serverApi(base: string) {
     return body._id;
   }
 
-  return { call, post, login, createPosition, createCandidate };
+  /**
+   * The election's ballot batch. A flow that reads one vote in the tallies sets 1: with the
+   * default (10) a lone vote waits for nine more or the close.
+   */
+  async function setBallotBatch(token: string, ballotBatch: number): Promise<void> {
+    const { body: settings } = await call<Record<string, unknown>>("/election", { token });
+    const { status } = await call("/admin/election", { method: "PUT", token, body: JSON.stringify({ ...settings, ballotBatch }) });
+    expect(status).toBe(200);
+  }
+
+  return { call, post, login, createPosition, createCandidate, setBallotBatch };
 }
 
 export async function waitForController(page: Page) {

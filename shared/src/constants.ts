@@ -24,6 +24,14 @@ export const ELECTION_SUBTITLE = "CSC Leadership 2025";
 export const APP_TITLE = "CSC E-Voting";
 
 export const TOP_CANDIDATES_LIMIT = 10;
+/**
+ * The smallest group of a position's ballots applied to its tallies together, unless an admin
+ * chooses otherwise: below a group, whoever sees who voted beside the tallies can tie voters
+ * to choices (docs/decisions/0017-ballot-batch.md).
+ */
+export const DEFAULT_BALLOT_BATCH = 10;
+/** A batch larger than this would keep every tally of a student election still until the close. */
+export const MAX_BALLOT_BATCH = 1_000;
 export const REALTIME_CHANNEL = "ballot-updates";
 export const NEW_VOTE_EVENT = "new-vote";
 

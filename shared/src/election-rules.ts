@@ -3,7 +3,7 @@
  * window may be edited, who may vote for a position, and which choices its ballot offers.
  * Time is passed in (epoch ms) so every edge is testable with a fake clock.
  */
-import { ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "./constants.ts";
+import { DEFAULT_BALLOT_BATCH, ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, ELECTION_TITLE } from "./constants.ts";
 import { messages } from "./messages.ts";
 import type { ElectionSettings, UnopposedMode } from "./types.ts";
 
@@ -16,6 +16,7 @@ export const SPEC_ELECTION: ElectionSettings = {
   resultsVisibility: "live",
   ballotOrder: "fixed",
   unopposed: "single",
+  ballotBatch: DEFAULT_BALLOT_BATCH,
 };
 
 export interface Window {

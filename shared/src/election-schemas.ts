@@ -4,7 +4,7 @@
  * these check the shape and start < end.
  */
 import { z } from "zod";
-import { MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
+import { MAX_BALLOT_BATCH, MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
 import { positionMethodFields } from "./ballot-methods.ts";
 import { groupsSchema } from "./roll.ts";
@@ -30,6 +30,13 @@ export const electionSettingsSchema = z
     resultsVisibility: z.enum(["live", "after-close"], { error: "Results visibility must be 'live' or 'after-close'" }),
     ballotOrder: z.enum(["fixed", "random"], { error: "Ballot order must be 'fixed' or 'random'" }),
     unopposed: z.enum(["single", "yes-no"], { error: "Unopposed positions must be 'single' or 'yes-no'" }),
+    /** Omitted: the stored value stays (a form or client that does not know the field). */
+    ballotBatch: z
+      .number({ error: messages.ballotBatchInvalid })
+      .int({ error: messages.ballotBatchInvalid })
+      .min(1, { error: messages.ballotBatchInvalid })
+      .max(MAX_BALLOT_BATCH, { error: messages.ballotBatchInvalid })
+      .optional(),
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] });
 export type ElectionSettingsInput = z.infer<typeof electionSettingsSchema>;

@@ -3,6 +3,8 @@
  * (../shared/spec/election-app-spec.md sections 2, 4, 5 and 8). Both the API and the PWA
  * import these, so a message is written once.
  */
+import { MAX_BALLOT_BATCH } from "./constants.ts";
+
 export const messages = {
   matricRequired: "Matriculation number is required",
   matricFormat: "Must be in format YYYY/5570XXX (e.g., 2020/5570123)",
@@ -111,6 +113,7 @@ export const messages = {
   startElectionSuccess: "New election started",
   startElectionFailed: "Failed to start the new election",
   electionNotFound: "Election not found",
+  ballotBatchInvalid: `Ballot batch must be a whole number from 1 to ${MAX_BALLOT_BATCH}`,
   updatePositionSuccess: "Position updated successfully!",
   updatePositionFailed: "Failed to update position",
   updateCandidateSuccess: "Candidate updated successfully!",

@@ -146,12 +146,19 @@ export interface PositionResult {
   question?: string | null;
   passThreshold?: number;
   referendum?: ReferendumOutcome;
+  /**
+   * Ballots cast here and not yet in the tallies (fewer than a batch while the position is
+   * open); absent when none wait or ballots are applied one by one.
+   */
+  waiting?: number;
 }
 
 export interface Results {
   totalRegisteredVoters: number;
   totalVotesCast: number;
   results: PositionResult[];
+  /** The election's batch when above 1: the tallies move in groups of at least this many ballots. */
+  ballotBatch?: number;
   /** ISO instant the snapshot was taken. */
   generatedAt: string;
 }
@@ -180,6 +187,8 @@ export interface ElectionSettings {
   resultsVisibility: ResultsVisibility;
   ballotOrder: BallotOrder;
   unopposed: UnopposedMode;
+  /** The smallest group of a position's ballots applied to its tallies together (1: each as it comes). */
+  ballotBatch: number;
 }
 
 /** What the login page may know before anyone signs in. */

@@ -437,8 +437,10 @@ export const electionSettings = sqliteTable(
     /**
      * The smallest group of a position's ballots applied to its tallies together (the mixer):
      * 1 applies each ballot as it comes. A position's remainder is applied at its close.
+     * 10 by default: a tally that moves by one ballot at a time ties that ballot to whoever
+     * was just marked as voted (docs/decisions/0017-ballot-batch.md).
      */
-    ballotBatch: integer("ballot_batch").notNull().default(1),
+    ballotBatch: integer("ballot_batch").notNull().default(10),
   },
   () => [
     check("election_settings_one_row", sql`id = 1`),
@@ -446,6 +448,7 @@ export const electionSettings = sqliteTable(
     check("election_settings_order_check", sql`ballot_order IN ('fixed', 'random')`),
     check("election_settings_unopposed_check", sql`unopposed IN ('single', 'yes-no')`),
     check("election_settings_window_check", sql`start_time < end_time`),
+    check("election_settings_batch_check", sql`ballot_batch >= 1`),
   ],
 );
 

@@ -75,9 +75,12 @@ describe.each(releases)("a database made by release %s", (release) => {
     const elections = await database.client.execute("SELECT id, title, subtitle, start_time, end_time, state FROM elections");
     expect(elections.rows.map((r) => ({ ...r }))).toEqual([{ id: 1, ...settings, state: "open" }]);
     expect((await database.client.execute("SELECT count(*) AS n FROM positions WHERE election_id = 1")).rows[0].n).toBe(before.positions);
+    // A release's batch of 1 was the old default nobody could change: migrated, it is the new one.
+    expect((await database.client.execute("SELECT ballot_batch FROM election_settings")).rows[0].ballot_batch).toBe(10);
     // Ballots a release left pending for its mixer (sealed with their hour, without a MAC) are
-    // applied by this one; the migrated election applies each ballot as it comes.
-    expect((await database.client.execute("SELECT ballot_batch FROM election_settings")).rows[0].ballot_batch).toBe(1);
+    // applied by this one; with a batch of 1 (an admin's choice) each goes in as it comes, so the
+    // vote below shows in the tallies at once.
+    await database.client.execute("UPDATE election_settings SET ballot_batch = 1");
     await deps.mixer.mix();
     expect(Number((await database.client.execute("SELECT count(*) AS n FROM pending_ballots")).rows[0].n)).toBe(0);
     expect(await checkTallies(database, keys)).toMatchObject({ ok: true, pending: 0, participations: before.participations });

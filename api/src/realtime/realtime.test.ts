@@ -15,7 +15,8 @@ afterEach(async () => {
 });
 
 async function fresh(options: Parameters<typeof createTestApp>[0] = {}) {
-  const t = await createTestApp(options);
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  const t = await createTestApp({ ballotBatch: 1, ...options });
   apps.push(t);
   return t;
 }

@@ -79,7 +79,8 @@ describe("results visibility 'after-close'", () => {
     const admin = await t.adminToken();
     const { position, candidates } = await t.openElection(admin);
     const now = t.clock.now();
-    const settings = { ...SPEC_DEFAULTS, startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), resultsVisibility: "after-close" };
+    // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+    const settings = { ...SPEC_DEFAULTS, ballotBatch: 1, startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), resultsVisibility: "after-close" };
     expect((await t.request("/admin/election", { method: "PUT", token: admin, json: settings })).status).toBe(200);
     const voter = await t.createVoter(admin);
     return { t, admin, voter, position, candidates, end: Date.parse(settings.endTime) };
@@ -152,7 +153,8 @@ describe("ballot order 'random'", () => {
 
 describe("eligibility by groups", () => {
   it("an ineligible voter does not get the position, gets 403, and turnout counts eligible voters only", async () => {
-    const t = await fresh();
+    // A batch of 1: the one vote below is read in the tallies.
+    const t = await fresh({ ballotBatch: 1 });
     const admin = await t.adminToken();
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "300L Rep");
     const patched = await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { eligibleGroups: ["300L"] } });

@@ -11,7 +11,8 @@ import { receiptCode } from "../services/votes/receipts.ts";
 let t: TestApp;
 let admin: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());

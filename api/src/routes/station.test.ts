@@ -3,10 +3,11 @@
  * station, wrong officer, officer signed out, past the grace period), first-wins against a
  * phone vote, and exactly-once replay of a station ballot.
  */
-import { createCipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { STATION_BALLOT_BLOCK, STATION_EXPORT_KIND, messages, type StationBallotAnswer, type StationDevice, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
+import { STATION_EXPORT_KIND, messages, type StationBallotAnswer, type StationDevice, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
+import { sealStationBallot } from "../test/station-device.ts";
 
 let t: TestApp;
 let admin: string;
@@ -45,18 +46,7 @@ async function openSession(token: string, stationId: string) {
   return (await res.json()) as StationSessionInfo;
 }
 
-/** Seals a ballot exactly as the device does (AES-256-GCM, session id as associated data, padded). */
-function seal(session: StationSessionInfo, voterId: string, choices: StationChoice[], castAt = t.clock.now()) {
-  const ballotId = randomUUID();
-  const body = { v: 1, ballotId, voterId, castAt, choices, pad: "" };
-  const size = JSON.stringify(body).length;
-  body.pad = "x".repeat(Math.ceil(size / STATION_BALLOT_BLOCK) * STATION_BALLOT_BLOCK - size);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", Buffer.from(session.key, "base64url"), iv);
-  cipher.setAAD(Buffer.from(session.sessionId));
-  const data = Buffer.concat([cipher.update(JSON.stringify(body)), cipher.final(), cipher.getAuthTag()]);
-  return { ballotId, sealed: { sessionId: session.sessionId, iv: iv.toString("base64url"), data: data.toString("base64url") } };
-}
+const seal = (session: StationSessionInfo, voterId: string, choices: StationChoice[], castAt = t.clock.now()) => sealStationBallot(session, voterId, choices, castAt);
 
 const deliver = (token: string, ballot: ReturnType<typeof seal>, key = ballot.ballotId) =>
   t.request("/station/ballots", { method: "POST", token, json: ballot.sealed, headers: { "idempotency-key": key } });

@@ -15,7 +15,8 @@ import { backupDatabase } from "./backup.ts";
 let t: TestApp;
 let dir: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1 });
   dir = mkdtempSync(join(tmpdir(), "evoting-backup-"));
 });
 afterEach(async () => {

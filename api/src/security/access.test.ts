@@ -27,7 +27,8 @@ let positionId: string;
 let candidateId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
   const election = await t.openElection(admin, ["Ada", "Grace"]);
   positionId = election.position._id;

@@ -28,8 +28,8 @@ export interface TestAppOptions {
   /** Serve through the production listener on 127.0.0.1 and a free port; `request` goes over it. */
   listen?: boolean;
   /**
-   * The election's `ballotBatch` (default 10 in a real installation): 1 here unless a test
-   * asks otherwise, so a test reads a vote in the tallies right after its 201.
+   * The election's `ballotBatch`; left out, the installation's default (10). A test that reads
+   * one vote in the tallies right after its 201 asks for 1.
    */
   ballotBatch?: number;
 }
@@ -43,7 +43,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
   const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
-  await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch ?? 1] });
+  if (options.ballotBatch !== undefined) {
+    await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch] });
+  }
   const app = createApp(deps);
   const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
   const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
@@ -78,6 +80,17 @@ export async function createTestApp(options: TestAppOptions = {}) {
     if (res.status !== 201) throw new Error(`create voter failed: ${res.status} ${await res.text()}`);
     const { token } = await login(matricNumber, { dateOfBirth: Number(dateOfBirth) });
     return { matricNumber, token, dateOfBirth };
+  }
+
+  /** An observer (read-only admin) signed in by password; answers its token. */
+  async function createObserver(admin: string, matricNumber = "2020/5570900") {
+    const res = await request("/admin/users", {
+      method: "POST",
+      token: admin,
+      json: { name: "Olu Observer", matricNumber, role: "observer", password: "observer-pass-1" },
+    });
+    if (res.status !== 201) throw new Error(`create observer failed: ${res.status} ${await res.text()}`);
+    return (await login(matricNumber, { password: "observer-pass-1" })).token;
   }
 
   async function createPosition(admin: string, title: string, startTime: string, endTime: string) {
@@ -118,7 +131,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return { app, deps, clock, database, request, login, adminToken, createVoter, createPosition, createCandidate, openElection, close };
+  return { app, deps, clock, database, request, login, adminToken, createVoter, createObserver, createPosition, createCandidate, openElection, close };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -12,6 +12,7 @@ import { ResultsWithheld, isResultsWithheld } from "../components/results/Result
 import { DetailedResults } from "./results/DetailedResults";
 import { StationBallots } from "../components/results/StationBallots";
 import { ResultsExportActions } from "../components/results/ResultsExportActions";
+import { BallotBatchNotice } from "../components/results/BallotBatchNotice";
 import { RESULTS_TABS, RESULTS_TAB_LABELS, type ResultsTab } from "./results/tabs";
 
 const route = getRouteApi("/_auth/results");
@@ -69,6 +70,7 @@ export function ResultsPage() {
         ))}
       </div>
 
+      {results && <BallotBatchNotice results={results} />}
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {isPending ? (
           <Card>

@@ -11,22 +11,15 @@ import { createTestApp, type TestApp } from "../../test/harness.ts";
 let t: TestApp;
 let admin: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
-async function createObserver() {
-  const res = await t.request("/admin/users", {
-    method: "POST",
-    token: admin,
-    json: { name: "Olu Observer", matricNumber: "2020/5570900", role: "observer", password: "observer-pass-1" },
-  });
-  expect(res.status).toBe(201);
-  return (await t.login("2020/5570900", { password: "observer-pass-1" })).token;
-}
+const createObserver = () => t.createObserver(admin);
 
 async function vote(token: string, positionId: string, candidateId: string) {
   const res = await t.request("/vote", { method: "POST", token, json: { positionId, candidateId } });

@@ -7,7 +7,8 @@ import { createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 let t: TestApp;
 let admin: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());

@@ -9,7 +9,8 @@ import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { runAudit } from "../../scripts/audit.ts";
 
 let t: TestApp;
-beforeEach(async () => (t = await createTestApp()));
+// A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+beforeEach(async () => (t = await createTestApp({ ballotBatch: 1 })));
 afterEach(async () => t.close());
 
 async function castAliceFourBobTwo() {

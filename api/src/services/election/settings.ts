@@ -34,7 +34,7 @@ export function forgetElection(database: Database): void {
 
 async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed FROM election_settings WHERE id = 1",
+    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch FROM election_settings WHERE id = 1",
   );
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
@@ -45,16 +45,17 @@ async function readElection(database: Database): Promise<ElectionSettings> {
     resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
     ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
     unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
+    ballotBatch: Number(row.ballot_batch),
   };
 }
 
-/** Replaces the settings; answers what they were and what they are now (for the audit). */
+/** Replaces the settings (a `ballotBatch` left out keeps its value); answers what they were and what they are now (for the audit). */
 export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
   const before = await readElection(database);
   await database.writer.submit([
     {
       sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
-              results_visibility = ?, ballot_order = ?, unopposed = ?, updated_at = ? WHERE id = 1`,
+              results_visibility = ?, ballot_order = ?, unopposed = ?, ballot_batch = coalesce(?, ballot_batch), updated_at = ? WHERE id = 1`,
       args: [
         input.title,
         input.subtitle,
@@ -63,6 +64,7 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         input.resultsVisibility,
         input.ballotOrder,
         input.unopposed,
+        input.ballotBatch ?? null,
         now,
       ],
     },

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
-beforeEach(async () => (t = await createTestApp()));
+// A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+beforeEach(async () => (t = await createTestApp({ ballotBatch: 1 })));
 afterEach(async () => t.close());
 
 describe("results snapshot reuse", () => {

@@ -171,7 +171,7 @@ export class ResultsService {
     const started = performance.now();
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies.
-    const [v, voters, voted, rows, eligible, settings] = await client.batch(
+    const [v, voters, voted, rows, eligible, settings, pending] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
         `SELECT count(*) AS n FROM users WHERE ${isVoterSql()}`,
@@ -188,8 +188,10 @@ export class ResultsService {
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]' AND p.election_id = ${CURRENT_ELECTION_SQL}`,
-        // Whether a lone candidate is decided by Yes/No (off by default, the spec).
-        "SELECT unopposed FROM election_settings WHERE id = 1",
+        // Whether a lone candidate is decided by Yes/No (off by default, the spec), and the batch.
+        "SELECT unopposed, ballot_batch FROM election_settings WHERE id = 1",
+        // Ballots not yet in the tallies: a count of votes cast, which turnout shows anyway.
+        "SELECT position_id, count(*) AS n FROM pending_ballots GROUP BY position_id",
       ],
       "read",
     );
@@ -226,6 +228,8 @@ export class ResultsService {
       }
     }
     const unopposed = settings.rows[0]?.unopposed === "yes-no" ? "yes-no" : "single";
+    const ballotBatch = Number(settings.rows[0]?.ballot_batch ?? 1);
+    const waitingBy = new Map(pending.rows.map((r) => [String(r.position_id), Number(r.n)]));
     const totalRegisteredVoters = Number(voters.rows[0]?.n ?? 0);
     const eligibleBy = new Map(eligible.rows.map((r) => [String(r.position_id), Number(r.n)]));
     for (const entry of byPosition.values()) entry.eligibleVoters = eligibleBy.get(entry.positionId) ?? totalRegisteredVoters;
@@ -238,7 +242,8 @@ export class ResultsService {
         if (method.method === "ranked" && now < closesAt) refreshAt = Math.min(refreshAt, closesAt);
         const entry = method.method === "single" && isYesNoBallot(p.breakdown.length, unopposed) ? { ...p, yesNo: true } : p;
         const decided = await withMethod(this.database, entry, method, now >= closesAt);
-        return { ...decided, breakdown: sortBreakdown(decided.breakdown) };
+        const waiting = ballotBatch > 1 ? (waitingBy.get(p.positionId) ?? 0) : 0;
+        return { ...decided, breakdown: sortBreakdown(decided.breakdown), ...(waiting > 0 ? { waiting } : {}) };
       }),
     );
     const results: Results = {
@@ -246,6 +251,7 @@ export class ResultsService {
       totalVotesCast: Number(voted.rows[0]?.n ?? 0),
       results: entries,
       generatedAt: new Date(now).toISOString(),
+      ...(ballotBatch > 1 ? { ballotBatch } : {}),
     };
     const snapshot = { version: Number(v.rows[0]?.value ?? 0), results, refreshAt };
     if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;

@@ -20,7 +20,8 @@ const isMixInsert = (st: WriteStatement) => typeof st !== "string" && st.sql.inc
 let admin: string;
 beforeEach(async () => {
   // No timer pass during a test: passes happen where the test says.
-  t = await createTestApp({ config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
+  // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
+  t = await createTestApp({ ballotBatch: 1, config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());

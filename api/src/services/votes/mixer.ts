@@ -16,16 +16,17 @@
  *      participations leave the WAL file within milliseconds (PRAGMA secure_delete, set on
  *      every connection, zeroes the deleted pending rows in the database file).
  *
- * Trade-off (docs/security.md, "Threat model"): a batch is every vote of the last interval. A copy of
- * the WAL taken in the few milliseconds between a pass and its checkpoint ties that batch's
- * ballots to that interval's voters as a set, never one to one unless the batch held one
- * vote. A longer interval gives larger sets but later results; 400 ms keeps a vote in the
- * results within ~1 s (the hub sends at most one update a second) and the WAL short.
+ * A position's ballots are applied only once at least the election's ballot batch of them wait
+ * (10 by default; its remainder at its close), so a tally never moves by fewer (docs/security.md,
+ * "Insiders"). A copy of the WAL taken in the few milliseconds between a pass and its
+ * checkpoint ties that pass's ballots to their voters as a set, never one to one. 400 ms keeps
+ * a full group in the results within ~1 s (the hub sends at most one update a second) and the
+ * WAL short.
  *
  * Crash safety: the pending row commits with the participation (the 201 is sent after that
  * commit), so a SIGKILL at any point leaves it in the database and the next start applies it,
  * or, when its ballot went in before the kill, only deletes it.
- * Shutdown (`stop`) applies everything still pending.
+ * Shutdown (`stop`) applies every group that is due; the rest waits in the database for the next start.
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { BallotKind } from "@evoting/shared";

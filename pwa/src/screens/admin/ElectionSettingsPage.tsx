@@ -16,16 +16,20 @@ import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 
-type Field = "title" | "subtitle" | "startTime" | "endTime";
+type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch";
 
 const textValues = (s: ElectionSettings) => ({
   title: s.title,
   subtitle: s.subtitle,
   startTime: isoToLocalInput(s.startTime),
   endTime: isoToLocalInput(s.endTime),
+  ballotBatch: String(s.ballotBatch),
 });
 
-/** /admin/election: the election's title, window, results visibility, ballot order and unopposed positions. */
+/** A typed number, or NaN for anything else (blank too), which the schema refuses with its message. */
+const wholeNumber = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
+
+/** /admin/election: the election's title, window, results visibility, ballot order, unopposed positions and ballot batch. */
 export function ElectionSettingsPage() {
   const settings = useQuery(electionQuery());
   return (
@@ -73,6 +77,7 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
       ...values,
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
+      ballotBatch: wholeNumber(values.ballotBatch),
       resultsVisibility,
       ballotOrder,
       unopposed,
@@ -118,6 +123,15 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
           ["single", "Vote for the candidate (as usual)"],
           ["yes-no", "Yes or No"],
         ]}
+      />
+      <TextField
+        label="Ballot Batch"
+        type="number"
+        inputMode="numeric"
+        min={1}
+        step={1}
+        hint="Votes reach the results in groups of this many per position, so no one can match a voter to a choice. 1 shows each vote at once."
+        {...field("ballotBatch")}
       />
       <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={save.isPending || !online}>
         {save.isPending ? "Saving..." : "Save Settings"}

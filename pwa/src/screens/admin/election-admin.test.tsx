@@ -18,18 +18,24 @@ afterEach(() => session.clear());
 const H = 3_600_000;
 const settings: ElectionSettings = SPEC_ELECTION;
 
+/** Election Settings on a mocked server; answers the list of PUT bodies it receives. */
+function openSettings() {
+  session.signIn("token-123456789012345678901", admin);
+  const puts: unknown[] = [];
+  mockFetch({
+    "GET /api/election": () => json(settings),
+    "PUT /api/admin/election": ({ body }) => {
+      puts.push(JSON.parse(String(body)));
+      return json({ ...settings, ...(JSON.parse(String(body)) as object) });
+    },
+  });
+  renderRoute(ElectionSettingsPage, "/admin/election");
+  return puts;
+}
+
 describe("Election Settings", () => {
   test("loads the settings as local times and saves UTC instants with visibility and order", async () => {
-    session.signIn("token-123456789012345678901", admin);
-    const puts: unknown[] = [];
-    mockFetch({
-      "GET /api/election": () => json(settings),
-      "PUT /api/admin/election": ({ body }) => {
-        puts.push(JSON.parse(String(body)));
-        return json({ ...settings, ...(JSON.parse(String(body)) as object) });
-      },
-    });
-    renderRoute(ElectionSettingsPage, "/admin/election");
+    const puts = openSettings();
     const u = userEvent.setup();
     const title = await screen.findByLabelText("Election Title", {}, { timeout: 8000 });
     await waitFor(() => expect(title).toHaveValue("Department Elections"));
@@ -50,6 +56,26 @@ describe("Election Settings", () => {
     await u.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
     expect(puts).toEqual([{ ...settings, title: "SUG Elections", resultsVisibility: "after-close", ballotOrder: "random", unopposed: "yes-no" }]);
+  });
+
+  test("Ballot Batch: shows the stored batch with its help, refuses anything but a whole number from 1, saves it", async () => {
+    const puts = openSettings();
+    const u = userEvent.setup();
+    const batch = await screen.findByLabelText("Ballot Batch", {}, { timeout: 8000 });
+    expect(batch).toHaveValue(10);
+    expect(batch).toHaveAccessibleDescription(/groups of this many per position, so no one can match a voter to a choice/);
+    for (const bad of ["0", ""]) {
+      await u.clear(batch);
+      if (bad) await u.type(batch, bad);
+      await u.click(screen.getByRole("button", { name: "Save Settings" }));
+      expect(await screen.findByText(messages.ballotBatchInvalid)).toBeInTheDocument();
+    }
+    expect(puts).toHaveLength(0);
+    await u.clear(batch);
+    await u.type(batch, "1");
+    await u.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
+    expect(puts).toEqual([{ ...settings, ballotBatch: 1 }]);
   });
 });
 

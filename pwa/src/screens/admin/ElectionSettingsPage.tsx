@@ -10,7 +10,7 @@ import { useOnline } from "../../hooks/use-online";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
-import { FieldShell, inputClass } from "../../components/ui/Field";
+import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";

@@ -16,7 +16,8 @@ const GRACE = 10 * 60_000;
 let t: TestApp;
 let admin: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: each vote is in the tallies at its 201 (one test sets the default, 10).
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());

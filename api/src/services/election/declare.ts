@@ -51,9 +51,19 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
   await deps.mixer.mix();
   const pending = await database.get("SELECT count(*) AS n FROM pending_ballots");
   if (Number(pending?.n ?? 0) > 0) return { refused: messages.declarePending };
-  const check = await deps.integrity.run("declaration");
-  if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
+  return deps.integrity.runThen("declaration", async (check): Promise<Refusal | { archive: ElectionArchive }> => {
+    if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
+    const refused = await archiveElection(deps, election, now);
+    if (refused) return refused;
+    const archive = await readArchive(database, election.id);
+    if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
+    return { archive };
+  });
+}
 
+/** Freezes the current election's results as published, and marks it declared, in one write. */
+async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: number): Promise<Refusal | undefined> {
+  const { database } = deps;
   const results: Results = await deps.results.current();
   const csv = Buffer.from(resultsCsv(results), "utf8");
   const csvSha256 = sha256Hex(csv);
@@ -70,28 +80,26 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
 
   try {
     await database.writer.submit([
-    {
-      sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record)
-            SELECT id, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
-      args: [now, csv, csvSha256, head.headSeq, head.head, JSON.stringify(record), election.id],
-    },
-    onlyIfOneRow("the election was declared at the same time"),
-    {
-      sql: `UPDATE elections SET state = 'declared', declared_at = ?, title = ?, subtitle = ?, start_time = ?, end_time = ?
-             WHERE id = ? AND state = 'open'`,
-      args: [now, String(settings.title), String(settings.subtitle), Number(settings.start_time), Number(settings.end_time), election.id],
-    },
-    // Votes are checked against cached rules that know each position's election: every process reloads them.
-    BUMP_CATALOG_VERSION,
-  ]);
+      {
+        sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record)
+              SELECT id, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
+        args: [now, csv, csvSha256, head.headSeq, head.head, JSON.stringify(record), election.id],
+      },
+      onlyIfOneRow("the election was declared at the same time"),
+      {
+        sql: `UPDATE elections SET state = 'declared', declared_at = ?, title = ?, subtitle = ?, start_time = ?, end_time = ?
+               WHERE id = ? AND state = 'open'`,
+        args: [now, String(settings.title), String(settings.subtitle), Number(settings.start_time), Number(settings.end_time), election.id],
+      },
+      // Votes are checked against cached rules that know each position's election: every process reloads them.
+      BUMP_CATALOG_VERSION,
+    ]);
   } catch (error) {
     // The guard's failure: another process declared it first.
     if ((await currentElection(database)).state !== "open") return { refused: messages.electionAlreadyDeclared };
     throw error;
   }
-  const archive = await readArchive(database, election.id);
-  if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
-  return { archive };
+  return undefined;
 }
 
 const iso = (ms: unknown) => new Date(Number(ms)).toISOString();

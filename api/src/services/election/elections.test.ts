@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from "../../test/harness.ts";
 let t: TestApp;
 let admin: string;
 beforeEach(async () => {
-  t = await createTestApp();
+  // A batch of 1: each vote is in the tallies (and its receipt list) at its 201.
+  t = await createTestApp({ ballotBatch: 1 });
   admin = await t.adminToken();
 });
 afterEach(async () => t.close());

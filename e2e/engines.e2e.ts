@@ -184,8 +184,8 @@ for (const engine of ENGINES) {
     });
 
     test("the chat posts and receives", async () => {
-      await page.click({ role: "button", name: { re: "^Chat" } });
       const panel: Query = { role: "dialog", name: "Election chat" };
+      await page.clickFor({ role: "button", name: { re: "^Chat" } }, panel, 20_000);
       await page.waitFor({ within: panel, text: "Live" }, 20_000);
       const mine = `Hello from ${engine}`;
       await page.type({ within: panel, label: "Message" }, mine);
@@ -215,6 +215,7 @@ for (const engine of ENGINES) {
             const open = indexedDB.open("evoting");
             open.onsuccess = () => resolve(open.result);
             open.onerror = () => reject(open.error);
+            open.onblocked = () => reject(new Error("the device store is blocked by another connection"));
           });
           let rows = 0;
           for (const name of ["cache", "marks", "outbox", "outcomes"]) {
@@ -228,7 +229,8 @@ for (const engine of ENGINES) {
           const keys = Object.keys(localStorage).concat(Object.keys(sessionStorage));
           return { rows, session: keys.filter((k) => /token|user/i.test(k)) };
         });
-      await page.until("no voter rows left", async () => (await left()).rows === 0, 10_000);
+      // WebKit's storage process can stall for seconds when the machine is loaded: wait it out.
+      await page.until("no voter rows left", async () => (await left()).rows === 0, 45_000);
       expect(await left()).toEqual({ rows: 0, session: [] });
     });
 

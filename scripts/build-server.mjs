@@ -1,9 +1,11 @@
-// Bundles the API server and its writer thread into api/dist (esbuild; decision 0012), so a
-// production start runs plain `node` with only the dependencies in api/package.json and
-// shared/package.json installed: those stay outside the bundle (native modules among them),
-// and everything of ours, TypeScript and @evoting/shared included, goes in.
+// Bundles the API server, its writer thread and the operator commands (audit, backup, demo
+// seed) into api/dist (esbuild; decision 0013), so production runs plain `node` with only the
+// dependencies in api/package.json and shared/package.json installed: those stay outside the
+// bundle (native modules among them), and everything of ours, TypeScript and @evoting/shared
+// included, goes in.
 //
-//   node scripts/build-server.mjs     (part of `npm run build`; `npm start` runs it when it can)
+//   node scripts/build-server.mjs     (part of `npm run build`; `npm start` and the operator
+//                                      commands run it when they can, scripts/built.mjs)
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,7 +19,13 @@ export async function buildServer() {
   await build({
     absWorkingDir: root,
     // api/dist/server.mjs and its thread beside it, where api/src/paths.ts looks for them.
-    entryPoints: { server: "api/src/server.ts", "writer-thread": "api/src/db/writer-thread.ts" },
+    entryPoints: {
+      server: "api/src/server.ts",
+      "writer-thread": "api/src/db/writer-thread.ts",
+      audit: "api/src/scripts/audit.ts",
+      backup: "api/src/scripts/backup.ts",
+      "seed-demo": "api/src/scripts/seed-demo.ts",
+    },
     outdir: "api/dist",
     outExtension: { ".js": ".mjs" },
     bundle: true,
@@ -35,5 +43,5 @@ export async function buildServer() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ms = await buildServer();
-  console.log(`Built api/dist/server.mjs and api/dist/writer-thread.mjs in ${Math.round(ms)} ms`);
+  console.log(`Built api/dist (server, writer thread, audit, backup, seed-demo) in ${Math.round(ms)} ms`);
 }

@@ -11,8 +11,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const run = (cmd, args, cwd) => {
-  const r = spawnSync(cmd, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+const run = (cmd, args, cwd, env = {}) => {
+  const r = spawnSync(cmd, args, { cwd, stdio: "inherit", env: { ...process.env, NODE_ENV: "production", ...env } });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status})`);
 };
 const step = async (name, fn) => {
@@ -73,6 +73,10 @@ try {
   if (login.status !== 200) throw new Error(`sign-in answered ${login.status}: ${await login.text()}`);
   const page = await fetch(`${base}/`);
   if (page.status !== 200 || !(await page.text()).includes("<html")) throw new Error(`GET / answered ${page.status}`);
+  // The operator's commands run from the same bundle while the election runs.
+  const database = { DATABASE_URL: `file:${join(dir, "data/evoting.db")}` };
+  await step("npm run backup while the server runs", () => run("npm", ["run", "backup", "--", "--out", join(dir, "backup.db")], dir, database));
+  await step("npm run audit", () => run("npm", ["run", "audit"], dir, database));
   await step("SIGTERM until the server has stopped", async () => {
     const exited = new Promise((r) => server.once("exit", r));
     process.kill(-server.pid, "SIGTERM");
@@ -83,7 +87,7 @@ try {
       await new Promise((r) => setTimeout(r, 100));
     }
   });
-  console.log("check:production: ok (npm ci --omit=dev, then npm start serves the API and the PWA)");
+  console.log("check:production: ok (npm ci --omit=dev, then npm start serves the API and the PWA; backup and audit run)");
 } finally {
   if (server) process.kill(-server.pid, "SIGKILL");
   rmSync(dir, { recursive: true, force: true });

@@ -10,13 +10,15 @@ import { describeQuery, findInPage, type Query } from "./find";
 export type EngineName = "chromium" | "firefox" | "webkit";
 const ALL: readonly EngineName[] = ["chromium", "firefox", "webkit"];
 /**
- * The engines the flows run in, named in E2E_ENGINES (`chromium,firefox,webkit`). None by
- * default: under heavy load a vote still waits forever on the device store in some runs (in
- * WebKit, and lately in Chromium too; docs/decisions/0015-three-engines.md), so CI leaves them out until fixed.
+ * The engines the flows run in: Firefox and WebKit by default, or those named in E2E_ENGINES
+ * (`chromium,firefox,webkit`; `none` for none). Chromium's copies of these flows run in the
+ * Playwright suite (offline.e2e.ts, election.e2e.ts, chat.e2e.ts, lab-computer.e2e.ts,
+ * stations.e2e.ts); driven through puppeteer on a loaded machine its device store has stalled
+ * after an offline reload (docs/decisions/0015-three-engines.md), so it runs here when asked.
  */
 export const ENGINES: readonly EngineName[] = process.env.E2E_ENGINES
   ? ALL.filter((engine) => process.env.E2E_ENGINES!.split(",").includes(engine))
-  : [];
+  : ["firefox", "webkit"];
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -133,6 +135,23 @@ export class EnginePage {
 
   async click(query: Query, timeoutMs = WAIT_MS) {
     await this.until(`click ${describeQuery(query)}`, () => limit(`${this.engine} click`, CALL_MS, this.driver.click(query)), timeoutMs);
+  }
+
+  /**
+   * Clicks until `shows` appears: a tap that lands while the page re-renders (a results update
+   * arriving at that moment) can miss under load, and a person would tap again.
+   */
+  async clickFor(query: Query, shows: Query, timeoutMs = WAIT_MS) {
+    await this.until(`${describeQuery(shows)} after clicking ${describeQuery(query)}`, async () => {
+      if (await this.find(shows)) return true;
+      await limit(`${this.engine} click`, CALL_MS, this.driver.click(query));
+      const opened = Date.now() + 3_000;
+      while (Date.now() < opened) {
+        if (await this.find(shows)) return true;
+        await sleep(150);
+      }
+      return false;
+    }, timeoutMs);
   }
 
   async type(query: Query, text: string, timeoutMs = WAIT_MS) {

@@ -10,7 +10,15 @@
  * The offline module is loaded only when there is something to clear, so /login's first load stays small.
  */
 import { loadOffline } from "../offline/app/load";
+import { withinTime } from "../offline/device-db";
 import { session } from "./session";
+
+/**
+ * How long 'Logout' waits for the device store to say whether votes are queued. A healthy
+ * store answers in milliseconds; WebKit's has been seen to stall for many seconds, and a
+ * voter must never be unable to sign out of a shared computer.
+ */
+export const LOGOUT_STORE_LIMIT_MS = 3_000;
 
 const hasIndexedDb = () => typeof indexedDB !== "undefined";
 
@@ -20,11 +28,14 @@ async function indexedDbNames(): Promise<string[] | null> {
   return (await indexedDB.databases()).map((d) => d.name ?? "");
 }
 
-/** Queued votes of this user that the server has not answered yet. */
-export async function queuedVoteCount(userId: string): Promise<number> {
+/**
+ * Queued votes of this user that the server has not answered yet; a StoreUnavailableError
+ * when the device store does not answer within `limitMs`.
+ */
+export async function queuedVoteCount(userId: string, limitMs = LOGOUT_STORE_LIMIT_MS): Promise<number> {
   if (!hasIndexedDb()) return 0;
-  const { pendingVotes } = await loadOffline();
-  return (await pendingVotes(userId)).length;
+  const count = loadOffline().then(async ({ pendingVotes }) => (await pendingVotes(userId)).length);
+  return withinTime(count, limitMs, "counting queued votes");
 }
 
 /** localStorage keys that belong to one user (the chat's last-read mark, say). */

@@ -18,23 +18,29 @@ export function useLogout() {
     if (!userId) return finish();
     void queuedVoteCount(userId).then(
       (queued) => (queued > 0 ? logoutWarning.set(queued) : finish()),
-      () => finish(),
+      // The store cannot say whether a vote waits: sign out, but wipe nothing it may hold, as
+      // after any other end of a session (a queued vote is then sent when this voter is back).
+      () => finish({ keepQueued: true }),
     );
   };
 }
 
-/** Revokes the token server-side (best effort), forgets the session and wipes the user's data from this device, goes to /login. */
+/**
+ * Revokes the token server-side (best effort), forgets the session and wipes the user's data
+ * from this device (with `keepQueued`, all but the votes waiting to be sent), goes to /login.
+ */
 export function useFinishLogout() {
   const client = useQueryClient();
   const navigate = useNavigate();
-  return () => {
+  return ({ keepQueued = false }: { keepQueued?: boolean } = {}) => {
     logoutWarning.set(0);
     // The request captures the token synchronously, so clearing right after is safe.
     void api.logout().catch(() => undefined);
     const userId = session.user()?._id ?? null;
     session.clear();
     client.clear();
-    if (userId) void forgetUserOnDevice(userId).catch((error) => console.warn("Could not clear this device's data", error));
+    // With keepQueued the session watcher (watchSessionEnd) keeps only the outbox.
+    if (userId && !keepQueued) void forgetUserOnDevice(userId).catch((error) => console.warn("Could not clear this device's data", error));
     void navigate({ to: "/login", replace: true });
   };
 }

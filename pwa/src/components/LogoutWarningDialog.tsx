@@ -30,7 +30,7 @@ export default function LogoutWarningDialog({ queued }: { queued: number }) {
             </div>
           </div>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="danger" onClick={finish}>
+            <Button variant="danger" onClick={() => finish()}>
               {messages.logoutAnyway}
             </Button>
             <Dialog.Close asChild>

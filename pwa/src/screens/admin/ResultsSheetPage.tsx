@@ -13,6 +13,7 @@ import { electionQuery, resultsSheetQuery } from "../../api/accountability";
 import { formatDateTime, formatInteger, localTimeZone } from "../../lib/format";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
+import { BallotBatchNotice } from "../../components/results/BallotBatchNotice";
 import "./results-sheet.css"; // A4 page box; the browser's own header and footer stay the reader's choice
 
 
@@ -100,6 +101,8 @@ export function ResultsSheetPage() {
         </div>
       </dl>
 
+      {/* A sheet printed while ballots wait for their group says so. */}
+      <BallotBatchNotice results={results} />
       <div className="space-y-6">
         {positions.length === 0 ? <p>No positions.</p> : positions.map((p) => <PositionTable key={p.positionId} result={p} />)}
       </div>

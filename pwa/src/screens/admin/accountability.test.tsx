@@ -117,8 +117,9 @@ describe("results sheet", () => {
         generatedAt: "2026-03-02T10:00:00.000Z",
         results: [
           { positionId: "p1", positionTitle: "President", totalVotes: 3, breakdown: [{ candidateId: "a", name: "Ada", photo: null, votes: 2 }, { candidateId: "g", name: "Grace", photo: null, votes: 1 }] },
-          { positionId: "p2", positionTitle: "Secretary", totalVotes: 2, breakdown: [{ candidateId: "l", name: "Linus", photo: null, votes: 1 }, { candidateId: "m", name: "Margaret", photo: null, votes: 1 }] },
+          { positionId: "p2", positionTitle: "Secretary", totalVotes: 2, waiting: 3, breakdown: [{ candidateId: "l", name: "Linus", photo: null, votes: 1 }, { candidateId: "m", name: "Margaret", photo: null, votes: 1 }] },
         ],
+        ballotBatch: 10,
       },
     };
     mockFetch({
@@ -133,6 +134,8 @@ describe("results sheet", () => {
     expect(screen.getByTestId("csv-digest")).toHaveTextContent("c".repeat(64));
     expect(screen.getByTestId("audit-head")).toHaveTextContent("d".repeat(64));
     expect(screen.getByText(/Voting window:/)).toBeInTheDocument();
+    // Printed while ballots wait for their group, the sheet says so.
+    expect(screen.getByRole("note")).toHaveTextContent("groups of 10 per position, to protect the secret ballot. 3 votes are waiting to be added.");
     expect(screen.getByRole("button", { name: "Print" }).parentElement).toHaveClass("print:hidden"); // no controls on paper
   });
 });

@@ -1,19 +1,19 @@
 /**
  * A first visit leaves the device offline-ready: the service worker built from
  * pwa/src/sw.ts takes control of the very first page, its precache holds every file of its
- * manifest, and with the network cut the app opens from it. The timing on a slow link is the
- * bench's business (bench/first-visit.ts); this checks the behaviour.
+ * manifest but the staff screens' (cached when one is first opened), and with the network cut
+ * the app opens from it. The timing on a slow link is the bench's business
+ * (bench/first-visit.ts); this checks the behaviour.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { openBrowser, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
+import { swManifest } from "./support/server-api";
 
 let server: RunningServer;
 
 /** The paths the built service worker precaches, as its manifest lists them. */
-const precacheManifest = () => [...readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8").matchAll(/"?url"?:"([^"]+)"/g)].map((m) => m[1]);
+const precacheManifest = () => swManifest().precached;
 let browser: Browser;
 
 beforeAll(async () => {
@@ -50,6 +50,11 @@ test("the first page is controlled with the whole precache, and the app then ope
     return (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname.slice(1));
   });
   for (const url of manifest) expect(cached, url).toContain(url);
+  // The staff screens' files are not downloaded on a voter's first visit.
+  const staff = swManifest().onDemand;
+  expect(staff.length).toBeGreaterThan(5);
+  for (const url of staff) expect(cached, url).not.toContain(url);
+  expect(await page.evaluate(async () => (await (await caches.open("staff-screens")).keys()).length)).toBe(0);
 
   await context.setOffline(true);
   try {
@@ -67,7 +72,8 @@ test("the first page is controlled with the whole precache, and the app then ope
 test("every script the app ships asks the browser to compile it all while it downloads", async () => {
   // V8's explicit compile hint (pwa/vite.config.ts, postBanner): functions are compiled on the
   // streaming thread instead of on the main thread the first time each one is called.
-  const scripts = precacheManifest().filter((url) => url.endsWith(".js"));
+  const { precached, onDemand } = swManifest();
+  const scripts = [...precached, ...onDemand].filter((url) => url.endsWith(".js"));
   expect(scripts.length).toBeGreaterThan(10);
   for (const url of scripts) {
     const body = await (await fetch(`${server.baseURL}/${url}`)).text();

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
-import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
+import { serverApi, setDeviceOffline, waitForController, waitForStaffScreens } from "./support/server-api";
 import { expectToast } from "./support/steps";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 
@@ -200,6 +200,8 @@ describe("offline-first", () => {
     await page.goto("/admin/users");
     await waitForController(page);
     await page.getByRole("button", { name: "Create User" }).waitFor();
+    // Opening one staff screen online caches them all; a voter's phone never downloads them.
+    await waitForStaffScreens(page);
     await setDeviceOffline(context, wifi, true);
     await page.getByText("This needs a connection. You are offline.").waitFor();
     await expect(page.getByRole("button", { name: "Create User" }).isDisabled()).resolves.toBe(true);

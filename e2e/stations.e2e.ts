@@ -19,7 +19,7 @@ import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
-import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
+import { serverApi, setDeviceOffline, waitForController, waitForStaffScreens } from "./support/server-api";
 import { expectToast } from "./support/steps";
 
 const OFFICER = { name: "Femi Officer", matric: "2019/5570777", password: "officer-e2e-pass" };
@@ -112,6 +112,7 @@ describe("polling station", () => {
     await signIn(page, OFFICER.matric, OFFICER.password, "password");
     await page.waitForURL("**/station");
     await waitForController(page);
+    await waitForStaffScreens(page);
     // Officers see nothing else.
     await page.goto("/vote");
     await page.waitForURL("**/station");

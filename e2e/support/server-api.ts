@@ -3,8 +3,11 @@
  * requests with a bearer token, sign-in, and the election set-up files repeat; plus waiting for
  * the service worker a device needs before its network is cut.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
+import { builtPrecache } from "../../pwa/build/voter-precache";
 import type { NetworkSwitch } from "./network-switch";
 import { testPhoto } from "./png";
 
@@ -67,6 +70,21 @@ export async function waitForController(page: Page) {
     await page.reload();
     await controlled();
   }
+}
+
+/** The built service worker's manifest: what every device precaches, and the staff screens' files. */
+export const swManifest = () => builtPrecache(readFileSync(join(process.cwd(), "pwa/dist/sw.js"), "utf8"));
+
+/** Waits until the worker has cached every staff screen's file (asked for when a staff screen opens). */
+export async function waitForStaffScreens(page: Page) {
+  const expected = swManifest().onDemand.map((url) => `/${url}`);
+  expect(expected.length).toBeGreaterThan(0);
+  await expect
+    .poll(() => page.evaluate(async () => (await (await caches.open("staff-screens")).keys()).map((r) => new URL(r.url).pathname)), {
+      timeout: 30_000,
+      interval: 250,
+    })
+    .toEqual(expect.arrayContaining(expected));
 }
 
 /** Cuts (or restores) a device's network: Chromium's offline mode plus the relay it reaches the server through. */

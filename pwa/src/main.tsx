@@ -6,6 +6,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { clearOnSessionChange, queryClient } from "./data/query-client";
 import { getAppShell } from "./offline/app/shell";
+import { isStaffPath } from "./offline/sw-registration";
 import { connectOutcomes } from "./offline/app/outcomes";
 import { watchSessionEnd } from "./auth/device-data";
 import { createAppRouter } from "./router";
@@ -44,7 +45,11 @@ async function start() {
   // The service worker (app shell offline, install, updates), then the vote outbox (replays
   // what was queued, tells the voter how each queued vote ended).
   await nextTask(undefined);
-  getAppShell();
+  const shell = getAppShell();
+  // Staff screens are cached for offline use once one is opened (src/sw.ts).
+  const staffScreen = (pathname: string) => isStaffPath(pathname) && shell.cacheStaffScreens();
+  staffScreen(router.state.location.pathname);
+  router.subscribe("onResolved", ({ toLocation }) => staffScreen(toLocation.pathname));
   await nextTask(undefined);
   connectOutcomes(queryClient);
 }

@@ -2,23 +2,46 @@
  * The list screens' filters and page, kept in the URL: a filtered Manage Voters or Audit Log
  * can be shared, reloaded and reached again with Back. Each route validates its search with
  * one of these (`validateSearch`); a missing or bad value falls back to the default, which
- * leaves the URL. zod/mini, because route definitions are part of the first load.
+ * leaves the URL. Plain functions, not zod: route definitions are part of every page's first
+ * load (the route tree), and zod there cost /login 15 KB gzip.
  */
-import * as z from "zod/mini";
+type RawSearch = Record<string, unknown>;
 
-const text = z.catch(z.optional(z.coerce.string()), undefined);
-const page = z.catch(z.optional(z.coerce.number().check(z.int(), z.positive())), undefined);
+/** A filter's text; the router reads `?query=123` as the number 123, which is still the text "123". */
+const text = (value: unknown): string | undefined =>
+  typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
 
-export const votersSearch = z.object({
-  query: text,
-  group: text,
-  voted: z.catch(z.optional(z.enum(["yes", "no"])), undefined),
-  page,
-});
-export type VotersSearch = z.infer<typeof votersSearch>;
+/** A page number: a positive whole number, or nothing (page 1). */
+const page = (value: unknown): number | undefined => {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
 
-export const auditSearch = z.object({ action: text, actor: text, page });
-export type AuditSearch = z.infer<typeof auditSearch>;
+/** The search with only the keys that hold a value. */
+const defined = <T extends object>(search: T): T => Object.fromEntries(Object.entries(search).filter(([, v]) => v !== undefined)) as T;
+
+export interface VotersSearch {
+  query?: string;
+  group?: string;
+  voted?: "yes" | "no";
+  page?: number;
+}
+
+export const votersSearch = (search: RawSearch): VotersSearch =>
+  defined({
+    query: text(search.query),
+    group: text(search.group),
+    voted: search.voted === "yes" || search.voted === "no" ? search.voted : undefined,
+    page: page(search.page),
+  });
+
+export interface AuditSearch {
+  action?: string;
+  actor?: string;
+  page?: number;
+}
+
+export const auditSearch = (search: RawSearch): AuditSearch => defined({ action: text(search.action), actor: text(search.actor), page: page(search.page) });
 
 /** A search with its defaults left out ('' filters, page 1), so the URL names only what is set. */
 export function withoutDefaults<T extends { page?: number }>(search: T): T {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { registerAppShell, type WorkboxLike } from "./sw-registration";
+import { isStaffPath, registerAppShell, type WorkboxLike } from "./sw-registration";
 
 function fakeWorkbox() {
   const listeners = new Map<string, ((event: { isUpdate?: boolean }) => void)[]>();
@@ -94,5 +94,28 @@ describe("registerAppShell", () => {
 
     target.dispatchEvent(new Event("appinstalled"));
     expect(shell.state.getSnapshot()).toMatchObject({ canInstall: false, installed: true });
+  });
+
+  it("asks the worker once to cache the staff screens, as soon as it controls the page", async () => {
+    const posted: unknown[] = [];
+    const container = Object.assign(new EventTarget(), { controller: null as { postMessage(message: unknown): void } | null });
+    const shell = registerAppShell({
+      enabled: true,
+      createWorkbox: async () => fakeWorkbox(),
+      serviceWorker: container as unknown as ServiceWorkerContainer,
+      target: new EventTarget() as unknown as Window,
+    });
+    shell.cacheStaffScreens();
+    expect(posted).toEqual([]);
+    container.controller = { postMessage: (message) => posted.push(message) };
+    container.dispatchEvent(new Event("controllerchange"));
+    expect(posted).toEqual([{ type: "CACHE_STAFF_SCREENS" }]);
+    shell.cacheStaffScreens();
+    expect(posted).toHaveLength(1);
+  });
+
+  it("knows the staff screens by their address", () => {
+    for (const path of ["/admin", "/admin/voters", "/admin/results/print", "/station"]) expect(isStaffPath(path), path).toBe(true);
+    for (const path of ["/", "/login", "/vote", "/results", "/candidates", "/administration", "/stations", "/elections"]) expect(isStaffPath(path), path).toBe(false);
   });
 });

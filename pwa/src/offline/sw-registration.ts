@@ -41,6 +41,7 @@ export interface AppShellOptions {
   updateCheckMs?: number;
   /** Waits before registering again after a first install failed (see registerAppShell). */
   retryDelaysMs?: readonly number[];
+  serviceWorker?: Pick<ServiceWorkerContainer, "controller" | "addEventListener">;
 }
 
 export interface AppShell {
@@ -48,7 +49,16 @@ export interface AppShell {
   /** Activates the waiting version and reloads, once nothing is in flight. */
   applyUpdate(): Promise<void>;
   promptInstall(): Promise<"accepted" | "dismissed" | "unavailable">;
+  /**
+   * Asks the worker to cache every staff screen (administrators', the polling station's) for
+   * offline use; a voter's device never downloads them. Once per page, as soon as the worker
+   * controls it.
+   */
+  cacheStaffScreens(): void;
 }
+
+/** The addresses of the staff screens (their route files are under `admin/` or are `station`: pwa/build/voter-precache.ts). */
+export const isStaffPath = (pathname: string) => /^\/(?:admin|station)(?:\/|$)/.test(pathname);
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,7 +102,7 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
    * load stayed uncontrolled for as long as the page was open. Register again, a few times,
    * until a worker activates.
    */
-  const register = async (attempt: number): Promise<void> => {
+  const register = async (attempt: number, made?: Promise<WorkboxLike>): Promise<void> => {
     let retried = false;
     const retry = () => {
       if (retried || store.getSnapshot().offlineReady || attempt >= retryDelays.length) return false;
@@ -101,7 +111,7 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
       return true;
     };
     try {
-      const wb = await createWorkbox(options.swUrl ?? "/sw.js");
+      const wb = await (made ?? createWorkbox(options.swUrl ?? "/sw.js"));
       workbox = wb;
       wb.addEventListener("waiting", () => patch({ updateReady: true }));
       wb.addEventListener("activated", (event) => {
@@ -120,13 +130,18 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
   };
   if (enabled) {
     void (async () => {
+      // workbox-window's code downloads while the page loads (a round trip less before the
+      // worker is registered); its failure is met in register().
+      const made = createWorkbox(options.swUrl ?? "/sw.js");
+      made.catch(() => undefined);
       // After the page has loaded: installing the worker downloads the whole precache, which
       // must not compete with the first visit's own requests and scripts.
       await pageLoaded();
-      await register(0);
+      await register(0, made);
     })();
   }
 
+  let staffAsked = false;
   let deferredPrompt: InstallPromptEvent | null = null;
   target.addEventListener("beforeinstallprompt", (event) => {
     event.preventDefault(); // keep it for our own 'Install app' button
@@ -153,6 +168,14 @@ export function registerAppShell(options: AppShellOptions = {}): AppShell {
       patch({ canInstall: false });
       await prompt.prompt();
       return (await prompt.userChoice).outcome;
+    },
+    cacheStaffScreens() {
+      const sw = options.serviceWorker ?? (hasServiceWorker ? navigator.serviceWorker : undefined);
+      if (!enabled || !sw || staffAsked) return;
+      staffAsked = true;
+      const ask = () => sw.controller?.postMessage({ type: "CACHE_STAFF_SCREENS" });
+      if (sw.controller) ask();
+      else sw.addEventListener("controllerchange", ask, { once: true });
     },
   };
 }

@@ -9,7 +9,6 @@ import {
   createRoute,
   createRouter,
 } from "@tanstack/react-router";
-import type { AnyStandardSchemaValidator } from "@tanstack/router-core";
 import type { RouterContext } from "../router-context";
 import { AppToaster } from "../components/AppToaster";
 
@@ -25,7 +24,7 @@ interface RouteOptions {
   /** The initial URL's search, e.g. `?page=2`. */
   search?: string;
   /** The screen's route's `validateSearch`, as the app's route declares it. */
-  validateSearch?: AnyStandardSchemaValidator;
+  validateSearch?: (search: Record<string, unknown>) => object;
 }
 
 /** Renders one screen at `path` inside a real router; every other path shows its own name. */

@@ -19,7 +19,7 @@ import { StateMessage } from "../../components/ui/Spinner";
 import { FieldShell, inputClass } from "../../components/ui/Field";
 
 const toFilters = (search: unknown): AuditFilters => {
-  const s = auditSearch.parse(search);
+  const s = auditSearch((search ?? {}) as Record<string, unknown>);
   return { action: s.action, actor: s.actor, page: s.page ?? 1 };
 };
 

@@ -21,7 +21,7 @@ import { VotersTable, type VoterAction } from "./voters/VotersTable";
 
 const toSearch = (f: VoterFilters): VotersSearch => withoutDefaults({ query: f.query, group: f.group, voted: f.voted || undefined, page: f.page });
 const toFilters = (search: unknown): VoterFilters => {
-  const s = votersSearch.parse(search);
+  const s = votersSearch((search ?? {}) as Record<string, unknown>);
   return { query: s.query ?? "", group: s.group ?? "", voted: s.voted ?? "", page: s.page ?? 1 };
 };
 

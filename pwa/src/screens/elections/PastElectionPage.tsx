@@ -11,7 +11,7 @@ import { Card, CardHeader } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
 import { FieldShell, inputClass } from "../../components/ui/Field";
-import { PositionTable } from "../admin/ResultsSheetPage";
+import { PositionTable } from "../../components/results/PositionTable";
 
 /**
  * /elections/$id: one declared election as it was published: its results (each position's

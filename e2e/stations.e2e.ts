@@ -122,10 +122,17 @@ describe("polling station", () => {
     await opening.getByLabel("Officer password").fill("not-the-password");
     await opening.getByRole("button", { name: "Open station" }).click();
     await opening.getByText("Wrong password").waitFor();
+    const signInToken = await page.evaluate(() => localStorage.getItem("authToken"));
     await opening.getByLabel("Officer password").fill(OFFICER.password);
     await opening.getByRole("button", { name: "Open station" }).click();
     await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 30_000 });
     await expect(page.getByTestId("station-readiness").textContent()).resolves.toMatch(/station data from \d{2}:\d{2}/);
+    // The device now keeps only its station token; the sign-in token is revoked, and the
+    // station token reaches nothing but the station.
+    const deviceToken = await page.evaluate(() => localStorage.getItem("authToken"));
+    expect(deviceToken).not.toBe(signInToken);
+    expect((await api.call("/auth/profile", { token: signInToken! })).status).toBe(401);
+    expect((await api.call("/election", { token: deviceToken! })).status).toBe(403);
     await page.getByTestId("station-connection").getByText("Online").waitFor();
 
     await setDeviceOffline(context, wifi, true);

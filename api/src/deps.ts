@@ -63,6 +63,8 @@ export type AppEnv = {
   Variables: {
     user: AuthUser;
     tokenHash: string;
+    /** Set when the token is a polling-station device's: the station session it serves. */
+    stationSessionId?: string;
     /** This request's id in the log (http/request-log.ts). */
     requestId: string;
   };

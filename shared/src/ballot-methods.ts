@@ -51,6 +51,21 @@ export const positionMethodFields = {
     .optional(),
 };
 
+/**
+ * Ranked positions show first preferences while voting is open; `liveCount` shows the full count
+ * (rounds, elected) live instead. A display choice, not part of how the position is counted, so it
+ * does not freeze at the first vote.
+ */
+export const liveCountField = {
+  liveCount: z.boolean({ error: "Live full count must be true or false" }).optional(),
+};
+
+/** The stored live-count choice after an edit; a problem message when it does not fit the method. */
+export function resolveLiveCount(method: BallotMethod, current: boolean, input: boolean | undefined): boolean | string {
+  if (input === true && method !== "ranked") return messages.liveCountNeedsRanked;
+  return method === "ranked" ? (input ?? current) : false;
+}
+
 /** A complete method from stored values and an input's changes; a problem message if they do not fit together. */
 export function resolveMethod(current: PositionMethod, input: Partial<Record<keyof PositionMethod, unknown>>): PositionMethod | string {
   const method = (input.method as BallotMethod | undefined) ?? current.method;

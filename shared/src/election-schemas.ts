@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { MAX_BALLOT_BATCH, MAX_MANIFESTO_LENGTH, MAX_TITLE_LENGTH } from "./constants.ts";
 import { messages } from "./messages.ts";
-import { positionMethodFields } from "./ballot-methods.ts";
+import { liveCountField, positionMethodFields } from "./ballot-methods.ts";
 import { groupsSchema } from "./roll.ts";
 import { createCandidateSchema, instantSchema, requiredString } from "./schemas.ts";
 
@@ -50,6 +50,7 @@ export const updatePositionSchema = z
     eligibleGroups: groupsSchema.optional(),
     allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
+    ...liveCountField,
   })
   .strict();
 export type UpdatePositionInput = z.infer<typeof updatePositionSchema>;

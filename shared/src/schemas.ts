@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { messages } from "./messages.ts";
-import { MAX_CANDIDATE_ID_LENGTH, MAX_MARKS, positionMethodFields } from "./ballot-methods.ts";
+import { MAX_CANDIDATE_ID_LENGTH, MAX_MARKS, liveCountField, positionMethodFields } from "./ballot-methods.ts";
 import {
   DOB_PATTERN,
   EMAIL_DOMAIN,
@@ -107,6 +107,7 @@ export const createPositionSchema = z
     startTime: instantSchema(messages.startTimeRequired, "Start time"),
     endTime: instantSchema(messages.endTimeRequired, "End time"),
     ...positionMethodFields,
+    ...liveCountField,
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), {
     error: messages.endAfterStart,

@@ -120,6 +120,11 @@ export const disputedDecisionSchema = z.object({
 /** What opening a station on a device hands it. `key` is the session's raw AES key (base64url). */
 export interface StationSessionInfo {
   sessionId: string;
+  /**
+   * The device's own token, for the station routes only: it replaces the sign-in token that
+   * opened the station, which the server has revoked.
+   */
+  token: string;
   key: string;
   station: { _id: string; name: string };
   serverTime: string;

@@ -80,6 +80,8 @@ export interface Position {
   question?: string | null;
   /** A referendum passes with Yes strictly above this share of Yes + No. */
   passThreshold?: number;
+  /** Ranked: the full count is shown while voting is open, not only first preferences. */
+  liveCount?: boolean;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */

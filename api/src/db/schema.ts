@@ -115,6 +115,8 @@ export const positions = sqliteTable("positions", {
   yesCount: integer("yes_count").notNull().default(0),
   /** Ballots of a multi position (its candidates' tallies count marks, several per ballot). */
   multiCount: integer("multi_count").notNull().default(0),
+  /** Ranked: show the full count while voting is open (shared resolveLiveCount); off shows first preferences until the close. */
+  liveCount: integer("live_count", { mode: "boolean" }).notNull().default(sql`0`),
   /**
    * The election it belongs to; its candidates, ballots and participations belong there through
    * it. No foreign key: SQLite cannot add one to an existing table with a default of 1.

@@ -16,14 +16,20 @@ export function tokenOfAuthorization(header: string | undefined): string | null 
   return match ? match[1] : null;
 }
 
-export function requireUser(deps: Deps) {
+/**
+ * A live session's user, or 401. A polling-station device's token (services/stations) passes
+ * only where `stationDevice` allows it: the station routes, sign-out and the profile.
+ */
+export function requireUser(deps: Deps, { stationDevice = false }: { stationDevice?: boolean } = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const token = bearerToken(c);
     if (!token) fail(401, messages.unauthenticated);
     const session = await deps.sessions.find(token, deps.clock.now());
     if (!session) fail(401, messages.sessionExpired);
+    if (session.stationSessionId && !stationDevice) fail(403, messages.stationDeviceToken);
     c.set("user", session.user);
     c.set("tokenHash", session.tokenHash);
+    if (session.stationSessionId) c.set("stationSessionId", session.stationSessionId);
     await next();
   });
 }

@@ -229,3 +229,21 @@ describe("POST /api/vote", () => {
     expect(again.overNode.status).toBe(409);
   });
 });
+
+it("leaves a polling-station device's token to Hono, which refuses it (403) on votes and results", async () => {
+  const admin = await t.adminToken();
+  const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "Station Check");
+  const matricNumber = "2019/5570990";
+  expect((await t.request("/admin/users", { method: "POST", token: admin, json: { name: "Officer", matricNumber, role: "officer", password: "officer-secret" } })).status).toBe(201);
+  const officer = await t.login(matricNumber, { password: "officer-secret" });
+  const station = (await (await t.request("/admin/stations", { method: "POST", token: admin, json: { name: "Hall" } })).json()) as { _id: string };
+  expect((await t.request(`/admin/stations/${station._id}/officers`, { method: "POST", token: admin, json: { matricNumber } })).status).toBe(201);
+  const opened = await t.request("/station/sessions", { method: "POST", token: officer.token, json: { stationId: station._id, password: "officer-secret" } });
+  const { token } = (await opened.json()) as { token: string };
+
+  const results = await bothWays("/api/vote/results", bearer(token));
+  expect([results.overNode.status, results.viaHono]).toEqual([403, true]);
+  const body = JSON.stringify({ positionId: position._id, candidateId: candidates[0]._id });
+  const cast = await bothWays("/api/vote", { method: "POST", body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, { node: true });
+  expect([cast.overNode.status, cast.viaHono]).toEqual([403, true]);
+});

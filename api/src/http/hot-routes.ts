@@ -61,7 +61,8 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
 
   async function results(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const session = await sessionOf(req);
-    if (!session) return false;
+    // Hono answers a station device's token (403) as every other refusal.
+    if (!session || session.stationSessionId) return false;
     const bytes = await deps.results.bytesFor(session.user.role, deps.clock.now());
     if (!bytes || bytes.byteLength >= API_GZIP_THRESHOLD) return false;
     writeJson(res, 200, bytes);
@@ -72,7 +73,7 @@ export async function nodeListener(fetch: App["fetch"], deps: Deps): Promise<Req
     const length = Number(req.headers["content-length"]);
     if (!(length <= JSON_BODY_LIMIT) || req.headers["transfer-encoding"] !== undefined || !isJsonType(req.headers["content-type"])) return false;
     const session = await sessionOf(req);
-    if (!session || !canVote(session.user.role)) return false;
+    if (!session || session.stationSessionId || !canVote(session.user.role)) return false;
     const raw = await bodyOf(req);
     const parsed = castVoteSchema.safeParse(parseJson(raw));
     if (!parsed.success) {

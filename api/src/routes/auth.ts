@@ -37,6 +37,8 @@ export function authRoutes(deps: Deps) {
   const { throttle, clock } = deps;
   const db = deps.database.db;
   const authed = requireUser(deps);
+  // A polling-station device may sign out and read its officer's profile, nothing else here.
+  const authedOrStation = requireUser(deps, { stationDevice: true });
 
   const takeTry = async (account: string, address: string): Promise<Attempt> => {
     const begun = await throttle.begin(account, address);
@@ -94,14 +96,14 @@ export function authRoutes(deps: Deps) {
       }
     })
 
-    .post("/logout", authed, async (c) => {
+    .post("/logout", authedOrStation, async (c) => {
       await revokeSessions(deps, { tokenHash: c.var.tokenHash }, clock.now());
       // Its stream and chat tokens stop working (stream-auth.ts); its open streams here end now.
       deps.hub.endSession(c.var.tokenHash);
       return c.body(null, 204);
     })
 
-    .get("/profile", authed, (c) => {
+    .get("/profile", authedOrStation, (c) => {
       const u = c.var.user;
       return c.json(toProfile({ ...u, passwordHash: u.hasPassword ? "set" : null }));
     })

@@ -174,6 +174,37 @@ describe("ranked", () => {
     expect(closed.rounds!.at(-1)!.decisions).toContainEqual({ candidateId: ids[0], outcome: "elected", reason: "majority" });
   });
 
+  it("shows the full count while open when the admin chose the live count, and only for ranked positions", async () => {
+    const { position, ids } = await rankedElection(1, ([a, g, l, m]) => [[a], [a, l], [a], [g], [g, a], [l, g], [l, g], [m, l]]);
+    const edit = (json: Record<string, unknown>) => t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json });
+    // A display choice: it may change after the first vote, unlike the method.
+    const on = await edit({ liveCount: true });
+    expect(on.status).toBe(200);
+    expect(await on.json()).toMatchObject({ liveCount: true });
+    const live = await resultOf(position._id);
+    expect(live).toMatchObject({ count: "full", elected: [ids[0]] });
+    expect(live.rounds).toHaveLength(3);
+    expect((await edit({ liveCount: false })).status).toBe(200);
+    expect(await resultOf(position._id)).toMatchObject({ count: "first-preferences" });
+    expect((await resultOf(position._id)).rounds).toBeUndefined();
+
+    const multi = await openPosition({ method: "multi", seats: 2 }, ["Ada"], "Reps");
+    const refused = await t.request(`/admin/positions/${multi.position._id}`, { method: "PATCH", token: admin, json: { liveCount: true } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).message).toBe(messages.liveCountNeedsRanked);
+    const created = await t.request("/admin/positions", {
+      method: "POST",
+      token: admin,
+      json: { title: "Chair", startTime: "2026-03-02T08:00:00Z", endTime: "2026-03-02T10:00:00Z", method: "ranked", liveCount: true },
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ method: "ranked", liveCount: true });
+    // Leaving the ranked method leaves the live count with it.
+    const { _id } = (await (await t.request("/admin/positions", { token: admin })).json()).find((p: { title: string }) => p.title === "Chair");
+    const switched = await t.request(`/admin/positions/${_id}`, { method: "PATCH", token: admin, json: { method: "multi", seats: 2 } });
+    expect(await switched.json()).toMatchObject({ method: "multi", liveCount: false });
+  });
+
   it("counts several seats by Scottish STV and exports the ballots as BLT once closed", async () => {
     const { position, ids } = await rankedElection(2, ([a, g, l, m]) => [[a, g], [a, g], [a, l], [a], [g], [l, m], [m, l]]);
     const blt = () => t.request(`/admin/positions/${position._id}/ballots.blt`, { token: admin });

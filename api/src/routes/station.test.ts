@@ -62,6 +62,8 @@ async function setUp() {
   const officer = await createStaff("officer");
   expect((await assign(stationId, officer.matricNumber)).status).toBe(201);
   const session = await openSession(officer.token, stationId);
+  // The device now holds its station token: the sign-in token that opened the station is revoked.
+  officer.token = session.token;
   const voter = await t.createVoter(admin);
   const choice: StationChoice = { positionId: position._id, kind: "candidate", candidateId: candidates[0]._id };
   return { position, candidates, stationId, officer, session, voter, voterId: await voterId(voter.matricNumber), choice };
@@ -116,6 +118,54 @@ describe("setting a station up", () => {
     expect((await assign(session.station._id, officer.matricNumber)).status).toBe(201);
     return officer;
   }
+});
+
+describe("the device's token", () => {
+  it("replaces the sign-in that opened the station and reaches only that station session's routes", async () => {
+    const { position, candidates } = await t.openElection(admin);
+    const stationId = await createStation();
+    // An admin staffing a station: the device must not carry an admin's token.
+    const staff = await createStaff("admin");
+    expect((await assign(stationId, staff.matricNumber)).status).toBe(201);
+    const session = await openSession(staff.token, stationId);
+    expect(session.token).not.toBe(staff.token);
+    // The sign-in token that opened the station is revoked.
+    expect((await t.request("/auth/profile", { token: staff.token })).status).toBe(401);
+
+    const device = session.token;
+    expect((await t.request("/auth/profile", { token: device })).status).toBe(200);
+    expect((await t.request("/station/mine", { token: device })).status).toBe(200);
+    expect((await t.request(`/station/package?session=${session.sessionId}`, { token: device })).status).toBe(200);
+    expect((await t.request(`/station/voters?session=${session.sessionId}&query=2021`, { token: device })).status).toBe(200);
+    const refused = [
+      ["GET", "/admin/stations"],
+      ["GET", "/admin/users"],
+      ["GET", "/election"],
+      ["GET", "/vote/results"],
+      ["GET", "/vote/my-votes"],
+      ["GET", "/realtime/token"],
+      ["GET", "/chat/messages"],
+      ["GET", "/vote/receipts"],
+    ] as const;
+    for (const [method, path] of refused) {
+      const res = await t.request(path, { method, token: device });
+      expect([path, res.status]).toEqual([path, 403]);
+      expect(((await res.json()) as { message: string }).message).toBe(messages.stationDeviceToken);
+    }
+    const vote = await t.request("/vote", { method: "POST", token: device, json: { positionId: position._id, candidateId: candidates[0]._id } });
+    expect(vote.status).toBe(403);
+
+    // Another device's station session of the same officer is not this token's.
+    const other = await t.login(staff.matricNumber, { password: "officer-secret" });
+    const second = await openSession(other.token, stationId);
+    expect((await t.request(`/station/package?session=${second.sessionId}`, { token: device })).status).toBe(403);
+
+    // Closed, its station routes refuse it; signing out ends it.
+    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: device, json: { pending: [] } })).status).toBe(204);
+    expect((await t.request(`/station/package?session=${session.sessionId}`, { token: device })).status).toBe(403);
+    expect((await t.request("/auth/logout", { method: "POST", token: device })).status).toBe(204);
+    expect((await t.request("/station/mine", { token: device })).status).toBe(401);
+  });
 });
 
 describe("station ballots", () => {
@@ -240,10 +290,10 @@ describe("station ballots", () => {
     const opened = await open("officer-secret");
     expect(opened.status).toBe(201);
     const session = (await opened.json()) as StationSessionInfo;
-    const status = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
+    const status = await t.request(`/station/sessions/${session.sessionId}`, { token: session.token });
     expect(await status.json()).toEqual({ open: true });
-    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: officer.token, json: { pending: [] } })).status).toBe(204);
-    const ended = await t.request(`/station/sessions/${session.sessionId}`, { token: officer.token });
+    expect((await t.request(`/station/sessions/${session.sessionId}/close`, { method: "POST", token: session.token, json: { pending: [] } })).status).toBe(204);
+    const ended = await t.request(`/station/sessions/${session.sessionId}`, { token: session.token });
     expect(ended.status).toBe(403);
     expect(((await ended.json()) as { message: string }).message).toBe(messages.stationSessionEnded);
   });

@@ -49,8 +49,13 @@ export function stationRoutes(deps: Deps) {
     await next();
   });
 
-  /** The station session named by `?session=`, open, at a live station this user staffs. */
-  const liveSession = async (userId: string, sessionId: string | undefined) => {
+  /**
+   * The station session named by `?session=`, open, at a live station this user staffs; a
+   * device's token serves its own station session only.
+   */
+  const liveSession = async (c: Context<AppEnv>, sessionId: string | undefined) => {
+    const userId = c.var.user.id;
+    if (c.var.stationSessionId && sessionId !== c.var.stationSessionId) fail(403, messages.stationSessionEnded);
     const session = sessionId ? await findStationSession(database, sessionId) : null;
     if (!session || session.closedAt !== null) fail(403, messages.stationSessionEnded);
     const station = await findStation(database, session.stationId);
@@ -84,7 +89,7 @@ export function stationRoutes(deps: Deps) {
   };
 
   return new Hono<AppEnv>()
-    .use(requireUser(deps), staffOnly)
+    .use(requireUser(deps, { stationDevice: true }), staffOnly)
     .get("/mine", async (c) => c.json(await stationsOf(database, c.var.user.id)))
 
     .post("/sessions", ...jsonBody(openStationSchema), async (c) => {
@@ -95,12 +100,14 @@ export function stationRoutes(deps: Deps) {
       if (!(await isAssigned(database, station.id, c.var.user.id))) fail(403, messages.stationNotAssigned);
       await provePassword(c, password);
       const now = clock.now();
-      const session = await openStationSession(database, {
+      const { row: session, token } = await openStationSession(database, {
         stationId: station.id,
         officerId: c.var.user.id,
-        loginTokenHash: c.var.tokenHash,
+        openerTokenHash: c.var.tokenHash,
         now,
       });
+      // The token that opened it was revoked in the same write.
+      deps.sessions.invalidate();
       await audit(deps, c, {
         action: "station.signin",
         target: `station:${station.id} "${station.name}"`,
@@ -109,6 +116,7 @@ export function stationRoutes(deps: Deps) {
       return c.json(
         {
           sessionId: session.id,
+          token,
           key: stationSessionKey(keys, session.id).toString("base64url"),
           station: { _id: station.id, name: station.name },
           serverTime: new Date(now).toISOString(),
@@ -120,12 +128,12 @@ export function stationRoutes(deps: Deps) {
 
     // The device asks whether its station session still holds (and so learns the server answers).
     .get("/sessions/:id", async (c) => {
-      await liveSession(c.var.user.id, c.req.param("id"));
+      await liveSession(c, c.req.param("id"));
       return c.json({ open: true });
     })
 
     .post("/sessions/:id/close", ...jsonBody(closeStationSchema), async (c) => {
-      const { session, station } = await liveSession(c.var.user.id, c.req.param("id"));
+      const { session, station } = await liveSession(c, c.req.param("id"));
       await closeStationSession(database, session.id, clock.now(), c.req.valid("json").pending);
       await audit(deps, c, {
         action: "station.signout",
@@ -136,7 +144,7 @@ export function stationRoutes(deps: Deps) {
     })
 
     .get("/package", async (c) => {
-      const { station } = await liveSession(c.var.user.id, c.req.query("session"));
+      const { station } = await liveSession(c, c.req.query("session"));
       const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), getElection(database)]);
       return c.json({
         station: { _id: station.id, name: station.name },
@@ -152,7 +160,7 @@ export function stationRoutes(deps: Deps) {
     })
 
     .get("/voters", async (c) => {
-      await liveSession(c.var.user.id, c.req.query("session"));
+      await liveSession(c, c.req.query("session"));
       const query = (c.req.query("query") ?? "").trim().slice(0, 120);
       if (!query) return c.json([]);
       return c.json(await searchRoll(database, query, LOOKUP_LIMIT));

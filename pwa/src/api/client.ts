@@ -9,6 +9,7 @@ import type {
   BallotPosition,
   CastVoteInput,
   CastVoteResponse,
+  CreatePositionInput,
   CheckUserResponse,
   LoginResponse,
   MyVote,
@@ -110,7 +111,7 @@ export const api = {
   /** The spec's voter payload, plus groups, role and password (staff accounts). */
   createUser: (body: { name: string; matricNumber: string; dateOfBirth?: number; groups?: string[]; role?: Role; password?: string }) =>
     request<UserProfile>("/admin/users", { method: "POST", body }),
-  createPosition: (body: { title: string; startTime: string; endTime: string }) =>
+  createPosition: (body: CreatePositionInput) =>
     request<Position>("/admin/positions", { method: "POST", body }),
   createCandidate: (body: { name: string; positionId: string; photo?: File | null; manifesto?: string }) => {
     const form = new FormData();

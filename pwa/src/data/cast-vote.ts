@@ -4,8 +4,10 @@
  */
 import type { MyVote } from "@evoting/shared";
 import { api, type CastVoteRequest } from "../api/client";
+import { choiceBody, recordedVote } from "../lib/vote-body";
 
-export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string };
+/** The request, and how the choice reads: the candidate's name, and the names of several marks. */
+export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string; candidateNames?: string[] };
 
 /**
  * How a cast ended for the card. `outbox`: through the offline outbox, whose outcome listener
@@ -23,8 +25,8 @@ export type CastVoteResult =
  * server answers it with this vote instead of counting a second ballot.
  */
 export async function castDirect(variables: CastVoteVariables, idempotencyKey: string = crypto.randomUUID()): Promise<CastVoteResult> {
-  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
-  const which = choice ? { choice } : { candidateId };
-  const response = await api.castVote({ positionId, ...which, ballotTicket, idempotencyKey });
-  return { via: "direct", status: "delivered", vote: response?.vote ?? { positionId, candidateId, candidateName, ...(choice ? { choice } : {}) } };
+  const { positionId, ballotTicket } = variables;
+  const choice = { ...variables, candidateId: variables.candidateId ?? "" };
+  const response = await api.castVote({ positionId, ...choiceBody(choice), ballotTicket, idempotencyKey });
+  return { via: "direct", status: "delivered", vote: response?.vote ?? recordedVote(positionId, choice) };
 }

@@ -43,9 +43,7 @@ export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs)
   return inputs.local?.get(positionId) ?? NOT_VOTED;
 }
 
-/** How a vote reads on its card: the candidate, or 'No' / 'Abstain'. */
-export const voteLabel = (vote: MyVote): string =>
-  vote.choice === "no" ? "No" : vote.choice === "abstain" ? "Abstain" : vote.candidateName;
+export { voteLabel } from "../lib/vote-body";
 
 /** A position counts as voted once the user's vote list contains it (spec section 4). */
 export const isVoted = (status: PositionVoteStatus) => status.kind === "voted";

@@ -45,8 +45,9 @@ export function bodyMessage(body: unknown): string | null {
 export function bodyVote(body: unknown, positionId: string): MyVote | null {
   const vote = (body as { vote?: Partial<MyVote> } | null)?.vote;
   if (!vote || typeof vote.candidateId !== "string" || vote.positionId !== positionId) return null;
-  const choice = vote.choice === "no" || vote.choice === "abstain" ? { choice: vote.choice } : {};
-  return { positionId, candidateId: vote.candidateId, candidateName: vote.candidateName ?? "", ...choice };
+  const choice = vote.choice === "no" || vote.choice === "abstain" || vote.choice === "yes" ? { choice: vote.choice } : {};
+  const marks = Array.isArray(vote.candidateIds) ? { candidateIds: vote.candidateIds.map(String), candidateNames: (vote.candidateNames ?? []).map(String) } : {};
+  return { positionId, candidateId: vote.candidateId, candidateName: vote.candidateName ?? "", ...choice, ...marks };
 }
 
 export function classify(result: SendResult | Error, now: number): Answer {

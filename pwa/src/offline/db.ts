@@ -25,6 +25,7 @@
 import Dexie, { type EntityTable, type Table } from "dexie";
 import { closeWhileHidden, type IndexedDbFactory } from "./device-db";
 import type { BallotPosition, Candidate, ElectionSettings, MyVote, Results, UserProfile } from "@evoting/shared";
+import type { ChoiceFields } from "../lib/vote-body";
 
 /** What each cache key holds. */
 export interface CacheData {
@@ -58,13 +59,14 @@ export interface OutboxError {
   message: string;
 }
 
-export interface VoteChoice {
+/**
+ * A vote as queued: the choice fields (lib/vote-body.ts: a candidate, 'yes' / 'no' / 'abstain',
+ * or the marks of a several-seat or ranked ballot). Fields that are not indexed, so the ballot
+ * methods' marks needed no new database version.
+ */
+export interface VoteChoice extends ChoiceFields {
   userId: string;
   positionId: string;
-  candidateId: string;
-  candidateName: string;
-  /** Issue 11: a vote that names no candidate; `candidateId` is then '' and `candidateName` its label. */
-  choice?: "yes" | "no" | "abstain";
   ballotTicket?: string;
 }
 
@@ -109,8 +111,11 @@ export interface PositionMark {
   state: MarkState;
   candidateId: string | null;
   candidateName: string | null;
-  /** Issue 11: set for a 'no' or 'abstain' vote. */
+  /** Set for a 'no' or 'abstain' vote, or a referendum's 'yes'. */
   choice?: "yes" | "no" | "abstain";
+  /** Several seats or ranked: the marks and their names, in the voter's order. */
+  candidateIds?: string[];
+  candidateNames?: string[];
   /** The outbox item (idempotency key) behind this mark, if any. */
   key: string | null;
   /** Why a queued vote was refused, for the card. */

@@ -14,6 +14,7 @@ import { createSyncEngine, type LockManagerLike, type SendResult, type SyncEngin
 import { StoreUnavailableError, withinTime } from "./device-db";
 import { indexedDbOutbox } from "./outbox-store";
 import { watchVoteStates, type LocalVoteStates } from "./vote-states";
+import { choiceBody } from "../lib/vote-body";
 
 export interface InstallOfflineOptions {
   /** The API base, e.g. '/api' (api-client's API_BASE). */
@@ -110,8 +111,7 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
       headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": item.key },
       body: JSON.stringify({
         positionId: item.positionId,
-        // Issue 11: 'no' / 'abstain' go as the choice, a candidate (or Yes) by id.
-        ...(item.choice ? { choice: item.choice } : { candidateId: item.candidateId }),
+        ...choiceBody(item),
         ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
       }),
       cache: "no-store",

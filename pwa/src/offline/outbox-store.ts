@@ -7,6 +7,8 @@
  */
 import type { MyVote } from "@evoting/shared";
 import type { CacheEntry, EvotingDB, OutboxError, OutboxItem, OutboxOutcome, PositionMark, TerminalStatus } from "./db";
+import { choiceFields, recordedVote as ownVote } from "../lib/vote-body";
+import { markFields } from "./vote-states";
 
 export type Claim = { kind: "empty" } | { kind: "wait"; until: number } | { kind: "item"; item: OutboxItem };
 
@@ -75,9 +77,7 @@ export function settledRows(current: OutboxItem, s: Settlement): { outcome: Outb
   const outcome: OutboxOutcome = {
     userId: item.userId,
     positionId: item.positionId,
-    candidateId: item.candidateId,
-    candidateName: item.candidateName,
-    ...(item.choice ? { choice: item.choice } : {}),
+    ...choiceFields(item),
     ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
     key: item.key,
     status,
@@ -92,14 +92,11 @@ export function settledRows(current: OutboxItem, s: Settlement): { outcome: Outb
   const rejected = status === "rejected";
   // Refused: the card shows the reason and the voter may choose again. Otherwise the
   // position is voted, with the candidate the server holds (ours, or the one cast elsewhere).
-  const choice = rejected ? item.choice : recordedVote?.choice;
   const mark: PositionMark = {
     userId: item.userId,
     positionId: item.positionId,
     state: rejected ? "rejected" : "voted",
-    candidateId: rejected ? item.candidateId : (recordedVote?.candidateId ?? null),
-    candidateName: rejected ? item.candidateName : (recordedVote?.candidateName ?? null),
-    ...(choice ? { choice } : {}),
+    ...markFields(rejected ? ownVote(item.positionId, item) : recordedVote),
     key: item.key,
     message: status === "delivered" ? null : message,
     updatedAt: now,

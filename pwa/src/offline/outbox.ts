@@ -7,6 +7,8 @@
 import { messages } from "@evoting/shared";
 import { offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome, type VoteChoice } from "./db";
 import { offlineText } from "./notices";
+import { choiceFields, recordedVote } from "../lib/vote-body";
+import { markFields } from "./vote-states";
 
 export type QueueVoteInput = VoteChoice;
 
@@ -61,9 +63,7 @@ export async function queueVote(input: QueueVoteInput, options: QueueOptions = {
     const item: OutboxItem = {
       userId,
       positionId,
-      candidateId: input.candidateId,
-      candidateName: input.candidateName,
-      ...(input.choice ? { choice: input.choice } : {}),
+      ...choiceFields(input),
       ...(ballotTicket ? { ballotTicket } : {}),
       key: newKey(),
       status: "queued",
@@ -80,9 +80,7 @@ export async function queueVote(input: QueueVoteInput, options: QueueOptions = {
       userId,
       positionId,
       state: "queued",
-      candidateId: input.candidateId,
-      candidateName: input.candidateName,
-      ...(input.choice ? { choice: input.choice } : {}),
+      ...markFields(recordedVote(positionId, input)),
       key: item.key,
       message: null,
       updatedAt: t,

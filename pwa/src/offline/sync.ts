@@ -21,6 +21,7 @@ import type { OutboxError, OutboxItem, OutboxOutcome, TerminalStatus } from "./d
 import { backoffDelay, bodyMessage, bodyVote, classify, type SendResult } from "./answers";
 import { offlineText } from "./notices";
 import type { OutboxStore } from "./outbox-store";
+import { recordedVote } from "../lib/vote-body";
 
 export { backoffDelay, parseRetryAfter, type SendResult } from "./answers";
 
@@ -223,12 +224,7 @@ export function createSyncEngine(options: SyncEngineOptions): SyncEngine {
 
       switch (answer.kind) {
         case "delivered": {
-          const vote = bodyVote(answer.body, item.positionId) ?? {
-            positionId: item.positionId,
-            candidateId: item.candidateId,
-            candidateName: item.candidateName,
-            ...(item.choice ? { choice: item.choice } : {}),
-          };
+          const vote = bodyVote(answer.body, item.positionId) ?? recordedVote(item.positionId, item);
           const message = bodyMessage(answer.body) ?? messages.castVoteSuccess;
           report(await finish(item, "delivered", answer.status, message, vote, null));
           break;

@@ -9,7 +9,9 @@ import { Spinner } from "../components/ui/Spinner";
 
 /** Candidates grouped by position, as cards with photo, name and a position badge. */
 export function CandidatesPage() {
-  const { data: positions, isPending, isError } = useQuery(ballotPositionsQuery());
+  const { data, isPending, isError } = useQuery(ballotPositionsQuery());
+  // A referendum is a question, not a race: it has no candidates to meet.
+  const positions = data?.filter((p) => p.method !== "referendum");
 
   return (
     <div>
@@ -22,7 +24,7 @@ export function CandidatesPage() {
         <Card role="alert" className="px-6 py-10 text-center font-medium text-red-700">
           {messages.loadCandidatesFailed}
         </Card>
-      ) : positions.length === 0 ? (
+      ) : !positions || positions.length === 0 ? (
         <Card className="px-6 py-12 text-center text-slate-600">No positions or candidates available at this time.</Card>
       ) : (
         <div className="space-y-6">

@@ -42,6 +42,26 @@ describe("VotePage", () => {
     expect(JSON.parse(post[1]!.body as string)).toEqual({ positionId: "p1", candidateId: "p1-c0", ballotTicket: "ticket-p1" });
   });
 
+  test("a ranked position: ranks, the review, then the ranking is sent and shown as recorded in order", async () => {
+    const fetch = votePageServer([openPosition("p1", "Chair", ["Ada", "Grace", "Linus"], { method: "ranked", seats: 1 })]);
+    renderWithQuery(
+      <>
+        <VotePage />
+        <AppToaster />
+      </>,
+    );
+    const card = await screen.findByRole("form", { name: "Chair" });
+    await userEvent.selectOptions(within(card).getByRole("combobox", { name: "Rank for Linus" }), "1st choice");
+    await userEvent.selectOptions(within(card).getByRole("combobox", { name: "Rank for Ada" }), "2nd choice");
+    await userEvent.click(within(card).getByRole("button", { name: "Review Vote" }));
+    await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
+    expect(await within(card).findByRole("button", { name: "Vote Cast" })).toBeDisabled();
+    expect(within(card).getByText(/for 1\. Linus, 2\. Ada/)).toBeInTheDocument();
+    expect(await screen.findByText("Vote cast successfully!")).toBeInTheDocument();
+    const post = fetch.mock.calls.find(([, init]) => init?.method === "POST")!;
+    expect(JSON.parse(post[1]!.body as string)).toEqual({ positionId: "p1", ranking: ["p1-c2", "p1-c0"], ballotTicket: "ticket-p1" });
+  });
+
   test("a refused vote shows the server's message and the card stays open", async () => {
     mockFetch({
       // Two candidates: a lone candidate is a Yes/No ballot (VoteChoices.test.tsx).

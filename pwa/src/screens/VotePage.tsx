@@ -14,6 +14,7 @@ import { Card } from "../components/ui/Card";
 import { StateMessage } from "../components/ui/Spinner";
 import { VoteCard } from "../components/vote/VoteCard";
 import { VotingStatusCard } from "../components/vote/VotingStatusCard";
+import { choiceBody } from "../lib/vote-body";
 
 /** Window status is re-evaluated this often so a position opens or closes without a reload. */
 const WINDOW_TICK_MS = 15_000;
@@ -86,9 +87,15 @@ const PositionBallot = memo(function PositionBallot({ position, status, now }: {
       position={position}
       status={status}
       now={now}
-      onCast={({ candidateId, candidateName, choice }) =>
+      onCast={(cast) =>
         castVote.mutate(
-          { positionId: position._id, ...(choice ? { choice } : { candidateId }), candidateName, ballotTicket: position.ballotTicket },
+          {
+            positionId: position._id,
+            ...choiceBody(cast),
+            candidateName: cast.candidateName,
+            ...(cast.candidateNames ? { candidateNames: cast.candidateNames } : {}),
+            ballotTicket: position.ballotTicket,
+          },
           {
             // Through the outbox, the outcome listener (offline/app/outcomes.ts) tells the voter.
             onSuccess: (result) => {

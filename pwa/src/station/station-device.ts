@@ -37,12 +37,17 @@ export async function refreshPackage(db: StationDB = stationDb()): Promise<{ sto
 
 /**
  * Opens a station on this device: the officer's password again (the server checks it; a token
- * alone opens nothing), then the key, wrapped under that password for after a reload, and the package.
+ * alone opens nothing), then the device's station token in place of the sign-in's, the key,
+ * wrapped under that password for after a reload, and the package.
  */
 export async function openStation(stationId: string, password: string, db: StationDB = stationDb()) {
-  const officer = session.user()?.matricNumber;
-  if (!officer) throw new Error("Not signed in");
+  const user = session.user();
+  const officer = user?.matricNumber;
+  if (!user || !officer) throw new Error("Not signed in");
   const info = await stationApi.open(stationId, password);
+  // The server revoked the sign-in token that opened the station: from now on the device holds
+  // only its station token, which reaches nothing but the station routes.
+  session.signIn(info.token, user);
   await stationSession.open(
     {
       sessionId: info.sessionId,

@@ -39,10 +39,15 @@ export function votePageServer(positions: BallotPosition[], candidateName = "Ama
     "GET /api/vote/my-votes": () => json(votes),
     "GET /api/vote/results": () => json({ totalRegisteredVoters: 1, totalVotesCast: 1, results: [], generatedAt: "" }),
     "POST /api/vote": (init) => {
-      const body = JSON.parse(init.body as string) as { positionId: string; candidateId?: string; choice?: "no" | "abstain" };
+      const body = JSON.parse(init.body as string) as { positionId: string; candidateId?: string; choice?: "yes" | "no" | "abstain"; candidateIds?: string[]; ranking?: string[] };
+      // Several marks come back as the API answers them: every id and name, the first as candidateId/Name.
+      const marks = body.ranking ?? body.candidateIds;
+      const names = marks?.map((id) => positions.flatMap((p) => p.candidates).find((c) => c._id === id)?.name ?? "");
       const vote: MyVote = body.choice
         ? { positionId: body.positionId, candidateId: "", candidateName: "", choice: body.choice }
-        : { positionId: body.positionId, candidateId: body.candidateId!, candidateName };
+        : marks
+          ? { positionId: body.positionId, candidateId: marks[0], candidateName: names![0], candidateIds: marks, candidateNames: names }
+          : { positionId: body.positionId, candidateId: body.candidateId!, candidateName };
       votes.push(vote);
       return json({ message: "Vote cast successfully!", vote }, 201);
     },

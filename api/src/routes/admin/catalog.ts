@@ -10,6 +10,7 @@ import {
   createPositionSchema,
   manifestoSchema,
   messages,
+  resolveLiveCount,
   resolveMethod,
   SINGLE_CHOICE,
 } from "@evoting/shared";
@@ -57,12 +58,14 @@ export function catalogRoutes(deps: Deps) {
       // Without method fields, the spec's single choice (DESIGN.md section 8).
       const method = resolveMethod(SINGLE_CHOICE, input);
       if (typeof method === "string") fail(400, method);
-      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method };
+      const liveCount = resolveLiveCount(method.method, false, input.liveCount);
+      if (typeof liveCount === "string") fail(400, liveCount);
+      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method, liveCount };
       await database.writer.submit([
         {
-          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, election_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
-          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold],
+          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count, election_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
+          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
         },
         bumpResultsVersionSql,
       ]);

@@ -7,6 +7,7 @@ import type { InStatement } from "@libsql/client";
 import { Hono } from "hono";
 import {
   messages,
+  resolveLiveCount,
   resolveMethod,
   updateCandidateSchema,
   updatePositionSchema,
@@ -40,6 +41,8 @@ export function editRoutes(deps: Deps) {
       if (problem) fail(problem === messages.endLockedClosed ? 409 : 400, problem);
       const method = resolveMethod(current, input);
       if (typeof method === "string") fail(400, method);
+      const liveCount = resolveLiveCount(method.method, current.liveCount, input.liveCount);
+      if (typeof liveCount === "string") fail(400, liveCount);
       const methodChange =
         method.method !== current.method || method.seats !== current.seats || method.question !== current.question || method.passThreshold !== current.passThreshold;
       if (method.method === "referendum" && current.method !== "referendum") {
@@ -53,6 +56,7 @@ export function editRoutes(deps: Deps) {
         title: input.title ?? current.title,
         eligibleGroups: input.eligibleGroups === undefined ? current.eligibleGroups : JSON.stringify(input.eligibleGroups),
         allowAbstain: input.allowAbstain ?? current.allowAbstain,
+        liveCount,
       };
       // Who may vote, what a ballot offers and how it is counted freeze at the first vote:
       // checked in the same write, which the writer serialises with votes, so no vote slips in between.
@@ -60,7 +64,7 @@ export function editRoutes(deps: Deps) {
       const [result] = await database.writer.submit([
         {
           sql: `UPDATE positions SET title = ?, start_time = ?, end_time = ?, eligible_groups = ?, allow_abstain = ?,
-                       method = ?, seats = ?, question = ?, pass_threshold = ?
+                       method = ?, seats = ?, question = ?, pass_threshold = ?, live_count = ?
                  WHERE id = ? ${rulesChange || methodChange ? `AND NOT ${positionHasVoteSql("positions.id")}` : ""}`,
           args: [
             updated.title,
@@ -72,6 +76,7 @@ export function editRoutes(deps: Deps) {
             updated.seats,
             updated.question,
             updated.passThreshold,
+            updated.liveCount ? 1 : 0,
             id,
           ],
         },

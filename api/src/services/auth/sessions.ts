@@ -61,6 +61,11 @@ export interface Session {
   user: AuthUser;
   tokenHash: string;
   expiresAt: number;
+  /**
+   * Set for a polling-station device's token: the station session it was issued for. Such a
+   * token reaches the station routes, sign-out and the profile only (http/auth.ts).
+   */
+  stationSessionId?: string;
 }
 
 /** Bounds memory (~1 KB each); far more than the voters one process serves in a session's lifetime. */
@@ -127,8 +132,12 @@ export class SessionCache {
     const tokenHash = hashToken(token);
     // Raw SQL on purpose: the query builder cost more than the lookup itself (bench/). A
     // prepared statement on the direct connection for a database file (db/direct.ts).
+    // A station device's token is made with its station session, in the same instant
+    // (openStationSession); a sign-in that opened a station before there were such tokens
+    // stays an ordinary one.
     const row = await this.database.get(
-      `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at
+      `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at,
+              (SELECT st.id FROM station_sessions st WHERE st.login_token_hash = s.token_hash AND st.opened_at = s.created_at) AS station_session_id
               FROM sessions s JOIN users u ON u.id = s.user_id
              WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
              LIMIT 1`,
@@ -138,6 +147,7 @@ export class SessionCache {
     const session: Session = {
       tokenHash,
       expiresAt: Number(row.expires_at),
+      ...(row.station_session_id === null ? {} : { stationSessionId: String(row.station_session_id) }),
       // Frozen: the same object serves every request of the session.
       user: Object.freeze({
         id: String(row.id),

@@ -33,7 +33,7 @@ export function parseGroups(json: string | null | undefined): string[] {
 }
 
 type PositionFields = Pick<PositionRow, "id" | "title" | "startTime" | "endTime"> &
-  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain" | "method" | "seats" | "question" | "passThreshold">>;
+  Partial<Pick<PositionRow, "eligibleGroups" | "allowAbstain" | "method" | "seats" | "question" | "passThreshold" | "liveCount">>;
 
 export function toPosition(p: PositionFields, cands: Candidate[] = []): Position {
   return {
@@ -48,14 +48,16 @@ export function toPosition(p: PositionFields, cands: Candidate[] = []): Position
     seats: p.seats ?? 1,
     question: p.question ?? null,
     passThreshold: p.passThreshold ?? DEFAULT_PASS_THRESHOLD,
+    liveCount: Boolean(p.liveCount),
   };
 }
 
 /** The method in an audit summary; nothing for the spec's single choice. */
-export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "question" | "passThreshold">): string {
+export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "question" | "passThreshold" | "liveCount">): string {
   if (p.method === "single") return "";
   if (p.method === "referendum") return `, referendum "${p.question}" passing above ${p.passThreshold}`;
-  return `, ${p.method === "multi" ? "several seats" : "ranked"} (${p.seats} seat${p.seats === 1 ? "" : "s"})`;
+  const live = p.liveCount ? ", full count shown live" : "";
+  return `, ${p.method === "multi" ? "several seats" : "ranked"} (${p.seats} seat${p.seats === 1 ? "" : "s"})${live}`;
 }
 
 const inCurrentElection = sql`${positions.electionId} = ${sql.raw(CURRENT_ELECTION_SQL)}`;

@@ -46,16 +46,16 @@ export async function startElection(database: Database, input: StartElectionInpu
   const copies: InStatement[] = [];
   if (input.copyPositions) {
     const rs = await database.client.execute({
-      sql: `SELECT title, eligible_groups, allow_abstain, method, seats, question, pass_threshold
+      sql: `SELECT title, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count
               FROM positions WHERE election_id = ? ORDER BY start_time, created_at, title`,
       args: [previous.id],
     });
     rs.rows.forEach((p, i) =>
       copies.push({
-        sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, election_id)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         // One millisecond apart: the copies keep the old order (positions list by start, then creation).
-        args: [randomUUID(), p.title, startTime, endTime, now + i, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold, id],
+        args: [randomUUID(), p.title, startTime, endTime, now + i, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold, p.live_count, id],
       }),
     );
   }

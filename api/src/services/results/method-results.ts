@@ -24,6 +24,8 @@ export interface PositionMethodRow {
   yes: number;
   multiBallots: number;
   endTime: number;
+  /** Ranked: the admin chose to show the full count while voting is open. */
+  liveCount: boolean;
 }
 
 /** A ranked position's ballots, as stored (shared `encodeMarks`), first preference first. */
@@ -35,7 +37,8 @@ export async function rankedBallots(database: Database, positionId: string): Pro
 /**
  * The entry's method fields. `closed`: voting (with its offline grace) is over, so a ranked
  * position shows its full count; while open it shows first preferences only, as counting
- * transfers before every ballot is in would announce a result that may not stand.
+ * transfers before every ballot is in would announce a result that may not stand, unless the
+ * admin chose the live count (`liveCount`) for this position.
  */
 export async function withMethod(database: Database, entry: PositionResult, row: PositionMethodRow, closed: boolean): Promise<PositionResult> {
   const candidates = entry.breakdown.map((b) => b.candidateId);
@@ -52,7 +55,7 @@ export async function withMethod(database: Database, entry: PositionResult, row:
     case "ranked": {
       const rule: CountRule = row.seats > 1 ? "scottish-stv" : "instant-runoff";
       const base = { ...entry, method: "ranked" as const, seats: row.seats, rule, lotSeed: entry.positionId };
-      if (!closed) return { ...base, count: "first-preferences" };
+      if (!closed && !row.liveCount) return { ...base, count: "first-preferences" };
       const input = { candidates, seats: row.seats, ballots: await rankedBallots(database, entry.positionId), lotSeed: entry.positionId };
       const result = rule === "scottish-stv" ? countStv(input) : countInstantRunoff(input);
       return {

@@ -177,7 +177,7 @@ export class ResultsService {
         `SELECT count(*) AS n FROM users WHERE ${isVoterSql()}`,
         `SELECT count(DISTINCT voter_id) AS n FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL}`,
         `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
-                p.method, p.seats, p.question, p.pass_threshold, p.yes_count, p.multi_count, p.end_time,
+                p.method, p.seats, p.question, p.pass_threshold, p.yes_count, p.multi_count, p.end_time, p.live_count,
                 c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
           WHERE p.election_id = ${CURRENT_ELECTION_SQL}
@@ -209,6 +209,7 @@ export class ResultsService {
           yes: Number(r.yes_count),
           multiBallots: Number(r.multi_count),
           endTime: Number(r.end_time),
+          liveCount: Number(r.live_count) === 1,
         });
         // 'No' and abstentions are ballots too: the position is done for those voters.
         const noVotes = Number(r.no_count ?? 0);

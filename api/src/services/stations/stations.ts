@@ -3,12 +3,13 @@
  * station on a device (a station session). The ballots a station takes are in
  * station-ballots.ts; why the device holds what it holds: docs/decisions/0009.
  */
-import { hkdfSync, randomUUID } from "node:crypto";
+import { hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { isStaff, matricSearchKey, toRole, type RollEntry, type StationDevice, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { hashToken, revokeStatement } from "../auth/sessions.ts";
 
 /**
  * A station session's AES-256-GCM key, derived from the server secret and the session id:
@@ -133,17 +134,27 @@ export interface StationSessionRow {
   closedPending: string[] | null;
 }
 
+/**
+ * Opens a station session on a device and gives the device a token of its own for it. The
+ * token reaches only the station routes (http/auth.ts), its own station session only, and lives
+ * no longer than the sign-in that opened the station; the sign-in token is revoked in the same
+ * write, so the device keeps no token that can do anything else. Once the station session has
+ * ended (closed, lost, station revoked, officer unassigned) every station route refuses it but
+ * the delivery of ballots the device already holds, which the ballot rules then count, refuse
+ * or hold for the committee (station-ballots.ts).
+ */
 export async function openStationSession(
   database: Database,
-  input: { stationId: string; officerId: string; loginTokenHash: string; now: number },
-): Promise<StationSessionRow> {
-  const login = await database.get("SELECT expires_at FROM sessions WHERE token_hash = ?", [input.loginTokenHash]);
+  input: { stationId: string; officerId: string; openerTokenHash: string; now: number },
+): Promise<{ row: StationSessionRow; token: string }> {
+  const opener = await database.get("SELECT expires_at FROM sessions WHERE token_hash = ?", [input.openerTokenHash]);
+  const token = randomBytes(32).toString("base64url");
   const row: StationSessionRow = {
     id: randomUUID(),
     stationId: input.stationId,
     officerId: input.officerId,
-    loginTokenHash: input.loginTokenHash,
-    loginExpiresAt: login ? Number(login.expires_at) : input.now,
+    loginTokenHash: hashToken(token),
+    loginExpiresAt: opener ? Number(opener.expires_at) : input.now,
     openedAt: input.now,
     closedAt: null,
     lostAt: null,
@@ -151,12 +162,17 @@ export async function openStationSession(
   };
   await database.writer.submit([
     {
+      sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+      args: [row.loginTokenHash, row.officerId, row.openedAt, row.loginExpiresAt],
+    },
+    {
       sql: `INSERT INTO station_sessions (id, station_id, officer_id, login_token_hash, login_expires_at, opened_at)
             VALUES (?, ?, ?, ?, ?, ?)`,
       args: [row.id, row.stationId, row.officerId, row.loginTokenHash, row.loginExpiresAt, row.openedAt],
     },
+    revokeStatement({ tokenHash: input.openerTokenHash }, input.now),
   ]);
-  return row;
+  return { row, token };
 }
 
 export async function findStationSession(database: Database, id: string): Promise<StationSessionRow | null> {

@@ -88,7 +88,8 @@ beforeAll(async () => {
     const ballot = sealStationBallot(session, userId, [{ positionId: position._id, kind: "candidate", candidateId: candidates[choice]._id }], t.clock.now());
     held.set(ballot.ballotId, { voter: userId, label: NAMES[choice] });
     heldOrder.push(userId);
-    const res = await t.request("/station/ballots", { method: "POST", token: officer.token, json: ballot.sealed, headers: { "idempotency-key": ballot.ballotId } });
+    // The device delivers with its station token (the officer's sign-in was revoked at opening).
+    const res = await t.request("/station/ballots", { method: "POST", token: session.token, json: ballot.sealed, headers: { "idempotency-key": ballot.ballotId } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as StationBallotAnswer).outcomes[0]).toMatchObject({ counted: false, message: messages.stationBallotHeld });
   }

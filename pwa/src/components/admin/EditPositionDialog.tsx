@@ -1,13 +1,16 @@
 import { useEffect, useState } from "react";
-import { messages, splitGroups, updatePositionSchema, windowEditProblem, type Position } from "@evoting/shared";
+import { DEFAULT_PASS_THRESHOLD, messages, splitGroups, updatePositionSchema, windowEditProblem, type Position } from "@evoting/shared";
 import { electionApi } from "../../api/election";
 import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
 import { useFormFields } from "../../hooks/use-form-fields";
 import { TextField } from "../ui/Field";
 import { FormDialog, useEditMutation } from "./FormDialog";
+import { MethodFields, type MethodField } from "./MethodFields";
+import { methodProblem } from "./method-problem";
+import { methodBody, methodValuesOf } from "../../lib/ballot-method";
 
-type Field = "title" | "startTime" | "endTime" | "eligibleGroups";
+type Field = "title" | "startTime" | "endTime" | "eligibleGroups" | MethodField;
 
 const valuesOf = (p: Position | null) => ({
   title: p?.title ?? "",
@@ -17,15 +20,20 @@ const valuesOf = (p: Position | null) => ({
 });
 
 /**
- * Manage Positions' 'Edit': title, window, eligible groups and abstain. The window
- * rules (shared/election-rules.ts) are checked here first and again by the API.
+ * Manage Positions' 'Edit': title, window, eligible groups, abstain and the voting method. The
+ * window rules (shared/election-rules.ts) are checked here first and again by the API; the method
+ * freezes at the first vote, which only the API knows (its 409 message is shown as the toast).
  */
 export function EditPositionDialog({ position, onClose }: { position: Position | null; onClose: () => void }) {
   const { values, setValues, setErrors, field } = useFormFields(valuesOf(position));
   const [allowAbstain, setAllowAbstain] = useState(false);
+  const [methodErrors, setMethodErrors] = useState<FieldErrors<MethodField>>({});
+  const [method, setMethod] = useState(methodValuesOf(position));
   useEffect(() => {
     setValues(valuesOf(position));
     setAllowAbstain(Boolean(position?.allowAbstain));
+    setMethod(methodValuesOf(position));
+    setMethodErrors({});
     setErrors({});
   }, [position, setValues, setErrors]);
 
@@ -44,9 +52,24 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
       endTime: localInputToIso(values.endTime),
       eligibleGroups: splitGroups(values.eligibleGroups),
       allowAbstain,
+      ...methodBody(method, position.method),
     });
     if (!parsed.success) {
-      setErrors(fieldErrors<Field>(parsed.error));
+      const errors = fieldErrors<Field>(parsed.error);
+      setErrors(errors);
+      setMethodErrors(errors);
+      return;
+    }
+    const current = {
+      method: position.method ?? "single",
+      seats: position.seats ?? 1,
+      question: position.question ?? null,
+      passThreshold: position.passThreshold ?? DEFAULT_PASS_THRESHOLD,
+    };
+    const wrong = methodProblem(parsed.data, current);
+    if (wrong) {
+      setErrors({});
+      setMethodErrors(wrong);
       return;
     }
     const { startTime, endTime } = parsed.data;
@@ -68,6 +91,7 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
       return;
     }
     setErrors({});
+    setMethodErrors({});
     save.mutate(body);
   };
 
@@ -98,6 +122,7 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
         <input type="checkbox" className="size-4 accent-indigo-600" checked={allowAbstain} onChange={(e) => setAllowAbstain(e.target.checked)} />
         Allow Abstain
       </label>
+      <MethodFields values={method} onChange={setMethod} errors={methodErrors} />
     </FormDialog>
   );
 }

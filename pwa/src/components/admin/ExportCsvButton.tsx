@@ -5,8 +5,16 @@ import { useOnline } from "../../hooks/use-online";
 import { Button } from "../ui/Button";
 import { Icon } from "../ui/Icon";
 
+interface ExportProps {
+  path: string;
+  filename: string;
+  failed: string;
+  /** The button's words when it is not 'Export CSV' (a ranked position's BLT file). */
+  label?: string;
+}
+
 /** 'Export CSV': downloads an export with the session's bearer; read-only, so observers get it too. */
-export function ExportCsvButton({ path, filename, failed }: { path: string; filename: string; failed: string }) {
+export function ExportCsvButton({ path, filename, failed, label = "Export CSV" }: ExportProps) {
   const [busy, setBusy] = useState(false);
   const online = useOnline();
   const run = async () => {
@@ -22,7 +30,7 @@ export function ExportCsvButton({ path, filename, failed }: { path: string; file
   return (
     <Button variant="secondary" onClick={() => void run()} disabled={busy || !online} aria-busy={busy || undefined}>
       <Icon name="download" className="size-4" />
-      {busy ? "Exporting..." : "Export CSV"}
+      {busy ? "Exporting..." : label}
     </Button>
   );
 }

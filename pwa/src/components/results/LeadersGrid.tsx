@@ -1,6 +1,8 @@
 import { formatPercent, positionOutcome, sharePercent, type PositionResult, type Results } from "@evoting/shared";
 import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
+import { isMethodResult } from "./method-outcome";
+import { MethodOutcomeCard } from "./MethodOutcomeCard";
 
 const votesText = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
 
@@ -23,6 +25,7 @@ export function LeadersGrid({ results }: { results: Results }) {
 }
 
 function LeaderCard({ result }: { result: PositionResult }) {
+  if (isMethodResult(result)) return <MethodOutcomeCard result={result} />;
   const outcome = positionOutcome(result);
   if (outcome.kind === "no-votes") return null;
   const shown = outcome.kind === "leader" ? outcome.leader : outcome.kind === "tie" ? null : outcome.candidate;

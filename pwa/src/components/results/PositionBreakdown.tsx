@@ -9,6 +9,8 @@ import {
 } from "@evoting/shared";
 import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
+import { MethodBreakdown } from "./MethodBreakdown";
+import { isMethodResult } from "./method-outcome";
 
 interface Bar {
   key: string;
@@ -38,8 +40,9 @@ export function PositionBreakdown({ result, registeredVoters }: { result: Positi
         votes: b.votes,
         leading: outcome.kind === "leader" && outcome.leader.candidateId === b.candidateId,
       }));
-  const verdict =
-    outcome.kind === "tie" ? "Tie" : outcome.kind === "elected" ? "Elected" : outcome.kind === "not-elected" ? "Not elected" : null;
+  const verdict = isMethodResult(result)
+    ? null
+    : outcome.kind === "tie" ? "Tie" : outcome.kind === "elected" ? "Elected" : outcome.kind === "not-elected" ? "Not elected" : null;
   return (
     <Card>
       <CardHeader
@@ -49,7 +52,9 @@ export function PositionBreakdown({ result, registeredVoters }: { result: Positi
           registeredVoters === undefined ? "" : ` · turnout ${formatPercent(positionTurnout(result, registeredVoters))} of ${result.eligibleVoters ?? registeredVoters} eligible`
         }`}
       />
-      {result.breakdown.length === 0 ? (
+      {isMethodResult(result) ? (
+        <MethodBreakdown result={result} />
+      ) : result.breakdown.length === 0 ? (
         <p className="px-5 py-6 text-center text-slate-600">No candidates available for this position.</p>
       ) : (
         <ul className="space-y-4 px-5 py-4">

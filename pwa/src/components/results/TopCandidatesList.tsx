@@ -2,10 +2,15 @@ import { formatPercent, topCandidates, type Results } from "@evoting/shared";
 import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
 import { RankBadge } from "./RankBadge";
+import { isMethodResult } from "./method-outcome";
+import { MethodOutcomeCard } from "./MethodOutcomeCard";
 
 export function TopCandidatesList({ results }: { results: Results }) {
   const ranked = topCandidates(results.results);
+  const methods = results.results.filter(isMethodResult);
+  // Several seats, ranked and referendum positions are decided by more than a vote count: their outcomes follow the list.
   return (
+    <>
     <Card>
       <CardHeader title="Top Candidates by Vote Count" />
       <ol className="divide-y divide-slate-100" data-testid="top-candidates">
@@ -25,5 +30,16 @@ export function TopCandidatesList({ results }: { results: Results }) {
         ))}
       </ol>
     </Card>
+    {methods.length > 0 && (
+      <Card>
+        <CardHeader title="Seats, Rankings and Referendums" />
+        <ul className="grid gap-3 p-4 sm:grid-cols-2">
+          {methods.map((r) => (
+            <MethodOutcomeCard key={r.positionId} result={r} />
+          ))}
+        </ul>
+      </Card>
+    )}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from "react";
 import { cx } from "../../lib/cx";
 
 export const inputClass =
@@ -77,6 +77,25 @@ export function TextField({ label, error, hint, className, ...input }: TextField
           className={cx(inputClass, className)}
           {...input}
         />
+      )}
+    </FieldShell>
+  );
+}
+
+interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** A labelled select with its hint and error, wired like `TextField`. */
+export function SelectField({ label, error, hint, className, children, ...select }: SelectFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} {...select}>
+          {children}
+        </select>
       )}
     </FieldShell>
   );

@@ -11,6 +11,9 @@ import { Card } from "../ui/Card";
 import { PositionStatusBadge } from "../election/PositionStatusBadge";
 import { Icon } from "../ui/Icon";
 import { ReceiptCode } from "./ReceiptCode";
+import { BallotReview, MethodBallot } from "./MethodBallot";
+import { EMPTY_DRAFT, draftCast, draftOfVote, hasMethodBallot, type MethodDraft } from "./method-draft";
+import { choiceBody, type ChoiceFields } from "../../lib/vote-body";
 
 // The cast check (and zod) loads when a choice is first picked, not with the ballot
 // (vote-schemas.ts); Cast Vote is disabled until then, so a submit finds it loaded or loading.
@@ -21,8 +24,8 @@ interface VoteCardProps {
   position: BallotPosition;
   status: PositionVoteStatus;
   now: number;
-  /** `choice` only for a vote that names no candidate ('no', 'abstain'). */
-  onCast: (choice: { candidateId: string; candidateName: string; choice?: "no" | "abstain" }) => void;
+  /** The spec's candidate; `choice` for a vote that names none; the marks of a several-seat or ranked ballot. */
+  onCast: (choice: ChoiceFields) => void;
   /**
    * The polling station's private ballot: choosing only selects (`onCast` on each
    * choice), nothing is recorded until the ballot is confirmed, so the card says 'Selected: …'
@@ -43,6 +46,11 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const checking = useRef(false);
+  // Several seats, ranked and referendum ballots: the marks so far, and whether the review shows.
+  const methodBallot = hasMethodBallot(position);
+  const [draft, setDraft] = useState<MethodDraft>(EMPTY_DRAFT);
+  const [reviewing, setReviewing] = useState(false);
+  const reviewId = useId();
 
   const window = positionStatus(now, Date.parse(position.startTime), Date.parse(position.endTime));
   const closedReason = windowClosedReason(window, position);
@@ -51,6 +59,22 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
   const casting = status.kind === "casting";
   const choiceDisabled = locked || window !== "active";
   const checkedId = selecting ? (selecting.chosen ? valueOfVote(selecting.chosen) : null) : recorded ? valueOfVote(recorded) : selected;
+  const shownDraft = selecting ? draftOfVote(selecting.chosen) : status.kind === "voted" || status.kind === "queued" ? draftOfVote(recorded) : draft;
+  const drafted = methodBallot ? draftCast(position, shownDraft) : null;
+  const hasCandidates = position.candidates.length > 0 || position.method === "referendum";
+
+  const changeDraft = (next: MethodDraft) => {
+    setReviewing(false);
+    setError(null);
+    if (!selecting) {
+      warmSchemas();
+      setDraft(next);
+      return;
+    }
+    const cast = draftCast(position, next);
+    if (cast) onCast(cast);
+    else selecting.onClear();
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -58,11 +82,18 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
       setError(messages.alreadyVoted);
       return;
     }
+    if (methodBallot && !reviewing) {
+      if (!drafted) return;
+      // The review comes first; 'Cast Vote' under it casts exactly what it shows.
+      setReviewing(true);
+      requestAnimationFrame(() => document.getElementById(reviewId)?.focus());
+      return;
+    }
     // One check at a time: a second press while the check loads does not cast twice.
     if (checking.current) return;
     checking.current = true;
-    const cast = castOf(selected ?? "", position);
-    const request = { positionId: position._id, ...(cast.choice ? { choice: cast.choice } : { candidateId: cast.candidateId }) };
+    const cast = methodBallot && drafted ? drafted : castOf(selected ?? "", position);
+    const request = { positionId: position._id, ...choiceBody(cast) };
     void loadSchemas()
       .then(
         ({ castVoteSchema }) => {
@@ -109,8 +140,10 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
         </div>
 
         <div className="space-y-4 px-5 py-4">
-          {position.candidates.length === 0 ? (
+          {!hasCandidates ? (
             <p className="py-4 text-center text-slate-600">No candidates available for this position.</p>
+          ) : methodBallot ? (
+            <MethodBallot position={position} headingId={headingId} draft={shownDraft} disabled={choiceDisabled} onChange={changeDraft} />
           ) : (
             <BallotChoices
               position={position}
@@ -130,11 +163,13 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
             <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">{closedReason}</p>
           )}
 
+          {methodBallot && reviewing && drafted && !locked && !selecting && <BallotReview id={reviewId} position={position} draft={shownDraft} />}
+
           <div aria-live="polite">
             {error && <p className="text-sm font-medium text-red-700">{error}</p>}
             {selecting?.chosen && (
               <div className="space-y-2 rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
-                <p className="font-medium">Selected: {voteLabel(selecting.chosen)}</p>
+                <p className="font-medium">Selected: {voteLabel(selecting.chosen, position.method)}</p>
                 <p>{messages.stationSelectionNote}</p>
                 <Button type="button" variant="secondary" size="sm" onClick={selecting.onClear}>
                   Clear selection
@@ -144,7 +179,7 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
             {status.kind === "voted" && (
               <p className="rounded-lg bg-green-50 px-3 py-2.5 text-sm font-medium text-green-800">
                 ✓ Your vote has been recorded
-                {voteLabel(status.vote) && <span className="font-normal"> for {voteLabel(status.vote)}</span>}
+                {voteLabel(status.vote, position.method) && <span className="font-normal"> for {voteLabel(status.vote, position.method)}</span>}
               </p>
             )}
             {status.kind === "voted" && status.vote.receipt && <ReceiptCode code={status.vote.receipt} />}
@@ -154,25 +189,40 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
             {status.kind === "queued" && (
               <p className="rounded-lg bg-amber-50 px-3 py-2.5 text-sm font-medium text-amber-900">
                 {offlineText.queued}
-                {voteLabel(status.vote) && <span className="font-normal"> (your choice: {voteLabel(status.vote)})</span>}
+                {voteLabel(status.vote, position.method) && <span className="font-normal"> (your choice: {voteLabel(status.vote, position.method)})</span>}
               </p>
             )}
             {status.kind === "failed" && (
               <p role="alert" className="rounded-lg bg-red-50 px-3 py-2.5 text-sm font-medium text-red-800">
-                Your vote for {voteLabel(status.vote)} was not accepted: {status.message}
+                Your vote for {voteLabel(status.vote, position.method)} was not accepted: {status.message}
               </p>
             )}
           </div>
 
-          {position.candidates.length > 0 && !selecting && (
-            <Button
-              type="submit"
-              className="w-full sm:w-auto"
-              variant={status.kind === "voted" ? "secondary" : "primary"}
-              disabled={!selected || locked || window !== "active"}
-            >
-              {casting ? "Casting Vote..." : status.kind === "voted" ? "Vote Cast" : status.kind === "queued" ? "Queued" : "Cast Vote"}
-            </Button>
+          {hasCandidates && !selecting && (
+            <div className="flex flex-wrap gap-2">
+              <Button
+                type="submit"
+                className="w-full sm:w-auto"
+                variant={status.kind === "voted" ? "secondary" : "primary"}
+                disabled={!(methodBallot ? drafted : selected) || locked || window !== "active"}
+              >
+                {casting
+                  ? "Casting Vote..."
+                  : status.kind === "voted"
+                    ? "Vote Cast"
+                    : status.kind === "queued"
+                      ? "Queued"
+                      : methodBallot && !reviewing
+                        ? "Review Vote"
+                        : "Cast Vote"}
+              </Button>
+              {methodBallot && reviewing && !locked && (
+                <Button type="button" variant="secondary" className="w-full sm:w-auto" onClick={() => setReviewing(false)}>
+                  Change
+                </Button>
+              )}
+            </div>
           )}
         </div>
       </form>

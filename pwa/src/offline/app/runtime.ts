@@ -21,6 +21,7 @@ import {
 import { API_BASE, ApiRequestError } from "../../api/client";
 import { setOutboxBusy } from "./shell";
 import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
+import { choiceFields } from "../../lib/vote-body";
 import { StoreUnavailableError } from "../device-db";
 import { session } from "../../auth/session";
 
@@ -115,10 +116,10 @@ export const STORE_LIMIT_MS = 3_000;
 export async function castThroughOutbox(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
   const userId = currentUserId();
   if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
-  const { positionId, candidateId = "", candidateName, choice, ballotTicket } = variables;
+  const { positionId, ballotTicket } = variables;
   const key = crypto.randomUUID();
   try {
-    const input = { userId, positionId, candidateId, candidateName, ...(choice ? { choice } : {}), ballotTicket };
+    const input = { userId, positionId, ...choiceFields({ ...variables, candidateId: variables.candidateId ?? "" }), ballotTicket };
     const result = await getOffline().castVote(input, { key, storeLimitMs });
     return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
   } catch (error) {

@@ -10,7 +10,7 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../hooks/use-online";
-import { FieldShell, ImageFileInput, TextField, inputClass } from "../../components/ui/Field";
+import { FieldShell, ImageFileInput, SelectField, TextField } from "../../components/ui/Field";
 import { Icon } from "../../components/ui/Icon";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ManifestoField } from "../../components/admin/ManifestoField";
@@ -66,27 +66,22 @@ export function CreateCandidatePage() {
           <NeedsNetwork online={online} />
           <TextField label="Candidate Name" name="name" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} error={errors.name} />
 
-          <FieldShell label="Position" error={errors.positionId}>
-            {({ id, describedBy, invalid }) => (
-              <select
-                id={id}
-                name="positionId"
-                aria-describedby={describedBy}
-                aria-invalid={invalid || undefined}
-                className={inputClass}
-                value={positionId}
-                onChange={(e) => setPositionId(e.target.value)}
-                disabled={positions.isPending}
-              >
-                <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
-                {positions.data?.map((p) => (
-                  <option key={p._id} value={p._id}>
-                    {p.title}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FieldShell>
+          <SelectField
+            label="Position"
+            name="positionId"
+            error={errors.positionId}
+            value={positionId}
+            onChange={(e) => setPositionId(e.target.value)}
+            disabled={positions.isPending}
+          >
+            <option value="">{positions.isPending ? "Loading positions..." : "Select a position"}</option>
+            {/* A referendum is a question with no candidates. */}
+            {positions.data?.filter((p) => p.method !== "referendum").map((p) => (
+              <option key={p._id} value={p._id}>
+                {p.title}
+              </option>
+            ))}
+          </SelectField>
 
           <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional. PNG, JPEG, WebP or GIF.">
             {(ids) => (

@@ -1,10 +1,10 @@
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createPositionSchema, messages } from "@evoting/shared";
 import { api } from "../../api/client";
 import { invalidateElectionData } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { fieldErrors } from "../../lib/form-errors";
+import { fieldErrors, type FieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";
 import { localInputToIso, localTimeZone } from "../../lib/format";
 import { PageHeader } from "../../components/ui/PageHeader";
@@ -14,19 +14,25 @@ import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../hooks/use-online";
 import { TextField } from "../../components/ui/Field";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { MethodFields, type MethodField } from "../../components/admin/MethodFields";
+import { defaultMethodValues, methodBody } from "../../lib/ballot-method";
+import { methodProblem } from "../../components/admin/method-problem";
 
-type Field = "title" | "startTime" | "endTime";
+type Field = "title" | "startTime" | "endTime" | MethodField;
 const empty = { title: "", startTime: "", endTime: "" };
 
 export function CreatePositionPage() {
   const online = useOnline();
   const client = useQueryClient();
   const { values, setErrors, field, reset } = useFormFields(empty);
+  const [methodErrors, setMethodErrors] = useState<FieldErrors<MethodField>>({});
+  const [method, setMethod] = useState(defaultMethodValues);
 
   const create = useMutation({
     mutationFn: api.createPosition,
     onSuccess: () => {
       reset();
+      setMethod(defaultMethodValues);
       notifySuccess(messages.createPositionSuccess);
       void invalidateElectionData(client);
     },
@@ -40,12 +46,22 @@ export function CreatePositionPage() {
       title: values.title,
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
+      ...methodBody(method),
     });
     if (!parsed.success) {
-      setErrors(fieldErrors<Field>(parsed.error));
+      const errors = fieldErrors<Field>(parsed.error);
+      setErrors(errors);
+      setMethodErrors(errors);
+      return;
+    }
+    const problem = methodProblem(parsed.data);
+    if (problem) {
+      setErrors({});
+      setMethodErrors(problem);
       return;
     }
     setErrors({});
+    setMethodErrors({});
     create.mutate(parsed.data);
   };
 
@@ -62,6 +78,7 @@ export function CreatePositionPage() {
             <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
             <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
           </div>
+          <MethodFields values={method} onChange={setMethod} errors={methodErrors} />
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Position"}
           </Button>

@@ -12,6 +12,7 @@ import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog"
 import { ManageTable } from "../../components/admin/ManageTable";
 import { useDeleteDialog } from "../../components/admin/use-delete-dialog";
 import { EditPositionDialog } from "../../components/admin/EditPositionDialog";
+import { methodSummary } from "../../lib/ballot-method";
 
 export function ManagePositionsPage() {
   const now = useNow(30_000);
@@ -34,8 +35,8 @@ export function ManagePositionsPage() {
         loading="Loading positions..."
         failed={messages.loadPositionsFailed}
         empty="No positions created yet."
-        columns={["Position Title", "Start Time", "End Time", "Candidates", "Status"]}
-        minWidth="min-w-[44rem]"
+        columns={["Position Title", "Voting Method", "Start Time", "End Time", "Candidates", "Status"]}
+        minWidth="min-w-[52rem]"
         caption={<caption className="sr-only">Positions, times in {localTimeZone()}</caption>}
         name={(p) => p.title}
         deleteDisabled={busy}
@@ -44,9 +45,10 @@ export function ManagePositionsPage() {
         cells={(p) => (
           <>
             <td className="px-5 py-3 font-semibold text-slate-900">{p.title}</td>
+            <td className="px-5 py-3 text-slate-700">{methodSummary(p)}</td>
             <td className="px-5 py-3 text-slate-700">{formatShortDateTime(p.startTime)}</td>
             <td className="px-5 py-3 text-slate-700">{formatShortDateTime(p.endTime)}</td>
-            <td className="px-5 py-3 tabular-nums text-slate-700">{p.candidates.length}</td>
+            <td className="px-5 py-3 tabular-nums text-slate-700">{p.method === "referendum" ? "—" : p.candidates.length}</td>
             <td className="px-5 py-3">
               <PositionStatusBadge status={positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime))} />
             </td>

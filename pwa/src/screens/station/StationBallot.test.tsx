@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
 import { messages, seededBallotOrder, type BallotPosition, type ElectionSettings, type RollEntry } from "@evoting/shared";
@@ -64,6 +64,35 @@ describe("station ballot", () => {
     expect(onSubmit).toHaveBeenCalledWith([
       { positionId: "treasurer", kind: "no" },
       { positionId: "president", kind: "abstain" },
+    ]);
+  });
+
+  test("ranked, several-seat and referendum positions: their own controls, each listed at the confirmation, sealed as their kind", async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    const people = (id: string) => ["Ada", "Grace", "Linus"].map((n, i) => candidate(`${id}-${i}`, n, id));
+    const ballot: BallotPosition[] = [
+      { _id: "chair", title: "Chair", ...open, method: "ranked", seats: 1, candidates: people("chair") },
+      { _id: "reps", title: "Reps", ...open, method: "multi", seats: 2, candidates: people("reps") },
+      { _id: "amend", title: "Amendment", ...open, method: "referendum", question: "Amend article 4?", candidates: [] },
+    ];
+    render(<StationBallot voter={other} positions={ballot} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    const chair = screen.getByRole("form", { name: "Chair" });
+    await user.selectOptions(within(chair).getByRole("combobox", { name: "Rank for Linus" }), "1st choice");
+    await user.selectOptions(within(chair).getByRole("combobox", { name: "Rank for Ada" }), "2nd choice");
+    expect(within(chair).getByText("Selected: 1. Linus, 2. Ada")).toBeInTheDocument();
+    const reps = screen.getByRole("form", { name: "Reps" });
+    await user.click(within(reps).getByRole("checkbox", { name: "Grace" }));
+    await user.click(within(reps).getByRole("checkbox", { name: "Ada" }));
+    await user.click(screen.getByRole("radio", { name: "No" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    const list = screen.getByRole("list", { name: "This ballot" });
+    expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Chair: 1. Linus, 2. Ada", "Reps: Grace, Ada", "Amendment: No"]);
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([
+      { positionId: "chair", kind: "ranked", candidateIds: ["chair-2", "chair-0"] },
+      { positionId: "reps", kind: "multi", candidateIds: ["reps-1", "reps-0"] },
+      { positionId: "amend", kind: "no" },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { messages, type BallotPosition, type MyVote, type RollEntry, type Statio
 import { VoteCard } from "../../components/vote/VoteCard";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
+import { recordedVote, voteLabel, type ChoiceFields } from "../../lib/vote-body";
 
 interface StationBallotProps {
   voter: RollEntry;
@@ -14,27 +15,29 @@ interface StationBallotProps {
   onCancel: () => void;
 }
 
-/** As the card casts it: a candidate (Yes on an unopposed position), or 'no' / 'abstain'. */
-type Chosen = Parameters<Parameters<typeof VoteCard>[0]["onCast"]>[0];
-
 const NOT_VOTED = { kind: "not-voted" } as const;
 
-const toStationChoice = (positionId: string, c: Chosen): StationChoice =>
-  "choice" in c && c.choice ? { positionId, kind: c.choice } : { positionId, kind: "candidate", candidateId: c.candidateId };
+/** As the sealed queue carries it: a candidate (Yes on an unopposed position), 'yes' / 'no' / 'abstain', or marks. */
+function toStationChoice(positionId: string, c: ChoiceFields): StationChoice {
+  if (c.choice) return { positionId, kind: c.choice };
+  if (c.ranking) return { positionId, kind: "ranked", candidateIds: c.ranking };
+  if (c.candidateIds) return { positionId, kind: "multi", candidateIds: c.candidateIds };
+  return { positionId, kind: "candidate", candidateId: c.candidateId };
+}
 
 /**
  * The voter's private ballot: the vote page's cards, then one confirmation. The choices live in
  * this component's state only; submitting or cancelling unmounts it, and with it the choices.
  */
 export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, onCancel }: StationBallotProps) {
-  const [chosen, setChosen] = useState<ReadonlyMap<string, Chosen>>(new Map());
+  const [chosen, setChosen] = useState<ReadonlyMap<string, ChoiceFields>>(new Map());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
 
   // A selection, not a recorded vote: the card says 'Selected' until the ballot is confirmed.
   const selectionOf = (positionId: string): MyVote | null => {
     const c = chosen.get(positionId);
-    return c ? { positionId, candidateId: c.candidateId, candidateName: c.candidateName, ...(c.choice ? { choice: c.choice } : {}) } : null;
+    return c ? recordedVote(positionId, c) : null;
   };
   const clear = (positionId: string) =>
     setChosen((prev) => {
@@ -85,6 +88,15 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
             <p className="font-medium text-slate-900">
               Submit this ballot ({chosen.size} of {positions.length} positions)? It cannot be changed afterwards.
             </p>
+            <ul aria-label="This ballot" className="space-y-1 text-sm text-slate-800">
+              {positions
+                .filter((p) => chosen.has(p._id))
+                .map((p) => (
+                  <li key={p._id}>
+                    <span className="font-medium">{p.title}:</span> {voteLabel(recordedVote(p._id, chosen.get(p._id)!), p.method)}
+                  </li>
+                ))}
+            </ul>
             <div className="flex flex-wrap gap-2">
               <Button onClick={() => void submit()} disabled={busy} autoFocus>
                 {busy ? "Submitting..." : "Submit ballot"}

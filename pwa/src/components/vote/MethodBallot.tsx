@@ -1,0 +1,221 @@
+import type { ReactNode } from "react";
+import type { BallotPosition, Candidate } from "@evoting/shared";
+import { cx } from "../../lib/cx";
+import { Avatar } from "../ui/Avatar";
+import { inputClass } from "../ui/Field";
+import { ManifestoButton } from "./ManifestoButton";
+import { ordinal, setRank, toggleMark, type MethodDraft } from "./method-draft";
+
+interface MethodBallotProps {
+  position: BallotPosition;
+  headingId: string;
+  draft: MethodDraft;
+  disabled: boolean;
+  onChange: (draft: MethodDraft) => void;
+}
+
+const rowClass = (active: boolean, disabled: boolean) =>
+  cx(
+    "flex items-center gap-3 rounded-xl border p-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
+    active ? "border-indigo-600 bg-indigo-50" : "border-slate-200 bg-white",
+    disabled ? "cursor-not-allowed" : "cursor-pointer hover:border-indigo-400",
+  );
+
+function CandidateName({ c }: { c: Candidate }) {
+  return (
+    <>
+      <Avatar src={c.photo} name={c.name} className="size-10" decorative />
+      <span className="min-w-0 break-words font-medium text-slate-900">{c.name}</span>
+    </>
+  );
+}
+
+/**
+ * The choices of a several-seat, ranked or referendum position (DESIGN.md section 8): checkboxes
+ * up to the seats, a rank select per candidate (no dragging: keyboard and screen readers use the
+ * native select), or Yes / No. 'Abstain' where the position allows it.
+ */
+export function MethodBallot(props: MethodBallotProps) {
+  const { position, draft, disabled, onChange } = props;
+  const abstaining = draft.choice === "abstain";
+  return (
+    <div className="space-y-3">
+      {position.method === "multi" && <MultiChoices {...props} disabled={disabled || abstaining} />}
+      {position.method === "ranked" && <RankedChoices {...props} disabled={disabled || abstaining} />}
+      {position.method === "referendum" && <ReferendumChoices {...props} />}
+      {position.allowAbstain && position.method !== "referendum" && (
+        <label className={rowClass(abstaining, disabled)}>
+          <input
+            type="checkbox"
+            checked={abstaining}
+            disabled={disabled}
+            onChange={(e) => onChange({ marks: [], choice: e.target.checked ? "abstain" : null })}
+            className="size-4 accent-indigo-600"
+          />
+          <span className="font-medium text-slate-900">Abstain</span>
+          <span className="text-sm text-slate-600">(choose nobody)</span>
+        </label>
+      )}
+    </div>
+  );
+}
+
+function MultiChoices({ position, headingId, draft, disabled, onChange }: MethodBallotProps) {
+  const seats = position.seats ?? 1;
+  const left = seats - draft.marks.length;
+  return (
+    <fieldset aria-labelledby={headingId} aria-describedby={`${headingId}-left`}>
+      <legend className="mb-3 text-sm text-slate-600">
+        Choose up to {seats} candidate{seats === 1 ? "" : "s"} for this position
+      </legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {position.candidates.map((c) => {
+          const marked = draft.marks.includes(c._id);
+          const off = disabled || (!marked && left === 0);
+          return (
+            <div key={c._id} className="space-y-1">
+              <label className={cx(rowClass(marked, off), off && !marked && "opacity-70")}>
+                <input
+                  type="checkbox"
+                  checked={marked}
+                  disabled={off}
+                  onChange={() => onChange(toggleMark(draft, c._id, seats))}
+                  className="size-4 accent-indigo-600"
+                />
+                <CandidateName c={c} />
+              </label>
+              {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} />}
+            </div>
+          );
+        })}
+      </div>
+      <p id={`${headingId}-left`} aria-live="polite" className="mt-3 text-sm font-medium text-slate-700">
+        {left === 0 ? `All ${seats} choices used: unmark one to choose another.` : `${left} of ${seats} choice${seats === 1 ? "" : "s"} left`}
+      </p>
+    </fieldset>
+  );
+}
+
+function RankedChoices({ position, headingId, draft, disabled, onChange }: MethodBallotProps) {
+  const count = position.candidates.length;
+  const nameOf = (id: string) => position.candidates.find((c) => c._id === id)?.name ?? "";
+  return (
+    <fieldset aria-labelledby={headingId} aria-describedby={`${headingId}-ranking`}>
+      <legend className="mb-3 text-sm text-slate-600">
+        Rank the candidates in your order of preference (1st = your first choice). Rank as many as you wish.
+      </legend>
+      <ul className="grid gap-2">
+        {position.candidates.map((c) => {
+          const index = draft.marks.indexOf(c._id);
+          const ranked = index >= 0;
+          // Ranks stay 1..n: an unranked candidate may take any place up to one past the last.
+          const places = Math.min(count, draft.marks.length + (ranked ? 0 : 1));
+          return (
+            <li key={c._id} className={cx(rowClass(ranked, disabled), "flex-wrap cursor-default")}>
+              <div className="flex min-w-0 flex-1 items-center gap-3">
+                <CandidateName c={c} />
+              </div>
+              <div className="flex items-center gap-2">
+                {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} />}
+                <select
+                  aria-label={`Rank for ${c.name}`}
+                  className={cx(inputClass, "w-36 py-2")}
+                  value={ranked ? String(index + 1) : ""}
+                  disabled={disabled}
+                  onChange={(e) => onChange(setRank(draft, c._id, e.target.value === "" ? null : Number(e.target.value)))}
+                >
+                  <option value="">Not ranked</option>
+                  {Array.from({ length: places }, (_, i) => (
+                    <option key={i + 1} value={String(i + 1)}>
+                      {ordinal(i + 1)} choice
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <p id={`${headingId}-ranking`} aria-live="polite" className="mt-3 text-sm text-slate-700">
+        {draft.marks.length === 0 ? "No candidate ranked yet." : `Your ranking: ${draft.marks.map((id, i) => `${ordinal(i + 1)} ${nameOf(id)}`).join(", ")}`}
+      </p>
+    </fieldset>
+  );
+}
+
+function ReferendumChoices({ position, headingId, draft, disabled, onChange }: MethodBallotProps) {
+  const radio = (value: "yes" | "no" | "abstain", label: ReactNode) => (
+    <label key={value} className={cx(rowClass(draft.choice === value, disabled), disabled && draft.choice !== value && "opacity-70")}>
+      <input
+        type="radio"
+        name={`position-${position._id}`}
+        value={value}
+        checked={draft.choice === value}
+        disabled={disabled}
+        onChange={() => onChange({ marks: [], choice: value })}
+        className="size-4 accent-indigo-600"
+      />
+      <span className="font-medium text-slate-900">{label}</span>
+    </label>
+  );
+  return (
+    <fieldset role="radiogroup" aria-labelledby={`${headingId} ${headingId}-question`}>
+      <legend id={`${headingId}-question`} className="mb-3 text-base font-semibold text-slate-900">
+        {position.question}
+      </legend>
+      <div className="grid gap-2 sm:grid-cols-3">
+        {radio("yes", "Yes")}
+        {radio("no", "No")}
+        {position.allowAbstain && radio("abstain", "Abstain")}
+      </div>
+    </fieldset>
+  );
+}
+
+/** Exactly what the ballot will cast, shown before the final 'Cast Vote'. */
+export function BallotReview({ position, draft, id }: { position: BallotPosition; draft: MethodDraft; id: string }) {
+  const nameOf = (cid: string) => position.candidates.find((c) => c._id === cid)?.name ?? "";
+  const seats = position.seats ?? 1;
+  const unranked = position.candidates.length - draft.marks.length;
+  return (
+    <section aria-labelledby={id} className="space-y-2 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950">
+      <h3 id={id} tabIndex={-1} className="font-semibold focus:outline-none">
+        Review your vote
+      </h3>
+      {draft.choice === "abstain" ? (
+        <p>You are abstaining: this ballot chooses nobody.</p>
+      ) : position.method === "referendum" ? (
+        <>
+          <p>{position.question}</p>
+          <p>
+            Your answer: <strong>{draft.choice === "yes" ? "Yes" : "No"}</strong>
+          </p>
+        </>
+      ) : position.method === "ranked" ? (
+        <>
+          <p>Your ranking:</p>
+          <ol className="space-y-0.5">
+            {draft.marks.map((cid, i) => (
+              <li key={cid}>
+                <strong>{ordinal(i + 1)}</strong> {nameOf(cid)}
+              </li>
+            ))}
+          </ol>
+          {unranked > 0 && <p>Candidates you did not rank get no preference from this ballot.</p>}
+        </>
+      ) : (
+        <>
+          <p>
+            You are voting for {draft.marks.length} of {seats} seat{seats === 1 ? "" : "s"}:
+          </p>
+          <ul className="list-inside list-disc">
+            {draft.marks.map((cid) => (
+              <li key={cid}>{nameOf(cid)}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p>Your vote is final once cast.</p>
+    </section>
+  );
+}

@@ -17,6 +17,7 @@ import { electionRoutes } from "./routes/election.ts";
 import { stationRoutes } from "./routes/station.ts";
 import { receiptRoutes } from "./routes/receipts.ts";
 import { electionsRoutes } from "./routes/elections.ts";
+import { nominationRoutes } from "./routes/nominations.ts";
 import { HashQueueFull } from "./security/passwords.ts";
 
 /** JSON bodies here are small; only candidate uploads are larger (their own limit). */
@@ -73,10 +74,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     apiBodyLimit(
       JSON_BODY_LIMIT,
       () => fail(413, messages.bodyTooLarge),
-      // Candidate create and edit (PATCH) carry a photo, the roll import a CSV file, a
-      // station's ballot file its sealed queue: they set their own, larger limits.
+      // Candidate create and edit (PATCH) and an application to stand carry a photo, the roll
+      // import a CSV file, a station's ballot file its sealed queue: they set their own, larger limits.
       (c) =>
         (c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH")) ||
+        (c.req.path === "/api/nominations" && c.req.method === "POST") ||
         (c.req.path === "/api/admin/voters/import" && c.req.method === "POST") ||
         (c.req.path === "/api/admin/stations/import" && c.req.method === "POST"),
     ),
@@ -88,6 +90,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/vote", voteRoutes(deps));
   api.route("/election", electionRoutes(deps));
   api.route("/elections", electionsRoutes(deps));
+  api.route("/nominations", nominationRoutes(deps));
   api.route("/station", stationRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));
   api.route("/chat", chatRoutes(deps));

@@ -15,6 +15,7 @@ import { Route as StationRouteImport } from './routes/station'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
 import { Route as AuthAdminRouteRouteImport } from './routes/_auth/admin/route'
 import { Route as AuthCandidatesRouteImport } from './routes/_auth/candidates'
+import { Route as AuthNominationsRouteImport } from './routes/_auth/nominations'
 import { Route as AuthReceiptsRouteImport } from './routes/_auth/receipts'
 import { Route as AuthResultsRouteImport } from './routes/_auth/results'
 import { Route as AuthSettingsRouteImport } from './routes/_auth/settings'
@@ -25,6 +26,7 @@ import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/ca
 import { Route as AuthAdminElectionRouteImport } from './routes/_auth/admin/election'
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
+import { Route as AuthAdminNominationsRouteImport } from './routes/_auth/admin/nominations'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
@@ -62,6 +64,11 @@ const AuthAdminRouteRoute = AuthAdminRouteRouteImport.update({
 const AuthCandidatesRoute = AuthCandidatesRouteImport.update({
   id: '/candidates',
   path: '/candidates',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthNominationsRoute = AuthNominationsRouteImport.update({
+  id: '/nominations',
+  path: '/nominations',
   getParentRoute: () => AuthRoute,
 } as any)
 const AuthReceiptsRoute = AuthReceiptsRouteImport.update({
@@ -116,6 +123,11 @@ const AuthAdminManagePositionsRoute =
     path: '/manage-positions',
     getParentRoute: () => AuthAdminRouteRoute,
   } as any)
+const AuthAdminNominationsRoute = AuthAdminNominationsRouteImport.update({
+  id: '/nominations',
+  path: '/nominations',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminPositionsRoute = AuthAdminPositionsRouteImport.update({
   id: '/positions',
   path: '/positions',
@@ -168,6 +180,7 @@ export interface FileRoutesByFullPath {
   '/station': typeof StationRoute
   '/admin': typeof AuthAdminRouteRouteWithChildren
   '/candidates': typeof AuthCandidatesRoute
+  '/nominations': typeof AuthNominationsRoute
   '/receipts': typeof AuthReceiptsRoute
   '/results': typeof AuthResultsRoute
   '/settings': typeof AuthSettingsRoute
@@ -177,6 +190,7 @@ export interface FileRoutesByFullPath {
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
+  '/admin/nominations': typeof AuthAdminNominationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
@@ -192,6 +206,7 @@ export interface FileRoutesByTo {
   '/login': typeof LoginRoute
   '/station': typeof StationRoute
   '/candidates': typeof AuthCandidatesRoute
+  '/nominations': typeof AuthNominationsRoute
   '/receipts': typeof AuthReceiptsRoute
   '/results': typeof AuthResultsRoute
   '/settings': typeof AuthSettingsRoute
@@ -202,6 +217,7 @@ export interface FileRoutesByTo {
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
+  '/admin/nominations': typeof AuthAdminNominationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
@@ -220,6 +236,7 @@ export interface FileRoutesById {
   '/station': typeof StationRoute
   '/_auth/admin': typeof AuthAdminRouteRouteWithChildren
   '/_auth/candidates': typeof AuthCandidatesRoute
+  '/_auth/nominations': typeof AuthNominationsRoute
   '/_auth/receipts': typeof AuthReceiptsRoute
   '/_auth/results': typeof AuthResultsRoute
   '/_auth/settings': typeof AuthSettingsRoute
@@ -230,6 +247,7 @@ export interface FileRoutesById {
   '/_auth/admin/election': typeof AuthAdminElectionRoute
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
+  '/_auth/admin/nominations': typeof AuthAdminNominationsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
@@ -249,6 +267,7 @@ export interface FileRouteTypes {
     | '/station'
     | '/admin'
     | '/candidates'
+    | '/nominations'
     | '/receipts'
     | '/results'
     | '/settings'
@@ -258,6 +277,7 @@ export interface FileRouteTypes {
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
+    | '/admin/nominations'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
@@ -273,6 +293,7 @@ export interface FileRouteTypes {
     | '/login'
     | '/station'
     | '/candidates'
+    | '/nominations'
     | '/receipts'
     | '/results'
     | '/settings'
@@ -283,6 +304,7 @@ export interface FileRouteTypes {
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
+    | '/admin/nominations'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
@@ -300,6 +322,7 @@ export interface FileRouteTypes {
     | '/station'
     | '/_auth/admin'
     | '/_auth/candidates'
+    | '/_auth/nominations'
     | '/_auth/receipts'
     | '/_auth/results'
     | '/_auth/settings'
@@ -310,6 +333,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/election'
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
+    | '/_auth/admin/nominations'
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
     | '/_auth/admin/users'
@@ -371,6 +395,13 @@ declare module '@tanstack/react-router' {
       path: '/candidates'
       fullPath: '/candidates'
       preLoaderRoute: typeof AuthCandidatesRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/nominations': {
+      id: '/_auth/nominations'
+      path: '/nominations'
+      fullPath: '/nominations'
+      preLoaderRoute: typeof AuthNominationsRouteImport
       parentRoute: typeof AuthRoute
     }
     '/_auth/receipts': {
@@ -441,6 +472,13 @@ declare module '@tanstack/react-router' {
       path: '/manage-positions'
       fullPath: '/admin/manage-positions'
       preLoaderRoute: typeof AuthAdminManagePositionsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/nominations': {
+      id: '/_auth/admin/nominations'
+      path: '/nominations'
+      fullPath: '/admin/nominations'
+      preLoaderRoute: typeof AuthAdminNominationsRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
     '/_auth/admin/positions': {
@@ -515,6 +553,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminElectionRoute: typeof AuthAdminElectionRoute
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
+  AuthAdminNominationsRoute: typeof AuthAdminNominationsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
@@ -530,6 +569,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminElectionRoute: AuthAdminElectionRoute,
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
+  AuthAdminNominationsRoute: AuthAdminNominationsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,
   AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
@@ -546,6 +586,7 @@ const AuthAdminRouteRouteWithChildren = AuthAdminRouteRoute._addFileChildren(
 interface AuthRouteChildren {
   AuthAdminRouteRoute: typeof AuthAdminRouteRouteWithChildren
   AuthCandidatesRoute: typeof AuthCandidatesRoute
+  AuthNominationsRoute: typeof AuthNominationsRoute
   AuthReceiptsRoute: typeof AuthReceiptsRoute
   AuthResultsRoute: typeof AuthResultsRoute
   AuthSettingsRoute: typeof AuthSettingsRoute
@@ -558,6 +599,7 @@ interface AuthRouteChildren {
 const AuthRouteChildren: AuthRouteChildren = {
   AuthAdminRouteRoute: AuthAdminRouteRouteWithChildren,
   AuthCandidatesRoute: AuthCandidatesRoute,
+  AuthNominationsRoute: AuthNominationsRoute,
   AuthReceiptsRoute: AuthReceiptsRoute,
   AuthResultsRoute: AuthResultsRoute,
   AuthSettingsRoute: AuthSettingsRoute,

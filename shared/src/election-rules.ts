@@ -16,6 +16,8 @@ export const SPEC_ELECTION: ElectionSettings = {
   resultsVisibility: "live",
   ballotOrder: "fixed",
   unopposed: "single",
+  nominationsStart: null,
+  nominationsEnd: null,
   ballotBatch: DEFAULT_BALLOT_BATCH,
 };
 

@@ -9,6 +9,9 @@ import { messages } from "./messages.ts";
 import { liveCountField, positionMethodFields } from "./ballot-methods.ts";
 import { groupsSchema } from "./roll.ts";
 import { createCandidateSchema, instantSchema, requiredString } from "./schemas.ts";
+import { nominationMessages, nominationWindowProblem } from "./nominations.ts";
+
+const instantMs = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
 
 const titleSchema = (required: string, label: string) =>
   requiredString(required).max(MAX_TITLE_LENGTH, { error: `${label} must be at most ${MAX_TITLE_LENGTH} characters` });
@@ -30,6 +33,9 @@ export const electionSettingsSchema = z
     resultsVisibility: z.enum(["live", "after-close"], { error: "Results visibility must be 'live' or 'after-close'" }),
     ballotOrder: z.enum(["fixed", "random"], { error: "Ballot order must be 'fixed' or 'random'" }),
     unopposed: z.enum(["single", "yes-no"], { error: "Unopposed positions must be 'single' or 'yes-no'" }),
+    /** The nomination window (./nominations.ts): null clears it; omitted keeps the stored one. */
+    nominationsStart: z.union([instantSchema(nominationMessages.nominationWindowBoth, "Nominations start"), z.null()]).optional(),
+    nominationsEnd: z.union([instantSchema(nominationMessages.nominationWindowBoth, "Nominations end"), z.null()]).optional(),
     /** Omitted: the stored value stays (a form or client that does not know the field). */
     ballotBatch: z
       .number({ error: messages.ballotBatchInvalid })
@@ -38,7 +44,13 @@ export const electionSettingsSchema = z
       .max(MAX_BALLOT_BATCH, { error: messages.ballotBatchInvalid })
       .optional(),
   })
-  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] });
+  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] })
+  .superRefine((v, ctx) => {
+    // Only when both are sent: one alone is checked against the stored other by the API.
+    if (v.nominationsStart === undefined || v.nominationsEnd === undefined) return;
+    const problem = nominationWindowProblem(instantMs(v.nominationsStart), instantMs(v.nominationsEnd));
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["nominationsEnd"] });
+  });
 export type ElectionSettingsInput = z.infer<typeof electionSettingsSchema>;
 
 export const updatePositionSchema = z

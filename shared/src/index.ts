@@ -17,3 +17,4 @@ export * from "./results-csv.ts";
 export * from "./roll.ts";
 export * from "./ballot-methods.ts";
 export * from "./counting/index.ts";
+export * from "./nominations.ts";

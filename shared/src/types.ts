@@ -189,6 +189,9 @@ export interface ElectionSettings {
   resultsVisibility: ResultsVisibility;
   ballotOrder: BallotOrder;
   unopposed: UnopposedMode;
+  /** The nomination window (ISO instants), or null when none is set. */
+  nominationsStart: string | null;
+  nominationsEnd: string | null;
   /** The smallest group of a position's ballots applied to its tallies together (1: each as it comes). */
   ballotBatch: number;
 }

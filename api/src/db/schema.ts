@@ -166,7 +166,7 @@ export const participations = sqliteTable(
     idemFingerprint: text("idem_fingerprint"),
   },
   // No index by position (migration 0010): voters vote in no order, so its entries went to a
-  // random page each. What asks by position reads pending ballots and tallies (candidate-form.ts).
+  // random page each. What asks by position reads pending ballots and tallies (services/election/ballot-freeze.ts).
   (t) => [primaryKey({ columns: [t.voterId, t.positionId] })],
 );
 
@@ -443,6 +443,9 @@ export const electionSettings = sqliteTable(
      * was just marked as voted (docs/decisions/0017-ballot-batch.md).
      */
     ballotBatch: integer("ballot_batch").notNull().default(10),
+    /** The nomination window (shared/src/nominations.ts); both null when none is set. */
+    nominationsStart: integer("nominations_start"),
+    nominationsEnd: integer("nominations_end"),
   },
   () => [
     check("election_settings_one_row", sql`id = 1`),
@@ -451,6 +454,42 @@ export const electionSettings = sqliteTable(
     check("election_settings_unopposed_check", sql`unopposed IN ('single', 'yes-no')`),
     check("election_settings_window_check", sql`start_time < end_time`),
     check("election_settings_batch_check", sql`ballot_batch >= 1`),
+  ],
+);
+
+/**
+ * Applications to stand (shared/src/nominations.ts). Nothing here is about a vote. The photo is
+ * stored like a candidate's (cleaned pixels in `photos`) and becomes the candidate's photo on
+ * approval. A named proposer's or seconder's answer is 'pending', 'confirmed' or 'declined'.
+ */
+export const nominations = sqliteTable(
+  "nominations",
+  {
+    id: text("id").primaryKey(),
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    applicantId: text("applicant_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    manifesto: text("manifesto").notNull(),
+    photoId: text("photo_id").references(() => photos.id, { onDelete: "set null" }),
+    proposerId: text("proposer_id").references(() => users.id, { onDelete: "set null" }),
+    proposerAnswer: text("proposer_answer", { enum: ["pending", "confirmed", "declined"] }),
+    seconderId: text("seconder_id").references(() => users.id, { onDelete: "set null" }),
+    seconderAnswer: text("seconder_answer", { enum: ["pending", "confirmed", "declined"] }),
+    state: text("state", { enum: ["awaiting", "submitted", "approved", "rejected", "withdrawn"] }).notNull(),
+    reason: text("reason"),
+    candidateId: text("candidate_id").references(() => candidates.id, { onDelete: "set null" }),
+    createdAt: integer("created_at").notNull(),
+    decidedAt: integer("decided_at"),
+  },
+  (t) => [
+    index("nominations_position_idx").on(t.positionId),
+    index("nominations_applicant_idx").on(t.applicantId),
+    index("nominations_proposer_idx").on(t.proposerId),
+    index("nominations_seconder_idx").on(t.seconderId),
+    check("nominations_state_check", sql`state IN ('awaiting', 'submitted', 'approved', 'rejected', 'withdrawn')`),
   ],
 );
 

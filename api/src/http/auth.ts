@@ -2,7 +2,7 @@
 import { createMiddleware } from "hono/factory";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import { canViewAdmin, canWriteAdmin, messages } from "@evoting/shared";
+import { canViewAdmin, canVote, canWriteAdmin, messages } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { fail } from "./errors.ts";
 
@@ -38,6 +38,13 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   if (!canWriteAdmin(c.var.user.role)) fail(403, messages.adminOnly);
   await next();
 });
+
+/** Voters only (staff never vote or stand): 403 with `message` for anyone else. */
+export const requireVoter = (message: string) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!canVote(c.var.user.role)) fail(403, message);
+    await next();
+  });
 
 /**
  * The admin area's one gate: admins may do everything; observers may read (GET/HEAD) and

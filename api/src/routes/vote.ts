@@ -1,6 +1,5 @@
 /** /vote: the ballot, casting, the voter's own votes, results and the chat token. */
 import { Hono } from "hono";
-import { createMiddleware } from "hono/factory";
 import {
   CHAT_TOKEN_TTL_MS,
   canVote,
@@ -16,7 +15,7 @@ import {
   type TokenResponse,
 } from "@evoting/shared";
 import type { AppEnv, AuthUser, Deps } from "../deps.ts";
-import { requireUser } from "../http/auth.ts";
+import { requireUser, requireVoter } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
@@ -36,10 +35,7 @@ interface BallotTicket {
 
 export function voteRoutes(deps: Deps) {
   const { database, keys, clock } = deps;
-  const voterOnly = createMiddleware<AppEnv>(async (c, next) => {
-    if (!canVote(c.var.user.role)) fail(403, messages.adminsCannotVote);
-    await next();
-  });
+  const voterOnly = requireVoter(messages.adminsCannotVote);
 
   /**
    * A ballot ticket says "this voter had this position's ballot open at iat". It lets a vote

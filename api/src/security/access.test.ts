@@ -92,6 +92,15 @@ const routes: Route[] = [
   { method: "PATCH", path: () => `/admin/voters/${MISSING}`, access: "admin", body: () => ({ name: "X" }) },
   { method: "POST", path: () => `/admin/voters/${MISSING}/reset-password`, access: "admin" },
   { method: "DELETE", path: () => `/admin/voters/${MISSING}`, access: "admin" },
+  // Nominations: voters apply and answer; the committee screens; observers read.
+  { method: "GET", path: () => "/nominations", access: "voter" },
+  { method: "POST", path: () => "/nominations", access: "voter", form: () => new FormData() },
+  { method: "POST", path: () => `/nominations/${MISSING}/confirm`, access: "voter" },
+  { method: "POST", path: () => `/nominations/${MISSING}/decline`, access: "voter" },
+  { method: "POST", path: () => `/nominations/${MISSING}/withdraw`, access: "voter" },
+  { method: "GET", path: () => "/admin/nominations", access: "admin" },
+  { method: "POST", path: () => `/admin/nominations/${MISSING}/approve`, access: "admin" },
+  { method: "POST", path: () => `/admin/nominations/${MISSING}/reject`, access: "admin", body: () => ({ reason: "No" }) },
 ];
 
 function send(r: Route, token?: string) {

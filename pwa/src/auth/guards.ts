@@ -22,6 +22,7 @@ export const OBSERVER_PAGES: readonly string[] = [
   "/admin",
   "/admin/manage-positions",
   "/admin/manage-candidates",
+  "/admin/nominations",
   "/admin/voters",
   "/admin/stations",
   "/admin/audit",

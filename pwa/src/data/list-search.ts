@@ -5,6 +5,8 @@
  * leaves the URL. Plain functions, not zod: route definitions are part of every page's first
  * load (the route tree), and zod there cost /login 15 KB gzip.
  */
+import type { NominationState } from "@evoting/shared";
+
 type RawSearch = Record<string, unknown>;
 
 /** A filter's text; the router reads `?query=123` as the number 123, which is still the text "123". */
@@ -42,6 +44,20 @@ export interface AuditSearch {
 }
 
 export const auditSearch = (search: RawSearch): AuditSearch => defined({ action: text(search.action), actor: text(search.actor), page: page(search.page) });
+
+/** shared's NOMINATION_STATES, typed against it; not imported, so no zod reaches the route tree. */
+const NOMINATION_STATE_NAMES: readonly NominationState[] = ["awaiting", "submitted", "approved", "rejected", "withdrawn"];
+
+export interface NominationsSearch {
+  state?: NominationState;
+  positionId?: string;
+}
+
+export const nominationsSearch = (search: RawSearch): NominationsSearch =>
+  defined({
+    state: NOMINATION_STATE_NAMES.find((s) => s === search.state),
+    positionId: text(search.positionId),
+  });
 
 /** A search with its defaults left out ('' filters, page 1), so the URL names only what is set. */
 export function withoutDefaults<T extends { page?: number }>(search: T): T {

@@ -10,6 +10,10 @@ export const queryKeys = {
   adminCandidates: ["admin", "candidates"] as const,
   /** The voter roll's pages; each page adds its filters to this key. */
   voters: ["admin", "voters"] as const,
+  /** A voter's applications and the nominations waiting for their answer. */
+  myNominations: ["nominations"] as const,
+  /** The committee's list; each filter adds to this key. */
+  adminNominations: ["admin", "nominations"] as const,
 };
 
 export const mutationKeys = {

@@ -5,6 +5,7 @@ import { ResultsOverview } from "../components/results/ResultsOverview";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { CandidatesTable } from "../components/candidates/CandidatesTable";
 import { InstallHint } from "../components/install/InstallHint";
+import { NominationsHomeCard } from "../components/nominations/NominationsHomeCard";
 
 export function HomePage() {
   const { data: results, error } = useQuery(resultsQuery());
@@ -12,6 +13,7 @@ export function HomePage() {
     <div className="space-y-8">
       <ElectionBanner />
       <InstallHint />
+      <NominationsHomeCard />
       {/* The overview appears only once results have loaded (spec section 2). */}
       {results && !isResultsWithheld(error) && (
         <section aria-labelledby="overview-title" className="space-y-4">

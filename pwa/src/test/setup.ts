@@ -3,8 +3,9 @@ import "fake-indexeddb/auto";
 import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { toast } from "sonner";
-import { afterEach, vi } from "vitest";
+import { afterAll, afterEach, vi } from "vitest";
 import { session } from "../auth/session";
+import { loadOffline } from "../offline/app/load";
 
 // jsdom has no matchMedia; sonner reads it for the theme.
 if (!window.matchMedia) {
@@ -32,3 +33,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
+
+// The app loads the device store's chunk when the page is idle, or when a read fails: in a
+// loaded run that import can still be under way when a file's last test ends. Wait for it, so
+// it never lands in a torn-down environment (an unhandled error that fails the whole run).
+afterAll(() =>
+  loadOffline().then(
+    () => undefined,
+    () => undefined,
+  ),
+);

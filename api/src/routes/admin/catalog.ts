@@ -20,7 +20,7 @@ import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { cleanImage } from "../../services/election/images.ts";
-import { positionHasVoteSql } from "./candidate-form.ts";
+import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
 import { describeMethod, findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
 import { positionFrozen } from "../../services/election/elections.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
@@ -87,8 +87,10 @@ export function catalogRoutes(deps: Deps) {
       // only vote was here no longer counts as having voted). docs/decisions/0001.
       const [, deleted] = await database.writer.submit([
         {
-          sql: "DELETE FROM photos WHERE id IN (SELECT photo_id FROM candidates WHERE position_id = ? AND photo_id IS NOT NULL)",
-          args: [id],
+          // Applications' photos too (an approved one shares its candidate's).
+          sql: `DELETE FROM photos WHERE id IN (SELECT photo_id FROM candidates WHERE position_id = ? AND photo_id IS NOT NULL
+                  UNION SELECT photo_id FROM nominations WHERE position_id = ? AND photo_id IS NOT NULL)`,
+          args: [id, id],
         },
         { sql: "DELETE FROM positions WHERE id = ?", args: [id] },
         // Only when something was deleted: a 404 must not touch stored state (fuzz.fuzz.test.ts).

@@ -21,7 +21,8 @@ import { findCandidateWithPosition, findPosition, listPositions, toPosition } fr
 import { describeChanges } from "../../services/election/settings.ts";
 import { positionFrozen } from "../../services/election/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
-import { candidateBodyLimit, photoFromForm, positionHasVoteSql, readCandidateForm, textField } from "./candidate-form.ts";
+import { candidateBodyLimit, photoFromForm, readCandidateForm, textField } from "./candidate-form.ts";
+import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
 
 export function editRoutes(deps: Deps) {
   const { database, clock } = deps;

@@ -5,7 +5,7 @@ import type { AppEnv, Deps } from "../../deps.ts";
 import { fail } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
-import { describeChanges, getElection, saveElection } from "../../services/election/settings.ts";
+import { describeChanges, getElection, saveElection, SettingsRefused } from "../../services/election/settings.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
@@ -17,7 +17,14 @@ export function electionAdminRoutes(deps: Deps) {
     if (input.unopposed !== (await getElection(deps.database)).unopposed) {
       if (await deps.database.get(`SELECT 1 AS voted FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL} LIMIT 1`)) fail(409, messages.unopposedFrozen);
     }
-    const { before, after } = await saveElection(deps.database, input, deps.clock.now());
+    let saved;
+    try {
+      saved = await saveElection(deps.database, input, deps.clock.now());
+    } catch (e) {
+      if (e instanceof SettingsRefused) fail(400, e.message);
+      throw e;
+    }
+    const { before, after } = saved;
     // Visibility and the window decide who sees tallies: live streams get a fresh round.
     await deps.database.writer.submit([bumpResultsVersionSql]);
     deps.hub.resultsChanged();

@@ -18,6 +18,7 @@ import { stationAdminRoutes } from "./stations.ts";
 import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
 import { electionLifecycleRoutes } from "./elections.ts";
+import { nominationAdminRoutes } from "./nominations.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -32,5 +33,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", stationAdminRoutes(deps))
     .route("/", staffRoutes(deps))
     .route("/", integrityRoutes(deps))
-    .route("/", electionLifecycleRoutes(deps));
+    .route("/", electionLifecycleRoutes(deps))
+    .route("/", nominationAdminRoutes(deps));
 }

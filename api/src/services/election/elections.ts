@@ -29,7 +29,7 @@ export function toElectionRow(r: Record<string, unknown>): ElectionRow {
 
 export async function currentElection(database: Database): Promise<ElectionRow> {
   const row = await database.get(`SELECT * FROM elections WHERE id = ${CURRENT_ELECTION_SQL}`);
-  if (!row) throw new Error("elections has no row: was migration 0019 applied?");
+  if (!row) throw new Error("elections has no row: was migration 0020 applied?");
   return toElectionRow(row);
 }
 

@@ -3,7 +3,7 @@
  * by every signed-in page (banner, countdown), the login page (title only), results
  * visibility and ballot order.
  */
-import type { ElectionSettings, ElectionSettingsInput, Position } from "@evoting/shared";
+import { nominationWindowProblem, type ElectionSettings, type ElectionSettingsInput, type Position } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
@@ -34,7 +34,7 @@ export function forgetElection(database: Database): void {
 
 async function readElection(database: Database): Promise<ElectionSettings> {
   const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch FROM election_settings WHERE id = 1",
+    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch, nominations_start, nominations_end FROM election_settings WHERE id = 1",
   );
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
@@ -46,16 +46,38 @@ async function readElection(database: Database): Promise<ElectionSettings> {
     ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
     unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
     ballotBatch: Number(row.ballot_batch),
+    nominationsStart: row.nominations_start === null ? null : toIso(row.nominations_start),
+    nominationsEnd: row.nominations_end === null ? null : toIso(row.nominations_end),
   };
 }
 
-/** Replaces the settings (a `ballotBatch` left out keeps its value); answers what they were and what they are now (for the audit). */
+/**
+ * The nomination window a PUT leaves: a field it omits keeps its stored value, null clears it.
+ * Answers the window in epoch ms, or the reason it is refused.
+ */
+export function mergedNominationWindow(input: ElectionSettingsInput, current: ElectionSettings): { start: number | null; end: number | null } | string {
+  const pick = (sent: string | null | undefined, stored: string | null) => {
+    const iso = sent === undefined ? stored : sent;
+    return iso === null ? null : Date.parse(iso);
+  };
+  const start = pick(input.nominationsStart, current.nominationsStart);
+  const end = pick(input.nominationsEnd, current.nominationsEnd);
+  return nominationWindowProblem(start, end) ?? { start, end };
+}
+
+/** A settings change refused by a rule that needs the stored values (answered 400). */
+export class SettingsRefused extends Error {}
+
+/** Replaces the settings (a `ballotBatch` or nomination time left out keeps its value); answers what they were and what they are now (for the audit). */
 export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
   const before = await readElection(database);
+  const nominations = mergedNominationWindow(input, before);
+  if (typeof nominations === "string") throw new SettingsRefused(nominations);
   await database.writer.submit([
     {
       sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?,
-              results_visibility = ?, ballot_order = ?, unopposed = ?, ballot_batch = coalesce(?, ballot_batch), updated_at = ? WHERE id = 1`,
+              results_visibility = ?, ballot_order = ?, unopposed = ?, ballot_batch = coalesce(?, ballot_batch),
+              nominations_start = ?, nominations_end = ?, updated_at = ? WHERE id = 1`,
       args: [
         input.title,
         input.subtitle,
@@ -65,6 +87,8 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         input.ballotOrder,
         input.unopposed,
         input.ballotBatch ?? null,
+        nominations.start,
+        nominations.end,
         now,
       ],
     },

@@ -49,6 +49,7 @@ export const adminNav: NavGroup[] = [
       { to: "/admin/election", label: "Election Settings", icon: "settings" },
       { to: "/elections", label: "Past Elections", icon: "receipt" },
       { to: "/admin/elections/new", label: "New Election", icon: "list-plus" },
+      { to: "/admin/nominations", label: "Nominations", icon: "id-card" },
       { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },
       { to: "/admin/voters", label: "Manage Voters", icon: "users" },
       { to: "/admin/stations", label: "Polling Stations", icon: "ballot" },

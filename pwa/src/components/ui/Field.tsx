@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { cx } from "../../lib/cx";
 
 export const inputClass =
@@ -82,6 +82,23 @@ export function TextField({ label, error, hint, className, ...input }: TextField
   );
 }
 
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+}
+
+/** Plain multi-line text (a manifesto, a reason), wired like `TextField`. */
+export function TextAreaField({ label, error, hint, className, ...textarea }: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <textarea id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} className={cx(inputClass, className)} {...textarea} />
+      )}
+    </FieldShell>
+  );
+}
+
 interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> {
   label: string;
   error?: string;
@@ -98,5 +115,19 @@ export function SelectField({ label, error, hint, className, children, ...select
         </select>
       )}
     </FieldShell>
+  );
+}
+
+/** A select's options: a placeholder with the value '' ('Select a position', 'All states'), then one per item. */
+export function SelectOptions({ placeholder, options }: { placeholder: string; options: readonly { _id: string; title: string }[] }) {
+  return (
+    <>
+      <option value="">{placeholder}</option>
+      {options.map((o) => (
+        <option key={o._id} value={o._id}>
+          {o.title}
+        </option>
+      ))}
+    </>
   );
 }

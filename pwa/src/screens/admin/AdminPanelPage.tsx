@@ -23,6 +23,7 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
   { to: "/admin/manage-positions", label: "Manage Positions", description: "Review windows and delete positions.", icon: "list", tone: "bg-amber-50 text-amber-800" },
   { to: "/admin/manage-candidates", label: "Manage Candidates", description: "Review and remove candidates.", icon: "users", tone: "bg-rose-50 text-rose-700" },
   { to: "/admin/election", label: "Election Settings", description: "Title, voting window, when results show and the ballot order.", icon: "settings", tone: "bg-violet-50 text-violet-700" },
+  { to: "/admin/nominations", label: "Nominations", description: "Screen applications to stand: approve or reject each one.", icon: "id-card", tone: "bg-amber-50 text-amber-800" },
   { to: "/admin/voters/import", label: "Import Voters", description: "Load the whole roll from a CSV file, checked before anything is saved.", icon: "upload", tone: "bg-indigo-50 text-indigo-700" },
   { to: "/admin/voters", label: "Manage Voters", description: "Find any voter, fix their record, reset a password, export the roll.", icon: "users", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/stations", label: "Polling Stations", description: "Staffed devices where any voter can vote, even offline.", icon: "ballot", tone: "bg-emerald-50 text-emerald-800" },

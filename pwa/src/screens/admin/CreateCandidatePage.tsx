@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createCandidateSchema, manifestoSchema, messages } from "@evoting/shared";
 import { api } from "../../api/client";
@@ -10,8 +10,8 @@ import { Card } from "../../components/ui/Card";
 import { Button } from "../../components/ui/Button";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { useOnline } from "../../hooks/use-online";
-import { FieldShell, ImageFileInput, SelectField, TextField } from "../../components/ui/Field";
-import { Icon } from "../../components/ui/Icon";
+import { SelectField, TextField } from "../../components/ui/Field";
+import { PhotoField } from "../../components/admin/PhotoField";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ManifestoField } from "../../components/admin/ManifestoField";
 
@@ -27,7 +27,6 @@ export function CreateCandidatePage() {
   const [manifesto, setManifesto] = useState("");
   const [errors, setErrors] = useState<FieldErrors<Field>>({});
   const fileInput = useRef<HTMLInputElement>(null);
-  const preview = usePreviewUrl(photo);
 
   const create = useMutation({
     mutationFn: api.createCandidate,
@@ -83,20 +82,7 @@ export function CreateCandidatePage() {
             ))}
           </SelectField>
 
-          <FieldShell label="Candidate Photo" error={errors.photo} hint="Optional. PNG, JPEG, WebP or GIF.">
-            {(ids) => (
-              <div className="flex items-center gap-4">
-                <div className="flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-full border-2 border-dashed border-slate-300 bg-slate-50 text-slate-500">
-                  {preview ? (
-                    <img src={preview} alt="Selected photo preview" className="size-full object-cover" />
-                  ) : (
-                    <Icon name="upload" className="size-6" />
-                  )}
-                </div>
-                <ImageFileInput ids={ids} onFile={setPhoto} inputRef={fileInput} />
-              </div>
-            )}
-          </FieldShell>
+          <PhotoField label="Candidate Photo" hint="Optional. PNG, JPEG, WebP or GIF." error={errors.photo} file={photo} onFile={setPhoto} inputRef={fileInput} />
 
           <ManifestoField value={manifesto} onChange={setManifesto} error={errors.manifesto} />
 
@@ -109,17 +95,3 @@ export function CreateCandidatePage() {
   );
 }
 
-/** An object URL for the chosen file, revoked when it changes or the page unmounts. */
-function usePreviewUrl(file: File | null): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!file) {
-      setUrl(null);
-      return;
-    }
-    const next = URL.createObjectURL(file);
-    setUrl(next);
-    return () => URL.revokeObjectURL(next);
-  }, [file]);
-  return url;
-}

@@ -5,7 +5,7 @@ import { electionApi, electionQuery, invalidateSettings } from "../../api/electi
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";
-import { isoToLocalInput, localInputToIso } from "../../lib/format";
+import { isoToLocalInput, localInputToIso, localTimeZone } from "../../lib/format";
 import { useOnline } from "../../hooks/use-online";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";
@@ -16,7 +16,7 @@ import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 
-type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch";
+type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch" | "nominationsStart" | "nominationsEnd";
 
 const textValues = (s: ElectionSettings) => ({
   title: s.title,
@@ -24,12 +24,17 @@ const textValues = (s: ElectionSettings) => ({
   startTime: isoToLocalInput(s.startTime),
   endTime: isoToLocalInput(s.endTime),
   ballotBatch: String(s.ballotBatch),
+  nominationsStart: s.nominationsStart ? isoToLocalInput(s.nominationsStart) : "",
+  nominationsEnd: s.nominationsEnd ? isoToLocalInput(s.nominationsEnd) : "",
 });
 
 /** A typed number, or NaN for anything else (blank too), which the schema refuses with its message. */
 const wholeNumber = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
 
-/** /admin/election: the election's title, window, results visibility, ballot order, unopposed positions and ballot batch. */
+/** A blank nomination time is no window (null); the API refuses one set without the other. */
+const optionalInstant = (value: string) => (value ? localInputToIso(value) : null);
+
+/** /admin/election: the election's title, window, nomination window, results visibility, ballot order, unopposed positions and ballot batch. */
 export function ElectionSettingsPage() {
   const settings = useQuery(electionQuery());
   return (
@@ -78,6 +83,8 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
       ballotBatch: wholeNumber(values.ballotBatch),
+      nominationsStart: optionalInstant(values.nominationsStart),
+      nominationsEnd: optionalInstant(values.nominationsEnd),
       resultsVisibility,
       ballotOrder,
       unopposed,
@@ -90,10 +97,19 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
     save.mutate(parsed.data);
   };
 
+  const zoneHint = `Your local time (${localTimeZone()}); stored in UTC`;
   return (
     <form noValidate onSubmit={submit} className="space-y-5 p-6">
       <NeedsNetwork online={online} />
       <ElectionIdentityFields field={field} />
+      <fieldset className="space-y-3">
+        <legend className="text-sm font-semibold text-slate-900">Nominations</legend>
+        <p className="text-sm text-slate-600">While open, any voter can apply to stand from their home screen. Leave both empty for no nominations.</p>
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="Nominations Open" type="datetime-local" hint={zoneHint} {...field("nominationsStart")} />
+          <TextField label="Nominations Close" type="datetime-local" hint={zoneHint} {...field("nominationsEnd")} />
+        </div>
+      </fieldset>
       <SettingSelect
         label="Results Visibility"
         hint="Admins and observers always see live results."

@@ -5,7 +5,7 @@
  */
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterAll, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { SPEC_ELECTION, type AuditEntryView, type AuditPage, type BallotPosition, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute, renderWithQuery } from "../../test/render";
@@ -20,11 +20,6 @@ import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
-import { loadOffline } from "../../offline/app/load";
-
-// A read that fails here falls back to the device store, whose chunk may still be loading when
-// the file ends (seen under load): wait for it, so it never loads into a torn-down environment.
-afterAll(() => loadOffline().then(() => undefined, () => undefined));
 
 const user = (role: UserProfile["role"]): UserProfile => ({
   _id: `${role}-1`,

@@ -8,10 +8,10 @@ import userEvent from "@testing-library/user-event";
 import { expect, test, vi } from "vitest";
 import type { UserProfile } from "@evoting/shared";
 import { mockFetch } from "../test/fetch-mock";
+import { LogoutScreen } from "../test/logout-screen";
 import { renderRoute } from "../test/render";
 import { LOGOUT_STORE_LIMIT_MS } from "./device-data";
 import { session } from "./session";
-import { useLogout } from "./use-logout";
 
 const signedOut = vi.fn();
 vi.mock("../offline/app/load", () => ({
@@ -24,19 +24,10 @@ vi.mock("../offline/app/load", () => ({
 
 const user: UserProfile = { _id: "u1", name: "Chidi", role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false };
 
-function Screen() {
-  const logout = useLogout();
-  return (
-    <button type="button" onClick={logout}>
-      Logout
-    </button>
-  );
-}
-
 test("a store that never answers does not keep the voter signed in, and loses nothing it holds", async () => {
   mockFetch({ "POST /api/auth/logout": () => new Response(null, { status: 204 }) });
   session.signIn("tok", user);
-  renderRoute(Screen, "/");
+  renderRoute(LogoutScreen, "/");
   const started = Date.now();
   await userEvent.setup().click(await screen.findByRole("button", { name: "Logout" }));
   await waitFor(() => expect(session.get()).toBeNull(), { timeout: LOGOUT_STORE_LIMIT_MS + 2_000 });

@@ -6,25 +6,12 @@ import { offlineDb, queueVote } from "../offline";
 import { sweepSignedOutUsers, watchSessionEnd } from "../auth/device-data";
 import { resetOffline } from "../offline/app/runtime";
 import { session } from "../auth/session";
-import { useLogout } from "../auth/use-logout";
 import { mockFetch } from "../test/fetch-mock";
 import { renderRoute } from "../test/render";
-import { LogoutWarning } from "./LogoutWarning";
+import { LogoutScreen } from "../test/logout-screen";
 
 const user: UserProfile = { _id: "u1", name: "Chidi", role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false };
 const other: UserProfile = { ...user, _id: "u2", name: "Ngozi" };
-
-function Screen() {
-  const logout = useLogout();
-  return (
-    <>
-      <button type="button" onClick={logout}>
-        Logout
-      </button>
-      <LogoutWarning />
-    </>
-  );
-}
 
 const rowsOf = async (userId: string) => {
   const db = offlineDb();
@@ -53,7 +40,7 @@ describe("Logout on a shared computer", () => {
     session.signIn("tok", user);
     await seedDevice();
     await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada", ballotTicket: "t" });
-    renderRoute(Screen, "/");
+    renderRoute(LogoutScreen, "/");
     const click = userEvent.setup();
     await click.click(await screen.findByRole("button", { name: "Logout" }));
     const dialog = await screen.findByRole("alertdialog");
@@ -71,7 +58,7 @@ describe("Logout on a shared computer", () => {
     await seedDevice();
     await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada", ballotTicket: "t" });
     await queueVote({ userId: "u1", positionId: "p2", candidateId: "c2", candidateName: "Bola" });
-    const { router } = renderRoute(Screen, "/");
+    const { router } = renderRoute(LogoutScreen, "/");
     const click = userEvent.setup();
     await click.click(await screen.findByRole("button", { name: "Logout" }));
     expect(await screen.findByRole("alertdialog")).toHaveTextContent(/You have 2 votes waiting to be sent/);
@@ -86,7 +73,7 @@ describe("Logout on a shared computer", () => {
   test("with nothing queued it signs out at once and still wipes the user's data", async () => {
     session.signIn("tok", user);
     await seedDevice();
-    renderRoute(Screen, "/");
+    renderRoute(LogoutScreen, "/");
     await userEvent.setup().click(await screen.findByRole("button", { name: "Logout" }));
     await waitFor(() => expect(session.get()).toBeNull());
     expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();

@@ -16,6 +16,7 @@ import { voteRoutes } from "./routes/vote.ts";
 import { electionRoutes } from "./routes/election.ts";
 import { stationRoutes } from "./routes/station.ts";
 import { receiptRoutes } from "./routes/receipts.ts";
+import { electionsRoutes } from "./routes/elections.ts";
 import { nominationRoutes } from "./routes/nominations.ts";
 import { HashQueueFull } from "./security/passwords.ts";
 
@@ -88,6 +89,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/vote/receipts", receiptRoutes(deps)); // before /vote: its own gate answers first
   api.route("/vote", voteRoutes(deps));
   api.route("/election", electionRoutes(deps));
+  api.route("/elections", electionsRoutes(deps));
   api.route("/nominations", nominationRoutes(deps));
   api.route("/station", stationRoutes(deps));
   api.route("/realtime", realtimeRoutes(deps));

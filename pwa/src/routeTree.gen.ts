@@ -30,7 +30,10 @@ import { Route as AuthAdminNominationsRouteImport } from './routes/_auth/admin/n
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
+import { Route as AuthElectionsIndexRouteImport } from './routes/_auth/elections/index'
+import { Route as AuthElectionsIdRouteImport } from './routes/_auth/elections/$id'
 import { Route as AdminResultsPrintRouteImport } from './routes/admin/results/print'
+import { Route as AuthAdminElectionsNewRouteImport } from './routes/_auth/admin/elections/new'
 import { Route as AuthAdminVotersIndexRouteImport } from './routes/_auth/admin/voters/index'
 import { Route as AuthAdminVotersImportRouteImport } from './routes/_auth/admin/voters/import'
 
@@ -140,10 +143,25 @@ const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthElectionsIndexRoute = AuthElectionsIndexRouteImport.update({
+  id: '/elections/',
+  path: '/elections/',
+  getParentRoute: () => AuthRoute,
+} as any)
+const AuthElectionsIdRoute = AuthElectionsIdRouteImport.update({
+  id: '/elections/$id',
+  path: '/elections/$id',
+  getParentRoute: () => AuthRoute,
+} as any)
 const AdminResultsPrintRoute = AdminResultsPrintRouteImport.update({
   id: '/admin/results/print',
   path: '/admin/results/print',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AuthAdminElectionsNewRoute = AuthAdminElectionsNewRouteImport.update({
+  id: '/elections/new',
+  path: '/elections/new',
+  getParentRoute: () => AuthAdminRouteRoute,
 } as any)
 const AuthAdminVotersIndexRoute = AuthAdminVotersIndexRouteImport.update({
   id: '/voters/',
@@ -176,8 +194,11 @@ export interface FileRoutesByFullPath {
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/admin/': typeof AuthAdminIndexRoute
+  '/elections/': typeof AuthElectionsIndexRoute
+  '/admin/elections/new': typeof AuthAdminElectionsNewRoute
   '/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/admin/voters/': typeof AuthAdminVotersIndexRoute
 }
@@ -200,8 +221,11 @@ export interface FileRoutesByTo {
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/admin': typeof AuthAdminIndexRoute
+  '/elections': typeof AuthElectionsIndexRoute
+  '/admin/elections/new': typeof AuthAdminElectionsNewRoute
   '/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/admin/voters': typeof AuthAdminVotersIndexRoute
 }
@@ -227,8 +251,11 @@ export interface FileRoutesById {
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
+  '/_auth/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
+  '/_auth/elections/': typeof AuthElectionsIndexRoute
+  '/_auth/admin/elections/new': typeof AuthAdminElectionsNewRoute
   '/_auth/admin/voters/import': typeof AuthAdminVotersImportRoute
   '/_auth/admin/voters/': typeof AuthAdminVotersIndexRoute
 }
@@ -254,8 +281,11 @@ export interface FileRouteTypes {
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
+    | '/elections/$id'
     | '/admin/results/print'
     | '/admin/'
+    | '/elections/'
+    | '/admin/elections/new'
     | '/admin/voters/import'
     | '/admin/voters/'
   fileRoutesByTo: FileRoutesByTo
@@ -278,8 +308,11 @@ export interface FileRouteTypes {
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
+    | '/elections/$id'
     | '/admin/results/print'
     | '/admin'
+    | '/elections'
+    | '/admin/elections/new'
     | '/admin/voters/import'
     | '/admin/voters'
   id:
@@ -304,8 +337,11 @@ export interface FileRouteTypes {
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
     | '/_auth/admin/users'
+    | '/_auth/elections/$id'
     | '/admin/results/print'
     | '/_auth/admin/'
+    | '/_auth/elections/'
+    | '/_auth/admin/elections/new'
     | '/_auth/admin/voters/import'
     | '/_auth/admin/voters/'
   fileRoutesById: FileRoutesById
@@ -466,12 +502,33 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminUsersRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/elections/': {
+      id: '/_auth/elections/'
+      path: '/elections'
+      fullPath: '/elections/'
+      preLoaderRoute: typeof AuthElectionsIndexRouteImport
+      parentRoute: typeof AuthRoute
+    }
+    '/_auth/elections/$id': {
+      id: '/_auth/elections/$id'
+      path: '/elections/$id'
+      fullPath: '/elections/$id'
+      preLoaderRoute: typeof AuthElectionsIdRouteImport
+      parentRoute: typeof AuthRoute
+    }
     '/admin/results/print': {
       id: '/admin/results/print'
       path: '/admin/results/print'
       fullPath: '/admin/results/print'
       preLoaderRoute: typeof AdminResultsPrintRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_auth/admin/elections/new': {
+      id: '/_auth/admin/elections/new'
+      path: '/elections/new'
+      fullPath: '/admin/elections/new'
+      preLoaderRoute: typeof AuthAdminElectionsNewRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
     }
     '/_auth/admin/voters/': {
       id: '/_auth/admin/voters/'
@@ -501,6 +558,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
+  AuthAdminElectionsNewRoute: typeof AuthAdminElectionsNewRoute
   AuthAdminVotersImportRoute: typeof AuthAdminVotersImportRoute
   AuthAdminVotersIndexRoute: typeof AuthAdminVotersIndexRoute
 }
@@ -516,6 +574,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
+  AuthAdminElectionsNewRoute: AuthAdminElectionsNewRoute,
   AuthAdminVotersImportRoute: AuthAdminVotersImportRoute,
   AuthAdminVotersIndexRoute: AuthAdminVotersIndexRoute,
 }
@@ -533,6 +592,8 @@ interface AuthRouteChildren {
   AuthSettingsRoute: typeof AuthSettingsRoute
   AuthVoteRoute: typeof AuthVoteRoute
   AuthIndexRoute: typeof AuthIndexRoute
+  AuthElectionsIdRoute: typeof AuthElectionsIdRoute
+  AuthElectionsIndexRoute: typeof AuthElectionsIndexRoute
 }
 
 const AuthRouteChildren: AuthRouteChildren = {
@@ -544,6 +605,8 @@ const AuthRouteChildren: AuthRouteChildren = {
   AuthSettingsRoute: AuthSettingsRoute,
   AuthVoteRoute: AuthVoteRoute,
   AuthIndexRoute: AuthIndexRoute,
+  AuthElectionsIdRoute: AuthElectionsIdRoute,
+  AuthElectionsIndexRoute: AuthElectionsIndexRoute,
 }
 
 const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)

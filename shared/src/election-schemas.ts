@@ -16,15 +16,20 @@ const instantMs = (iso: string | null): number | null => (iso === null ? null : 
 const titleSchema = (required: string, label: string) =>
   requiredString(required).max(MAX_TITLE_LENGTH, { error: `${label} must be at most ${MAX_TITLE_LENGTH} characters` });
 
+/** An election's name and window: its settings, and a new election's (./elections.ts). */
+export const electionIdentityFields = {
+  title: titleSchema(messages.electionTitleRequired, "Election title"),
+  subtitle: z
+    .string({ error: "Subtitle must be text" })
+    .trim()
+    .max(MAX_TITLE_LENGTH, { error: `Subtitle must be at most ${MAX_TITLE_LENGTH} characters` }),
+  startTime: instantSchema(messages.startTimeRequired, "Start time"),
+  endTime: instantSchema(messages.endTimeRequired, "End time"),
+};
+
 export const electionSettingsSchema = z
   .object({
-    title: titleSchema(messages.electionTitleRequired, "Election title"),
-    subtitle: z
-      .string({ error: "Subtitle must be text" })
-      .trim()
-      .max(MAX_TITLE_LENGTH, { error: `Subtitle must be at most ${MAX_TITLE_LENGTH} characters` }),
-    startTime: instantSchema(messages.startTimeRequired, "Start time"),
-    endTime: instantSchema(messages.endTimeRequired, "End time"),
+    ...electionIdentityFields,
     resultsVisibility: z.enum(["live", "after-close"], { error: "Results visibility must be 'live' or 'after-close'" }),
     ballotOrder: z.enum(["fixed", "random"], { error: "Ballot order must be 'fixed' or 'random'" }),
     unopposed: z.enum(["single", "yes-no"], { error: "Unopposed positions must be 'single' or 'yes-no'" }),

@@ -5,6 +5,7 @@ export * from "./types.ts";
 export * from "./election.ts";
 export * from "./election-rules.ts";
 export * from "./election-schemas.ts";
+export * from "./elections.ts";
 export * from "./results.ts";
 export * from "./chat.ts";
 export * from "./chat-schemas.ts";

@@ -51,6 +51,45 @@ export const photos = sqliteTable("photos", {
   createdAt: integer("created_at").notNull(),
 });
 
+/**
+ * Every election the installation has held; the newest row is the current one (db/elections.ts).
+ * Its title, subtitle and window follow election_settings while it runs and stay as they were
+ * once it is declared or replaced. An install from before elections had one, election 1.
+ */
+export const elections = sqliteTable(
+  "elections",
+  {
+    id: integer("id").primaryKey(),
+    title: text("title").notNull(),
+    subtitle: text("subtitle").notNull(),
+    startTime: integer("start_time").notNull(),
+    endTime: integer("end_time").notNull(),
+    /** 'open' (current, writable), 'declared' (results frozen in election_archives), 'ended' (replaced before any vote). */
+    state: text("state", { enum: ["open", "declared", "ended"] }).notNull().default("open"),
+    createdAt: integer("created_at").notNull(),
+    declaredAt: integer("declared_at"),
+  },
+  () => [check("elections_state_check", sql`state IN ('open', 'declared', 'ended')`)],
+);
+
+/**
+ * A declared election's results as published, frozen (services/election/declare.ts): the
+ * results CSV's bytes and SHA-256, and one JSON record of the sheet, each position's counts and
+ * rounds, its counted-ballot (receipt) list, the settings and positions, and the audit chain's
+ * head at the declaration. Holds no voter: receipt lists are sorted codes, as published.
+ */
+export const electionArchives = sqliteTable("election_archives", {
+  electionId: integer("election_id")
+    .primaryKey()
+    .references(() => elections.id),
+  declaredAt: integer("declared_at").notNull(),
+  resultsCsv: blob("results_csv", { mode: "buffer" }).notNull(),
+  resultsSha256: text("results_sha256").notNull(),
+  auditSeq: integer("audit_seq").notNull(),
+  auditHash: text("audit_hash").notNull(),
+  record: text("record").notNull(),
+});
+
 export const positions = sqliteTable("positions", {
   id: text("id").primaryKey(),
   title: text("title").notNull(),
@@ -78,6 +117,11 @@ export const positions = sqliteTable("positions", {
   multiCount: integer("multi_count").notNull().default(0),
   /** Ranked: show the full count while voting is open (shared resolveLiveCount); off shows first preferences until the close. */
   liveCount: integer("live_count", { mode: "boolean" }).notNull().default(sql`0`),
+  /**
+   * The election it belongs to; its candidates, ballots and participations belong there through
+   * it. No foreign key: SQLite cannot add one to an existing table with a default of 1.
+   */
+  electionId: integer("election_id").notNull().default(1),
 });
 
 export const candidates = sqliteTable(

@@ -70,6 +70,11 @@ describe.each(releases)("a database made by release %s", (release) => {
     const applied = await database.client.execute("SELECT count(*) AS n FROM __drizzle_migrations");
     expect(Number(applied.rows[0].n)).toBe(journal.entries.length);
     expect(await countRows(file)).toEqual(before);
+    // The election the release ran is election 1, open, named as its settings, holding every position.
+    const settings = (await database.client.execute("SELECT title, subtitle, start_time, end_time FROM election_settings")).rows[0];
+    const elections = await database.client.execute("SELECT id, title, subtitle, start_time, end_time, state FROM elections");
+    expect(elections.rows.map((r) => ({ ...r }))).toEqual([{ id: 1, ...settings, state: "open" }]);
+    expect((await database.client.execute("SELECT count(*) AS n FROM positions WHERE election_id = 1")).rows[0].n).toBe(before.positions);
     // A release's batch of 1 was the old default nobody could change: migrated, it is the new one.
     expect((await database.client.execute("SELECT ballot_batch FROM election_settings")).rows[0].ballot_batch).toBe(10);
     // Ballots a release left pending for its mixer (sealed with their hour, without a MAC) are

@@ -130,11 +130,12 @@ export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVote
         : null;
   const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
   const candidateOk = !single || body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);
-  if (!position || !candidateOk || kindProblem || !eligible || status !== "active") {
+  if (!position || position.frozen || !candidateOk || kindProblem || !eligible || status !== "active") {
     const stored = await storedAnswer();
     if (stored) return stored;
   }
   if (!position) fail(404, messages.positionNotFound);
+  if (position.frozen) fail(409, messages.electionDeclared);
   if (kindProblem) fail(400, kindProblem);
   if (single && !body.choice) {
     if (!candidate) fail(404, messages.candidateNotFound);

@@ -22,6 +22,8 @@ import { audit } from "../../http/audit.ts";
 import { cleanImage } from "../../services/election/images.ts";
 import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
 import { describeMethod, findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
+import { positionFrozen } from "../../services/election/elections.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
@@ -61,8 +63,8 @@ export function catalogRoutes(deps: Deps) {
       const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method, liveCount };
       await database.writer.submit([
         {
-          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count, election_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
           args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
         },
         bumpResultsVersionSql,
@@ -138,6 +140,7 @@ export function catalogRoutes(deps: Deps) {
 
         const position = await findPosition(db, positionId);
         if (!position) fail(404, messages.positionNotFound);
+        if (await positionFrozen(database, { positionId })) fail(409, messages.electionDeclared);
         if (position.method === "referendum") fail(400, messages.referendumHasNoCandidates);
 
         const id = randomUUID();

@@ -19,6 +19,7 @@ import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { findCandidateWithPosition, findPosition, listPositions, toPosition } from "../../services/election/catalog.ts";
 import { describeChanges } from "../../services/election/settings.ts";
+import { positionFrozen } from "../../services/election/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { candidateBodyLimit, photoFromForm, readCandidateForm, textField } from "./candidate-form.ts";
 import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
@@ -111,6 +112,7 @@ export function editRoutes(deps: Deps) {
       if (!current) fail(404, messages.candidateNotFound);
       const positionId = moveTo && moveTo !== current.positionId ? moveTo : current.positionId;
       if (positionId !== current.positionId && !(await findPosition(db, positionId))) fail(404, messages.positionNotFound);
+      if (await positionFrozen(database, { positionId })) fail(409, messages.electionDeclared);
       const { name = current.name, manifesto = current.manifesto ?? null } = parsed.data;
 
       // A move is refused if either position has a vote; checked in the same write as the

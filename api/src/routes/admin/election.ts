@@ -7,6 +7,7 @@ import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { describeChanges, getElection, saveElection, SettingsRefused } from "../../services/election/settings.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 export function electionAdminRoutes(deps: Deps) {
   return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {
@@ -14,7 +15,7 @@ export function electionAdminRoutes(deps: Deps) {
     // Switching Yes/No on or off after votes would change what cast ballots meant (a 'No', or
     // a lone candidate's vote read as 'Yes'): like a position's ballot, it freezes at the first vote.
     if (input.unopposed !== (await getElection(deps.database)).unopposed) {
-      if (await deps.database.get("SELECT 1 AS voted FROM participations LIMIT 1")) fail(409, messages.unopposedFrozen);
+      if (await deps.database.get(`SELECT 1 AS voted FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL} LIMIT 1`)) fail(409, messages.unopposedFrozen);
     }
     let saved;
     try {

@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "../../deps.ts";
 import { requireAdminArea, requireUser } from "../../http/auth.ts";
+import { electionWriteGuard } from "../../http/election-guard.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { editRoutes } from "./edits.ts";
 import { electionAdminRoutes } from "./election.ts";
@@ -16,11 +17,12 @@ import { resultsRoutes } from "./results.ts";
 import { stationAdminRoutes } from "./stations.ts";
 import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
+import { electionLifecycleRoutes } from "./elections.ts";
 import { nominationAdminRoutes } from "./nominations.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .use(requireUser(deps), requireAdminArea)
+    .use(requireUser(deps), requireAdminArea, electionWriteGuard(deps, "/admin"))
     .route("/", catalogRoutes(deps))
     .route("/", editRoutes(deps))
     .route("/", electionAdminRoutes(deps))
@@ -31,5 +33,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", stationAdminRoutes(deps))
     .route("/", staffRoutes(deps))
     .route("/", integrityRoutes(deps))
+    .route("/", electionLifecycleRoutes(deps))
     .route("/", nominationAdminRoutes(deps));
 }

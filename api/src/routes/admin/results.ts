@@ -18,6 +18,7 @@ import { fail } from "../../http/errors.ts";
 import { findPosition } from "../../services/election/catalog.ts";
 import { rankedBallots } from "../../services/results/method-results.ts";
 import { isVoterSql } from "../../db/voters.ts";
+import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 const HOUR = 3_600_000;
 /** A chart of more hours than this (two weeks) would be unreadable: the latest ones are kept. */
@@ -28,13 +29,13 @@ export const sha256Hex = (text: string) => createHash("sha256").update(text, "ut
 export async function turnoutReport(database: Database, now: number): Promise<TurnoutReport> {
   const [windowRs, hourRs, groupRs] = await database.client.batch(
     [
-      "SELECT min(start_time) AS start, max(end_time) AS end FROM positions",
+      `SELECT min(start_time) AS start, max(end_time) AS end FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL}`,
       // Totals per hour kept by the votes themselves (ballots carry no time).
       "SELECT hour, votes AS n FROM turnout_hours",
       // Staff never vote; a voter in several groups counts in each; no group is ''.
       `SELECT grp, count(*) AS registered, sum(voted) AS voted FROM (
          SELECT COALESCE(g.value, '') AS grp,
-                EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id) AS voted
+                EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id AND p.position_id IN ${CURRENT_POSITIONS_SQL}) AS voted
            FROM users u LEFT JOIN json_each(CASE WHEN json_valid(u.groups) THEN u.groups ELSE '[]' END) g
           WHERE ${isVoterSql("u")})
         GROUP BY grp ORDER BY grp`,

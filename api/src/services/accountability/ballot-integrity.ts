@@ -239,6 +239,17 @@ export class IntegrityService {
     return next;
   }
 
+  /**
+   * Runs the check, then `next` with its record before any other run starts: the check reads
+   * in a transaction that holds the client's one connection, so what a declaration reads after
+   * it must not meet a run the close timer queued meanwhile.
+   */
+  runThen<T>(trigger: IntegrityTrigger, next: (record: IntegrityRecord) => Promise<T>): Promise<T> {
+    const done = this.running.catch(() => undefined).then(async () => next(await this.runNow(trigger)));
+    this.running = done;
+    return done;
+  }
+
   private async runNow(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
     const result = await runIntegrityCheck(this.deps.database, this.deps.keys);
     const record: IntegrityRecord = { at: this.deps.clock.now(), trigger, ok: result.ok, problems: result.problems };

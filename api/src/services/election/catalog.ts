@@ -1,8 +1,9 @@
 /** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { DEFAULT_PASS_THRESHOLD, type Candidate, type Position } from "@evoting/shared";
 import type { Database, Db } from "../../db/client.ts";
 import { candidates, positions } from "../../db/schema.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 
 export const photoUrl = (photoId: string | null): string | null => (photoId ? `/api/photos/${photoId}` : null);
 
@@ -59,6 +60,8 @@ export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "questi
   return `, ${p.method === "multi" ? "several seats" : "ranked"} (${p.seats} seat${p.seats === 1 ? "" : "s"})${live}`;
 }
 
+const inCurrentElection = sql`${positions.electionId} = ${sql.raw(CURRENT_ELECTION_SQL)}`;
+
 /**
  * Every position (by start time, then creation order) with its candidates in creation order:
  * the 'fixed' ballot order ('random' reorders per voter in the vote routes). Two
@@ -66,7 +69,7 @@ export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "questi
  */
 export async function listPositions(db: Db): Promise<Position[]> {
   const [posRows, candRows] = await Promise.all([
-    db.select().from(positions).orderBy(asc(positions.startTime), asc(positions.createdAt), asc(positions.title)),
+    db.select().from(positions).where(inCurrentElection).orderBy(asc(positions.startTime), asc(positions.createdAt), asc(positions.title)),
     db.select().from(candidates).orderBy(asc(candidates.createdAt), asc(candidates.name)),
   ]);
   const byPosition = new Map<string, Candidate[]>();

@@ -5,6 +5,7 @@
  */
 import { nominationWindowProblem, type ElectionSettings, type ElectionSettingsInput, type Position } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
@@ -24,6 +25,11 @@ export async function getElection(database: Database): Promise<ElectionSettings>
   const settings = await readElection(database);
   cache.set(database, { settings, at: performance.now() });
   return settings;
+}
+
+/** Drops this process's copy after a write elsewhere in it (a new election's settings). */
+export function forgetElection(database: Database): void {
+  cache.delete(database);
 }
 
 async function readElection(database: Database): Promise<ElectionSettings> {
@@ -85,6 +91,11 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
         nominations.end,
         now,
       ],
+    },
+    // The current election's row follows its settings while it is open (db/elections.ts).
+    {
+      sql: `UPDATE elections SET title = ?, subtitle = ?, start_time = ?, end_time = ? WHERE id = ${CURRENT_ELECTION_SQL} AND state = 'open'`,
+      args: [input.title, input.subtitle, Date.parse(input.startTime), Date.parse(input.endTime)],
     },
   ]);
   cache.delete(database);

@@ -16,6 +16,7 @@ import { RESULTS_VERSION } from "../../db/schema.ts";
 import { photoUrl } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { withMethod, type PositionMethodRow } from "./method-results.ts";
+import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 
@@ -97,7 +98,7 @@ export class ResultsService {
     const at = performance.now();
     const held = this.settings;
     if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held;
-    const [value, last] = await Promise.all([getElection(this.database), this.database.get("SELECT max(end_time) AS end FROM positions")]);
+    const [value, last] = await Promise.all([getElection(this.database), this.database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL}`)]);
     const lastEnd = last?.end === null || last?.end === undefined ? -Infinity : Number(last.end);
     this.settings = { value, lastEnd, changes, at };
     return this.settings;
@@ -153,6 +154,19 @@ export class ResultsService {
     return fresh.results;
   }
 
+  /**
+   * A snapshot at least as new as the counter is now, however long it takes (a declaration
+   * archives it: a stale one served meanwhile would not do).
+   */
+  async current(): Promise<Results> {
+    const version = await this.version();
+    for (;;) {
+      this.computing ??= this.compute().finally(() => (this.computing = null));
+      const fresh = await this.computing;
+      if (fresh.version >= version) return fresh.results;
+    }
+  }
+
   private async compute(): Promise<{ version: number; results: Results; refreshAt: number }> {
     const started = performance.now();
     const client = this.database.client;
@@ -161,18 +175,19 @@ export class ResultsService {
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
         `SELECT count(*) AS n FROM users WHERE ${isVoterSql()}`,
-        "SELECT count(DISTINCT voter_id) AS n FROM participations",
+        `SELECT count(DISTINCT voter_id) AS n FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL}`,
         `SELECT p.id AS position_id, p.title AS position_title, p.no_count, p.abstain_count,
                 p.method, p.seats, p.question, p.pass_threshold, p.yes_count, p.multi_count, p.end_time, p.live_count,
                 c.id AS candidate_id, c.name, c.photo_id, c.vote_count
            FROM positions p LEFT JOIN candidates c ON c.position_id = p.id
+          WHERE p.election_id = ${CURRENT_ELECTION_SQL}
            ORDER BY p.start_time, p.created_at, p.title, c.name`,
         // A position limited to groups has its own base for turnout: its eligible voters.
         `SELECT p.id AS position_id,
                 (SELECT count(*) FROM users u WHERE ${isVoterSql("u")} AND EXISTS (
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
-           FROM positions p WHERE p.eligible_groups <> '[]'`,
+           FROM positions p WHERE p.eligible_groups <> '[]' AND p.election_id = ${CURRENT_ELECTION_SQL}`,
         // Whether a lone candidate is decided by Yes/No (off by default, the spec), and the batch.
         "SELECT unopposed, ballot_batch FROM election_settings WHERE id = 1",
         // Ballots not yet in the tallies: a count of votes cast, which turnout shows anyway.

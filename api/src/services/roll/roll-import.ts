@@ -114,6 +114,8 @@ interface StoredVoter {
   groups: string;
   role: string;
   dobHash: string | null;
+  /** Disabled: a voter a new election took off the roll (staff are never matched). */
+  offRoll: boolean;
 }
 
 export interface RollPlan {
@@ -125,7 +127,7 @@ export interface RollPlan {
 export async function planRollImport(database: Database, keys: Pick<Keys, "dob">, text: string, now: number): Promise<RollPlan> {
   const { rows, issues } = readRollCsv(text);
   const stored = new Map<string, StoredVoter>();
-  const rs = await database.client.execute("SELECT id, matric_number, name, email, groups, role, dob_hash FROM users");
+  const rs = await database.client.execute("SELECT id, matric_number, name, email, groups, role, dob_hash, disabled_at FROM users");
   for (const r of rs.rows) {
     stored.set(String(r.matric_number), {
       id: String(r.id),
@@ -134,6 +136,7 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
       groups: String(r.groups),
       role: String(r.role),
       dobHash: r.dob_hash === null ? null : String(r.dob_hash),
+      offRoll: r.disabled_at !== null,
     });
   }
 
@@ -168,14 +171,15 @@ export async function planRollImport(database: Database, keys: Pick<Keys, "dob">
         sql: "INSERT INTO users (id, name, matric_number, role, email, dob_hash, groups, created_at) VALUES (?, ?, ?, 'voter', ?, ?, ?, ?)",
         args: [randomUUID(), row.name, row.matricNumber, row.email, dobHash, groups, now],
       });
-    } else if (existing.name !== row.name || existing.email !== row.email || existing.groups !== groups || existing.dobHash !== dobHash) {
+    } else if (existing.name !== row.name || existing.email !== row.email || existing.groups !== groups || existing.dobHash !== dobHash || existing.offRoll) {
       // An old argon2id date-of-birth hash never equals the keyed one: such a row is rewritten once.
       updated++;
       // Only the row as it was read: a voter deleted or edited meanwhile matches nothing, and the
       // guard after it then undoes the whole import.
       statements.push(
         {
-          sql: `UPDATE users SET name = ?, email = ?, groups = ?, dob_hash = ?
+          // A voter taken off the roll by a new election comes back on it when the new roll lists them.
+          sql: `UPDATE users SET name = ?, email = ?, groups = ?, dob_hash = ?, disabled_at = NULL
                  WHERE id = ? AND role NOT IN ('admin', 'observer', 'officer') AND name = ? AND email IS ? AND groups = ? AND dob_hash IS ?`,
           args: [row.name, row.email, groups, dobHash, existing.id, existing.name, existing.email, existing.groups, existing.dobHash],
         },

@@ -13,12 +13,16 @@ import { hashDateOfBirth } from "../../security/passwords.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { endSessionsStatement } from "../auth/sessions.ts";
 import type { Deps } from "../../deps.ts";
+import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 /** What a write to users needs: the database, and the session cache it must empty after the commit. */
 type UserWriter = Pick<Deps, "database" | "sessions">;
 
 const VOTER = isVoterSql("u");
-const HAS_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
+/** Voted in the current election (what the roll shows and filters by). */
+const HAS_VOTED = `EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id AND p.position_id IN ${CURRENT_POSITIONS_SQL})`;
+/** Voted in any election: such a voter is never deleted, so no election loses a participation. */
+const HAS_EVER_VOTED = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
 const COLUMNS = `u.id, u.name, u.matric_number, u.email, u.groups, u.password_hash IS NOT NULL AS has_password, ${HAS_VOTED} AS has_voted`;
 
 export interface VoterFilter {
@@ -138,7 +142,7 @@ export async function resetVoterPassword({ database, sessions }: UserWriter, id:
  */
 export async function deleteVoterIfNotVoted({ database, sessions }: UserWriter, id: string): Promise<boolean> {
   const [deleted] = await database.writer.submit([
-    { sql: `DELETE FROM users AS u WHERE u.id = ? AND ${VOTER} AND NOT ${HAS_VOTED}`, args: [id] },
+    { sql: `DELETE FROM users AS u WHERE u.id = ? AND ${VOTER} AND NOT ${HAS_EVER_VOTED}`, args: [id] },
     `${bumpResultsVersionSql} AND changes() > 0`, // registered voters changed
   ]);
   sessions.invalidate(); // the voter's sessions went with the row

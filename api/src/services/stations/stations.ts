@@ -8,6 +8,7 @@ import { isStaff, matricSearchKey, toRole, type RollEntry, type StationDevice, t
 import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
+import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 import { hashToken, revokeStatement } from "../auth/sessions.ts";
 
 /**
@@ -225,7 +226,7 @@ const parseGroups = (value: unknown): string[] => {
 };
 
 const ROLL_COLUMNS = `u.id, u.matric_number, u.name, u.groups, u.role,
-  (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id) AS voted`;
+  (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id AND p.position_id IN ${CURRENT_POSITIONS_SQL}) AS voted`;
 
 /** The roll a station needs to work alone: no date of birth, no hash of one, no password. */
 export async function stationRoll(database: Database): Promise<RollEntry[]> {

@@ -15,6 +15,7 @@ import { marksCapacity, messages, methodBallot, type BallotMethod, type MethodBa
 import type { VoteChoice } from "./cast.ts";
 import type { Database } from "../../db/client.ts";
 import { CATALOG_VERSION, VersionWatch } from "../../db/cache-versions.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { parseGroups } from "../election/catalog.ts";
 
 export interface PositionRules extends PositionMethod {
@@ -25,6 +26,8 @@ export interface PositionRules extends PositionMethod {
   candidateCount: number;
   /** The position's candidates, for multi and ranked ballots' checks. */
   candidateIds: string[];
+  /** Its election is declared or was replaced: no vote counts in it any more. */
+  frozen: boolean;
 }
 
 export interface CandidateRef {
@@ -65,7 +68,9 @@ export class BallotRules {
   private async load(): Promise<Snapshot> {
     const generation = this.generation;
     const [positionRows, candidateRows] = await Promise.all([
-      this.database.client.execute("SELECT id, start_time, end_time, eligible_groups, allow_abstain, method, seats, question, pass_threshold FROM positions"),
+      this.database.client.execute(`SELECT p.id, p.start_time, p.end_time, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold,
+                e.state <> 'open' OR e.id <> ${CURRENT_ELECTION_SQL} AS frozen
+           FROM positions p JOIN elections e ON e.id = p.election_id`),
       this.database.client.execute("SELECT id, name, position_id FROM candidates"),
     ]);
     const candidates = new Map<string, CandidateRef>();
@@ -89,6 +94,7 @@ export class BallotRules {
         seats: Number(r.seats ?? 1),
         question: r.question === null || r.question === undefined ? null : String(r.question),
         passThreshold: Number(r.pass_threshold ?? 0.5),
+        frozen: Number(r.frozen) === 1,
       });
     }
     const snapshot = { positions, candidates };

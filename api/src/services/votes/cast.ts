@@ -34,6 +34,7 @@ import { bumpResultsVersionSql } from "../results/results.ts";
 import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement, type Mixer } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
+import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
@@ -271,7 +272,7 @@ export interface HeldVote {
 /** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
 export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
   const rs = await database.client.execute({
-    sql: "SELECT position_id, sealed_choice FROM participations WHERE voter_id = ?",
+    sql: `SELECT position_id, sealed_choice FROM participations WHERE voter_id = ? AND position_id IN ${CURRENT_POSITIONS_SQL}`,
     args: [voterId],
   });
   return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));

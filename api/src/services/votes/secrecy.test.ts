@@ -11,6 +11,8 @@
  * - a raw copy of the database file (and a backup copy), its ballot pages read byte by byte:
  *   the order a page's cells were written in (their offsets) does not follow the order the
  *   ballots were cast in, within a group of the election's batch.
+ * - the declared election's archive (results, sheet, receipt lists) names no voter and lists
+ *   receipts sorted, so it adds nothing to tie a voter to a choice.
  * On the storage before fixed-length sealing every one of these failed: a fingerprint shared by all voters
  * of a candidate, sealed choices as long as the candidate's name, participations timed to the
  * millisecond, and one commit per vote holding participation, ballot and tally.
@@ -304,5 +306,35 @@ describe("a raw copy's ballot pages", () => {
     expect(pairs).toBeGreaterThanOrEqual(GROUP * 2);
     expect(agreement).toBeLessThan(0.75);
     expect(agreement).toBeGreaterThan(0.25);
+  });
+});
+
+describe("a backup copy after the declaration", () => {
+  it("holds a declared election's archive that names no voter and lists receipts in no order but their own", async () => {
+    // Last, as it changes the database: the committee rejects the held ballots, and after the
+    // close and its grace the results are declared; a backup then holds the archive.
+    const admin = await t.adminToken();
+    const device = await t.database.get("SELECT id FROM station_sessions WHERE lost_at IS NOT NULL");
+    const rejected = await t.request(`/admin/stations/devices/${String(device?.id)}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(rejected.status).toBe(200);
+    t.clock.advance(HOUR + t.deps.config.voteGraceMs + 1);
+    expect((await t.request("/admin/election/declare", { method: "POST", token: admin })).status).toBe(200);
+    const declared = join(dir, "declared.db");
+    await backupDatabase(t.database.url, declared);
+    const client = createClient({ url: `file:${declared}` });
+    try {
+      const rs = await client.execute("SELECT * FROM election_archives");
+      expect(rs.rows).toHaveLength(1);
+      const text = JSON.stringify(rs.rows[0], (_, v: unknown) => (v instanceof ArrayBuffer ? Buffer.from(v).toString("utf8") : v));
+      for (const [id, v] of voters) {
+        expect(text.includes(id), `voter id in the archive`).toBe(false);
+        expect(text.includes(v.matric), `matric number in the archive`).toBe(false);
+      }
+      const record = JSON.parse(String(rs.rows[0].record)) as { receipts: { receipts: string[] }[] };
+      expect(record.receipts[0].receipts).toHaveLength(VOTERS);
+      expect(record.receipts[0].receipts).toEqual([...record.receipts[0].receipts].sort());
+    } finally {
+      client.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
 import { ElectionWindowNotice } from "../../components/admin/ElectionWindowNotice";
 import { IntegrityCard } from "../../components/admin/IntegrityCard";
+import { ElectionLifecycleCard } from "../../components/admin/ElectionLifecycleCard";
 import type { IconName } from "../../components/layout/nav";
 
 type CardIcon = IconName | "list" | "chart" | "upload";
@@ -28,6 +29,7 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
   { to: "/admin/stations", label: "Polling Stations", description: "Staffed devices where any voter can vote, even offline.", icon: "ballot", tone: "bg-emerald-50 text-emerald-800" },
   { to: "/admin/audit", label: "Audit Log", description: "Every admin action, tamper-evident: filter it and export it.", icon: "log", tone: "bg-slate-100 text-slate-800" },
   { to: "/admin/results/print", label: "Results Sheet", description: "A printable copy of the results with digests to check it by.", icon: "receipt", tone: "bg-lime-50 text-lime-800" },
+  { to: "/elections", label: "Past Elections", description: "Every declared election's results, sheet and counted ballots, as published.", icon: "receipt", tone: "bg-amber-50 text-amber-800" },
   { to: "/results", label: "Live Results", description: "Follow the count as votes arrive.", icon: "chart", tone: "bg-green-50 text-green-700" },
   { to: "/candidates", label: "All Candidates", description: "See every candidate by position.", icon: "trophy", tone: "bg-teal-50 text-teal-700" },
   { to: "/settings", label: "Settings", description: "Your profile, email and password.", icon: "settings", tone: "bg-slate-100 text-slate-700" },
@@ -72,6 +74,8 @@ export function AdminPanelPage() {
           </li>
         ))}
       </ul>
+
+      <ElectionLifecycleCard canWrite={canWrite} />
 
       <IntegrityCard canRun={canWrite} />
 

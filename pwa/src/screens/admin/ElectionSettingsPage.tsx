@@ -14,6 +14,7 @@ import { FieldShell, TextField, inputClass } from "../../components/ui/Field";
 import { StateMessage } from "../../components/ui/Spinner";
 import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
+import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 
 type Field = "title" | "subtitle" | "startTime" | "endTime" | "ballotBatch" | "nominationsStart" | "nominationsEnd";
 
@@ -100,12 +101,7 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
   return (
     <form noValidate onSubmit={submit} className="space-y-5 p-6">
       <NeedsNetwork online={online} />
-      <TextField label="Election Title" autoComplete="off" {...field("title")} />
-      <TextField label="Subtitle" autoComplete="off" {...field("subtitle")} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
-        <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
-      </div>
+      <ElectionIdentityFields field={field} />
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold text-slate-900">Nominations</legend>
         <p className="text-sm text-slate-600">While open, any voter can apply to stand from their home screen. Leave both empty for no nominations.</p>

@@ -1,0 +1,142 @@
+/**
+ * Declaring an election's results: once voting has closed for good (the election's and every
+ * position's end, plus the offline grace), its remaining ballots are applied, the integrity
+ * check must pass, and the results as published are frozen into `election_archives` with the
+ * election marked declared, in one write. After that nothing about it changes through the API
+ * (http/election-guard.ts), and `GET /elections/:id` serves the archive.
+ */
+import { createHash } from "node:crypto";
+import { messages, resultsCsv, type ElectionArchive, type ElectionSummary, type Results, type ResultsSheet } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import { BUMP_CATALOG_VERSION, CURRENT_ELECTION_SQL } from "../../db/elections.ts";
+import type { Deps } from "../../deps.ts";
+import { auditHead } from "../accountability/audit-log.ts";
+import { listPositions } from "./catalog.ts";
+import { currentElection, toElectionRow, type ElectionRow } from "./elections.ts";
+
+export type Refusal = { refused: string; problems?: string[] };
+
+const sha256Hex = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** A statement that fails the write (undoing it whole) unless the one before changed exactly one row. */
+export const onlyIfOneRow = (why: string) => `SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('${why}') END`;
+
+/** One lifecycle change at a time in this process: two clicks never declare or start twice. */
+const running = new WeakMap<Database, Promise<unknown>>();
+export function oneAtATime<T>(database: Database, work: () => Promise<T>): Promise<T> {
+  const next = (running.get(database) ?? Promise.resolve()).catch(() => undefined).then(work);
+  running.set(database, next);
+  return next;
+}
+
+/** When the current election's results may be declared: its last end (election or position) plus the grace. */
+export async function declarableAt(database: Database, election: ElectionRow, graceMs: number): Promise<number> {
+  const row = await database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ?`, [election.id]);
+  const settings = await database.get("SELECT end_time FROM election_settings WHERE id = 1");
+  return Math.max(Number(settings?.end_time ?? election.endTime), Number(row?.end ?? -Infinity)) + graceMs;
+}
+
+type DeclareDeps = Pick<Deps, "database" | "mixer" | "integrity" | "results" | "receiptLists" | "config">;
+
+export async function declareElection(deps: DeclareDeps, now: number): Promise<Refusal | { archive: ElectionArchive }> {
+  const { database } = deps;
+  const election = await currentElection(database);
+  if (election.state !== "open") return { refused: messages.electionAlreadyDeclared };
+  const at = await declarableAt(database, election, deps.config.voteGraceMs);
+  if (now < at) return { refused: messages.declareTooEarly(new Date(at).toISOString()) };
+  const held = await database.get("SELECT count(*) AS n FROM disputed_ballots");
+  if (Number(held?.n ?? 0) > 0) return { refused: messages.declareHeldBallots };
+
+  // Every position has closed for good, so the mixer applies what each still holds, however few.
+  await deps.mixer.mix();
+  const pending = await database.get("SELECT count(*) AS n FROM pending_ballots");
+  if (Number(pending?.n ?? 0) > 0) return { refused: messages.declarePending };
+  return deps.integrity.runThen("declaration", async (check): Promise<Refusal | { archive: ElectionArchive }> => {
+    if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
+    const refused = await archiveElection(deps, election, now);
+    if (refused) return refused;
+    const archive = await readArchive(database, election.id);
+    if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
+    return { archive };
+  });
+}
+
+/** Freezes the current election's results as published, and marks it declared, in one write. */
+async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: number): Promise<Refusal | undefined> {
+  const { database } = deps;
+  const results: Results = await deps.results.current();
+  const csv = Buffer.from(resultsCsv(results), "utf8");
+  const csvSha256 = sha256Hex(csv);
+  const head = await auditHead(database);
+  const sheet: ResultsSheet = { producedAt: new Date(now).toISOString(), results, csvSha256, audit: head };
+  const positions = await listPositions(database.db);
+  const receipts = [];
+  for (const p of positions) {
+    const list = await deps.receiptLists.of(p._id);
+    receipts.push({ positionId: p._id, positionTitle: p.title, total: list.length, receipts: list });
+  }
+  const settings = { ...(await database.get("SELECT * FROM election_settings WHERE id = 1")) };
+  const record = { sheet, receipts, settings, positions };
+
+  try {
+    await database.writer.submit([
+      {
+        sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record)
+              SELECT id, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
+        args: [now, csv, csvSha256, head.headSeq, head.head, JSON.stringify(record), election.id],
+      },
+      onlyIfOneRow("the election was declared at the same time"),
+      {
+        sql: `UPDATE elections SET state = 'declared', declared_at = ?, title = ?, subtitle = ?, start_time = ?, end_time = ?
+               WHERE id = ? AND state = 'open'`,
+        args: [now, String(settings.title), String(settings.subtitle), Number(settings.start_time), Number(settings.end_time), election.id],
+      },
+      // Votes are checked against cached rules that know each position's election: every process reloads them.
+      BUMP_CATALOG_VERSION,
+    ]);
+  } catch (error) {
+    // The guard's failure: another process declared it first.
+    if ((await currentElection(database)).state !== "open") return { refused: messages.electionAlreadyDeclared };
+    throw error;
+  }
+  return undefined;
+}
+
+const iso = (ms: unknown) => new Date(Number(ms)).toISOString();
+
+export function toSummary(e: ElectionRow): ElectionSummary {
+  return {
+    id: e.id,
+    title: e.title,
+    subtitle: e.subtitle,
+    startTime: iso(e.startTime),
+    endTime: iso(e.endTime),
+    state: e.state,
+    declaredAt: e.declaredAt === null ? null : iso(e.declaredAt),
+  };
+}
+
+/** The declared elections, newest first. */
+export async function listDeclared(database: Database): Promise<ElectionSummary[]> {
+  const rs = await database.client.execute("SELECT * FROM elections WHERE state = 'declared' ORDER BY id DESC");
+  return rs.rows.map((r) => toSummary(toElectionRow(r)));
+}
+
+/** A declared election's archive, as published; undefined for any other id. */
+export async function readArchive(database: Database, id: number): Promise<ElectionArchive | undefined> {
+  const rs = await database.client.execute({
+    sql: `SELECT e.*, a.results_csv, a.results_sha256, a.audit_seq, a.audit_hash, a.record
+            FROM elections e JOIN election_archives a ON a.election_id = e.id WHERE e.id = ? AND e.state = 'declared'`,
+    args: [id],
+  });
+  const row = rs.rows[0];
+  if (!row) return undefined;
+  const record = JSON.parse(String(row.record)) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions">;
+  return {
+    election: toSummary(toElectionRow(row)),
+    resultsCsv: Buffer.from(row.results_csv as ArrayBuffer).toString("utf8"),
+    resultsSha256: String(row.results_sha256),
+    audit: { seq: Number(row.audit_seq), hash: String(row.audit_hash) },
+    ...record,
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Starting the next election (or a by-election: copy the positions, then delete all but one).
+ * Allowed once the current election is declared, or while it has no vote at all (it is then
+ * marked 'ended', never listed). The old election keeps its positions, candidates, ballots and
+ * participations (db/elections.ts), so its receipts and counted-ballot lists stay checkable; the
+ * new one starts with its own settings window, the chosen positions without candidates or votes,
+ * an empty chat room, no polling stations, and the roll kept or taken off for a fresh import.
+ * Everything is one write: a failure leaves the current election as it was.
+ */
+import { randomUUID } from "node:crypto";
+import type { InStatement } from "@libsql/client";
+import { messages, type StartElectionInput } from "@evoting/shared";
+import type { Database } from "../../db/client.ts";
+import { BUMP_CATALOG_VERSION, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { isVoterSql } from "../../db/voters.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
+import { onlyIfOneRow, type Refusal } from "./declare.ts";
+import { currentElection, type ElectionRow } from "./elections.ts";
+
+/** Whether the current election holds any vote: counted, waiting for the mixer, or held from a lost station device. */
+export async function electionHasVotes(database: Database): Promise<boolean> {
+  const row = await database.get(
+    `SELECT EXISTS (SELECT 1 FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL})
+         OR EXISTS (SELECT 1 FROM pending_ballots WHERE position_id IN ${CURRENT_POSITIONS_SQL})
+         OR EXISTS (SELECT 1 FROM disputed_ballots) AS voted`,
+  );
+  return Number(row?.voted ?? 0) === 1;
+}
+
+export interface StartedElection {
+  previous: ElectionRow;
+  id: number;
+  copied: number;
+  /** keepRoll false: voters deleted (never voted) and voters taken off the roll (kept, disabled, for their past votes). */
+  removedVoters: number;
+  disabledVoters: number;
+}
+
+export async function startElection(database: Database, input: StartElectionInput, actorId: string, now: number): Promise<Refusal | StartedElection> {
+  const previous = await currentElection(database);
+  if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes };
+  const id = previous.id + 1;
+  const startTime = Date.parse(input.startTime);
+  const endTime = Date.parse(input.endTime);
+
+  const copies: InStatement[] = [];
+  if (input.copyPositions) {
+    const rs = await database.client.execute({
+      sql: `SELECT title, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count
+              FROM positions WHERE election_id = ? ORDER BY start_time, created_at, title`,
+      args: [previous.id],
+    });
+    rs.rows.forEach((p, i) =>
+      copies.push({
+        sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        // One millisecond apart: the copies keep the old order (positions list by start, then creation).
+        args: [randomUUID(), p.title, startTime, endTime, now + i, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold, p.live_count, id],
+      }),
+    );
+  }
+
+  const voter = isVoterSql("u");
+  const everVoted = "EXISTS (SELECT 1 FROM participations p WHERE p.voter_id = u.id)";
+  const roll: InStatement[] = input.keepRoll === false
+    ? [
+        // A voter with a vote in any election stays as an account (the participation belongs to
+        // that election) but is off the roll: disabled, signed out, until an import lists them again.
+        { sql: `UPDATE sessions SET revoked_at = ? WHERE revoked_at IS NULL AND user_id IN (SELECT u.id FROM users u WHERE ${voter})`, args: [now] },
+        { sql: `UPDATE users AS u SET disabled_at = ? WHERE ${voter} AND ${everVoted}`, args: [now] },
+        { sql: `DELETE FROM users AS u WHERE ${voter} AND NOT ${everVoted}`, args: [] },
+      ]
+    : [];
+
+  const statements: InStatement[] = [
+    // Inserts nothing if another process started an election meanwhile, and the guard then
+    // undoes the whole write.
+    {
+      sql: `INSERT INTO elections (id, title, subtitle, start_time, end_time, state, created_at)
+            SELECT ?, ?, ?, ?, ?, 'open', ? WHERE (SELECT max(id) FROM elections) = ?`,
+      args: [id, input.title, input.subtitle, startTime, endTime, now, previous.id],
+    },
+    onlyIfOneRow("another election was started at the same time"),
+    { sql: "UPDATE elections SET state = 'ended' WHERE id = ? AND state = 'open'", args: [previous.id] },
+    {
+      sql: "UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, updated_at = ? WHERE id = 1",
+      args: [input.title, input.subtitle, startTime, endTime, now],
+    },
+    ...copies,
+    // Stations are the running election's: their officers' sign-ins, devices and delivered
+    // ballots go (the ballots themselves stay with the old election's positions).
+    { sql: "DELETE FROM stations", args: [] },
+    // The chat room starts empty. The newest row stays, emptied and moved to the next change
+    // number, so the room's change numbers never go back (a stream resumes from one).
+    { sql: "DELETE FROM chat_messages WHERE rev < (SELECT max(rev) FROM chat_messages)", args: [] },
+    { sql: "UPDATE chat_messages SET text = '', removed_at = ?, removed_by = ?, rev = rev + 1", args: [now, actorId] },
+    { sql: "DELETE FROM chat_mutes", args: [] },
+    // The turnout chart is the running election's (the old one's counts are in its archive).
+    { sql: "DELETE FROM turnout_hours", args: [] },
+    ...roll,
+    bumpResultsVersionSql,
+    BUMP_CATALOG_VERSION,
+  ];
+  let results;
+  try {
+    results = await database.writer.submit(statements);
+  } catch (error) {
+    // The guard's failure: another process started one first.
+    if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile };
+    throw error;
+  }
+  const rollAt = 4 + copies.length + 5;
+  return {
+    previous,
+    id,
+    copied: copies.length,
+    disabledVoters: input.keepRoll === false ? results[rollAt + 1].rowsAffected : 0,
+    removedVoters: input.keepRoll === false ? results[rollAt + 2].rowsAffected : 0,
+  };
+}

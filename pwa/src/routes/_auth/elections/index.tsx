@@ -1,0 +1,10 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { declaredElectionsQuery } from "../../../api/elections";
+import { PastElectionsPage } from "../../../screens/elections/PastElectionsPage";
+
+export const Route = createFileRoute("/_auth/elections/")({
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(declaredElectionsQuery());
+  },
+  component: PastElectionsPage,
+});

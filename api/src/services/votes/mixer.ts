@@ -385,7 +385,10 @@ export class Mixer {
       for (const row of results[DONE_AT].rows) done.push(String(row.pending_id));
     }
     // Cut off before this (a crash), the rows stay: the next pass finds their ballots and deletes them.
-    if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)]);
+    // It moves the results version too: a snapshot read between the two commits counted these
+    // ballots as applied and still waiting, and a closed ranked position's full count waits
+    // for that waiting count to reach 0.
+    if (done.length > 0) await this.database.writer.submit([deleteDoneStatement(done)], { last: [bumpResultsVersionSql] });
     this.stats.applied += applied;
     return applied;
   }

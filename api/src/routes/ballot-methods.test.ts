@@ -156,6 +156,19 @@ describe("ranked", () => {
     return { position, ids };
   }
 
+  it("names no winner at the close until the mixer has applied the position's last ballots", async () => {
+    await t.database.client.execute("UPDATE election_settings SET ballot_batch = 10 WHERE id = 1");
+    const { position, ids } = await rankedElection(1, ([a, g, l, m]) => [[a], [a, l], [a], [g], [g, a], [l, g], [l, g], [m, l]]);
+    t.clock.advance(HOUR + GRACE);
+    const read = async () => ((await (await t.request("/vote/results", { token: admin })).json()).results as PositionResult[]).find((r) => r.positionId === position._id)!;
+    // Closed, its 8 ballots still waiting for the mixer's pass: no count yet, no winner.
+    const early = await read();
+    expect(early).toMatchObject({ count: "first-preferences", totalVotes: 0, waiting: 8 });
+    expect(early.elected).toBeUndefined();
+    expect(await t.deps.mixer.mix()).toBe(8);
+    expect(await read()).toMatchObject({ count: "full", totalVotes: 8, elected: [ids[0]] });
+  });
+
   it("shows first preferences while open, and the full instant-runoff count with its rounds once closed", async () => {
     // Ada 3, Grace 2, Linus 2, Margaret 1 (to Linus): Margaret out (Linus 3), then Grace (one ballot
     // to Ada, one with no further preference): Ada holds 4 of the 7 votes still in the count.

@@ -242,8 +242,12 @@ export class ResultsService {
         const closesAt = method.endTime + this.graceMs;
         if (method.method === "ranked" && now < closesAt) refreshAt = Math.min(refreshAt, closesAt);
         const entry = method.method === "single" && isYesNoBallot(p.breakdown.length, unopposed) ? { ...p, yesNo: true } : p;
-        const decided = await withMethod(this.database, entry, method, now >= closesAt);
-        const waiting = ballotBatch > 1 ? (waitingBy.get(p.positionId) ?? 0) : 0;
+        const pending = waitingBy.get(p.positionId) ?? 0;
+        // A closed position's full count waits for its last ballots: the mixer applies them just
+        // after the close, and its write brings the count. Counted before, it would name winners
+        // from part of the ballots.
+        const decided = await withMethod(this.database, entry, method, now >= closesAt && pending === 0);
+        const waiting = ballotBatch > 1 ? pending : 0;
         return { ...decided, breakdown: sortBreakdown(decided.breakdown), ...(waiting > 0 ? { waiting } : {}) };
       }),
     );

@@ -244,8 +244,11 @@ export class IntegrityService {
    * in a transaction that holds the client's one connection, so what a declaration reads after
    * it must not meet a run the close timer queued meanwhile.
    */
-  runThen<T>(trigger: IntegrityTrigger, next: (record: IntegrityRecord) => Promise<T>): Promise<T> {
-    const done = this.running.catch(() => undefined).then(async () => next(await this.runNow(trigger)));
+  runThen<T>(trigger: IntegrityTrigger, next: (record: IntegrityRecord) => Promise<T>, before?: () => Promise<unknown>): Promise<T> {
+    const done = this.running.catch(() => undefined).then(async () => {
+      await before?.();
+      return next(await this.runNow(trigger));
+    });
     this.running = done;
     return done;
   }

@@ -332,3 +332,38 @@ describe("withdrawing", () => {
     expect(await count(t, "SELECT count(*) AS n FROM nominations WHERE state = 'approved'")).toBe(1);
   });
 });
+
+describe("across elections", () => {
+  it("a nomination belongs to its position's election: the next election lists none of the last one's, and they no longer change", async () => {
+    const { t, admin, president, window, ada } = await setup();
+    const applied = await application(t, ada.token, { positionId: president._id, manifesto: "Last year's plan" });
+    expect(applied.status).toBe(201);
+    const old = await json<{ _id: string }>(applied);
+
+    const next = { title: "Union Elections 2027", subtitle: "Year two", startTime: "2026-03-04T08:00:00.000Z", endTime: "2026-03-04T16:00:00.000Z" };
+    const started = await t.request("/admin/elections", { method: "POST", token: admin, json: { ...next, copyPositions: true, keepRoll: true } });
+    expect(started.status).toBe(201);
+    const reopened = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...BASE, ...next, ...window } });
+    expect(reopened.status).toBe(200);
+
+    expect(await json(await t.request("/admin/nominations", { token: admin }))).toEqual([]);
+    const mine = await json<{ mine: unknown[]; positions: { _id: string; title: string }[] }>(await t.request("/nominations", { token: ada.token }));
+    expect(mine.mine).toEqual([]);
+    expect(mine.positions.map((p) => p.title)).toEqual(["President"]);
+    expect(mine.positions[0]._id).not.toBe(president._id);
+
+    const refusals = [
+      await t.request(`/admin/nominations/${old._id}/approve`, { method: "POST", token: admin }),
+      await t.request(`/admin/nominations/${old._id}/reject`, { method: "POST", token: admin, json: { reason: "Too late" } }),
+      await t.request(`/nominations/${old._id}/withdraw`, { method: "POST", token: ada.token }),
+      await application(t, ada.token, { positionId: president._id, manifesto: "Again" }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(409);
+      expect((await json<{ message: string }>(res)).message).toBe(messages.electionDeclared);
+    }
+    expect(await count(t, "SELECT count(*) AS n FROM nominations")).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM nominations WHERE state = 'submitted'")).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM candidates")).toBe(0);
+  });
+});

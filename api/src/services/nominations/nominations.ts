@@ -6,7 +6,7 @@
  * A refusal throws `NominationRefusal` and writes nothing.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   isEligible,
@@ -26,6 +26,18 @@ import { parseGroups, photoUrl, voterGroups } from "../election/catalog.ts";
 import { getElection } from "../election/settings.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { positionHasVoteSql } from "../election/ballot-freeze.ts";
+import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { positionFrozen } from "../election/elections.ts";
+
+/**
+ * A nomination belongs to its position's election: the lists show the current election's, and
+ * nothing about a past or declared election's nominations changes.
+ */
+const ofCurrentElection = sql`${nominations.positionId} IN ${sql.raw(CURRENT_POSITIONS_SQL)}`;
+
+async function refuseIfPastElection(database: Database, positionId: string): Promise<void> {
+  if (await positionFrozen(database, { positionId })) refuse(409, messages.electionDeclared);
+}
 
 export class NominationRefusal extends Error {
   constructor(
@@ -95,6 +107,7 @@ export async function findNomination(database: Database, id: string): Promise<No
 /** The committee's list, filtered by state and position. */
 export function listNominations(database: Database, filters: { state?: NominationState; positionId?: string }): Promise<Nomination[]> {
   const where = and(
+    ofCurrentElection,
     filters.state ? eq(nominations.state, filters.state) : undefined,
     filters.positionId ? eq(nominations.positionId, filters.positionId) : undefined,
   );
@@ -113,13 +126,14 @@ export async function myNominations(database: Database, userId: string, now: num
     readNominations(
       database,
       and(
+        ofCurrentElection,
         eq(nominations.state, "awaiting"),
         role === "proposer" ? eq(nominations.proposerId, userId) : eq(nominations.seconderId, userId),
         role === "proposer" ? eq(nominations.proposerAnswer, "pending") : eq(nominations.seconderAnswer, "pending"),
       ),
     ).then((list) => list.map((n): NominationRequest => ({ _id: n._id, role, applicant: n.applicant, positionTitle: n.positionTitle })));
   const [mine, asProposer, asSeconder, groups, candidates] = await Promise.all([
-    readNominations(database, eq(nominations.applicantId, userId)),
+    readNominations(database, and(ofCurrentElection, eq(nominations.applicantId, userId))),
     askedAs("proposer"),
     askedAs("seconder"),
     voterGroups(database, userId),
@@ -136,7 +150,9 @@ export async function myNominations(database: Database, userId: string, now: num
 /** Positions that take candidates and whose ballot is not yet published (no vote). */
 async function openPositions(database: Database): Promise<{ _id: string; title: string; eligibleGroups: string[] }[]> {
   const rows = await database.client.execute(
-    `SELECT id, title, eligible_groups FROM positions p WHERE method <> 'referendum' AND NOT ${positionHasVoteSql("p.id")} ORDER BY start_time, created_at, title`,
+    `SELECT id, title, eligible_groups FROM positions p
+      WHERE p.election_id = ${CURRENT_ELECTION_SQL} AND method <> 'referendum' AND NOT ${positionHasVoteSql("p.id")}
+      ORDER BY start_time, created_at, title`,
   );
   return rows.rows.map((r) => ({ _id: String(r.id), title: String(r.title), eligibleGroups: parseJsonList(r.eligible_groups) }));
 }
@@ -177,6 +193,7 @@ export async function applyForNomination(database: Database, voter: Voter, input
 
   const position = (await database.db.select().from(positions).where(eq(positions.id, input.positionId)).limit(1))[0];
   if (!position) refuse(404, messages.positionNotFound);
+  await refuseIfPastElection(database, position!.id);
   if (position!.method === "referendum") refuse(400, m.nominationReferendum);
   if (!isEligible(parseJsonList(position!.eligibleGroups), await voterGroups(database, voter.id))) refuse(403, m.nominationNotEligible);
   const proposerRow = await supporterOf(database, input.proposer, voter.id, "proposer");
@@ -224,9 +241,10 @@ export async function applyForNomination(database: Database, voter: Voter, input
 
 /** A named proposer or seconder confirms or declines; the last confirmation submits it for screening. */
 export async function answerNomination(database: Database, id: string, userId: string, answer: "confirmed" | "declined"): Promise<{ nomination: Nomination; role: "proposer" | "seconder" }> {
-  const row = await database.get("SELECT proposer_id, seconder_id, proposer_answer, seconder_answer, state FROM nominations WHERE id = ?", [id]);
+  const row = await database.get("SELECT position_id, proposer_id, seconder_id, proposer_answer, seconder_answer, state FROM nominations WHERE id = ?", [id]);
   if (!row) refuse(404, m.nominationNotFound);
   const role = row!.proposer_id === userId ? "proposer" : row!.seconder_id === userId ? "seconder" : refuse(403, m.nominationNotYours);
+  await refuseIfPastElection(database, String(row!.position_id));
   const other = role === "proposer" ? "seconder" : "proposer";
   const [updated] = await database.writer.submit([
     {
@@ -246,6 +264,7 @@ export async function answerNomination(database: Database, id: string, userId: s
  */
 export async function withdrawNomination(database: Database, id: string, userId: string, now: number): Promise<{ nomination: Nomination; removedCandidate: boolean }> {
   const before = await findNominationOwned(database, id, userId);
+  await refuseIfPastElection(database, before.positionId);
   if (!["awaiting", "submitted", "approved"].includes(before.state)) refuse(409, m.nominationCannotWithdraw);
   const [removed, updated] = await database.writer.submit([
     {
@@ -283,6 +302,7 @@ async function findNominationOwned(database: Database, id: string, userId: strin
 export async function approveNomination(database: Database, id: string, now: number): Promise<Nomination> {
   const before = await findNomination(database, id);
   if (!before) refuse(404, m.nominationNotFound);
+  await refuseIfPastElection(database, before!.positionId);
   if (before!.state !== "submitted") refuse(409, `${m.nominationNotSubmitted} ${before!.state}`);
   const candidateId = randomUUID();
   const sameName = "EXISTS (SELECT 1 FROM candidates k WHERE k.position_id = n.position_id AND lower(trim(k.name)) = lower(trim(u.name)))";
@@ -314,6 +334,7 @@ export async function approveNomination(database: Database, id: string, now: num
 export async function rejectNomination(database: Database, id: string, reason: string, now: number): Promise<Nomination> {
   const before = await findNomination(database, id);
   if (!before) refuse(404, m.nominationNotFound);
+  await refuseIfPastElection(database, before!.positionId);
   const [updated] = await database.writer.submit([
     {
       sql: "UPDATE nominations SET state = 'rejected', reason = ?, decided_at = ? WHERE id = ? AND state IN ('awaiting', 'submitted')",

@@ -1,19 +1,11 @@
 /** Through HTTP: election settings, results visibility (API and stream), ballot order, eligibility. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { BallotPosition, ElectionSettings, Results } from "@evoting/shared";
 import { SPEC_ELECTION, messages } from "@evoting/shared";
 import { readSse } from "../realtime/sse-reader.ts";
-import { createTestApp, type TestApp } from "../test/harness.ts";
+import { freshTestApps, type TestApp } from "../test/harness.ts";
 
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const a of apps.splice(0)) await a.close();
-});
-async function fresh(options: Parameters<typeof createTestApp>[0] = {}) {
-  const t = await createTestApp(options);
-  apps.push(t);
-  return t;
-}
+const fresh = freshTestApps();
 
 const SPEC_DEFAULTS: ElectionSettings = SPEC_ELECTION;
 

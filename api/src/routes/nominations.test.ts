@@ -3,14 +3,11 @@
  * proposer and seconder), their answers, withdrawing, and the committee's screening, with
  * every refusal answered clearly and changing nothing.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SPEC_ELECTION, messages, nominationMessages as m, type MyNominations, type Nomination } from "@evoting/shared";
-import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
+import { freshTestApps, TINY_PNG, type TestApp } from "../test/harness.ts";
 
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const a of apps.splice(0)) await a.close();
-});
+const fresh = freshTestApps();
 
 const H = 3_600_000;
 /** The settings without the nomination window (and the harness's ballot batch): a PUT of these keeps them. */
@@ -23,8 +20,7 @@ async function voterIn(t: TestApp, admin: string, matricNumber: string, groups: 
 }
 
 async function setup() {
-  const t = await createTestApp();
-  apps.push(t);
+  const t = await fresh();
   const admin = await t.adminToken();
   const now = t.clock.now();
   // Voting opens tomorrow; nominations are open now.

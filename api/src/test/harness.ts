@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
+import { afterEach } from "vitest";
 import { createApp } from "../app.ts";
 import { ensureAdmin } from "../bootstrap.ts";
 import { FakeClock } from "../clock.ts";
@@ -135,6 +136,22 @@ export async function createTestApp(options: TestAppOptions = {}) {
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * For a file whose tests each need their own app: returns `fresh(options)`, and closes every
+ * app it made after each test.
+ */
+export function freshTestApps(): (options?: TestAppOptions) => Promise<TestApp> {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+  return async (options = {}) => {
+    const app = await createTestApp(options);
+    apps.push(app);
+    return app;
+  };
+}
 
 /** The smallest valid PNG (1x1, transparent). */
 export const TINY_PNG = Buffer.from(

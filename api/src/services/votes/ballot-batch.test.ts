@@ -5,20 +5,12 @@
  * stream, the CSV, the sheet); and the attack it stops: an observer reading who voted beside the
  * tallies after every vote ties voters to choices when a tally moves by one ballot.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SPEC_ELECTION, messages, type ElectionSettings, type Results, type ResultsSheet } from "@evoting/shared";
 import { readSse } from "../../realtime/sse-reader.ts";
-import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { freshTestApps, type TestApp } from "../../test/harness.ts";
 
-const apps: TestApp[] = [];
-afterEach(async () => {
-  for (const a of apps.splice(0)) await a.close();
-});
-async function fresh(options: Parameters<typeof createTestApp>[0] = {}) {
-  const t = await createTestApp(options);
-  apps.push(t);
-  return t;
-}
+const fresh = freshTestApps();
 
 const observer = (t: TestApp, admin: string) => t.createObserver(admin);
 const election = async (t: TestApp, token: string) => (await (await t.request("/election", { token })).json()) as ElectionSettings;

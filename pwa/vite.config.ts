@@ -6,6 +6,7 @@ import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { firstPaintPage, splashLogo } from "./build/first-paint-page";
 import { voterPrecache } from "./build/voter-precache";
+import { LOGIN_ROUTE, schemasGroup, voterScreensGroups } from "./build/voter-chunks";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -101,10 +102,18 @@ export default defineConfig({
           // Vite's preload helper stays out of it: src/boot.ts needs it to import the app, and
           // importing the app statically would run it before the first paint.
           groups: [
-            { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 1 },
+            // With Rolldown's runtime: both are what src/boot.ts imports, one file for one request.
+            { name: "preload-helper", test: /vite[\\/]preload-helper|rolldown[\\/]runtime/, priority: 1 },
             // React (~200 KB) in a chunk of its own, which src/boot.ts runs a task before the app.
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
-            { name: "app", test: /[\\/]src[\\/]main\.tsx$/ },
+            // The sign-in screen with it: every signed-out visit's first screen, whose shared
+            // pieces (messages, fields) every other screen uses too; in the app, it costs /login
+            // no round trip after the app's.
+            { name: "app", test: (id: string) => /[\\/]src[\\/]main\.tsx$/.test(id) || LOGIN_ROUTE.test(id), priority: 1 },
+            // zod with the shared schemas, loaded when a form is first used.
+            { ...schemasGroup(), priority: 1 },
+            // Every other voter screen in two chunks (build/voter-chunks.ts says why).
+            ...voterScreensGroups(here(".")),
           ],
         },
       },

@@ -36,14 +36,15 @@ describe("index.html for the first paint", () => {
     expect(b["assets/index-1.css"]).toBeUndefined();
   });
 
-  test("the app and what it imports are listed for the first script to request; routes are not", () => {
+  test("the app and what it imports are listed for the first script to request; routes are not; the script's own imports are preloaded", () => {
     const html = run(bundle());
     expect(html).toContain('<meta name="app-modules" content="/assets/app.js /assets/runtime.js">');
     expect(html).not.toContain("/assets/vote.js");
-    // What the page's script imports itself is loaded before the list is read.
-    expect(html).not.toContain("/assets/helper.js");
-    // Nothing downloads alongside the page itself: no preload the browser would start at once.
-    expect(html).not.toContain("modulepreload");
+    // What the page's script imports itself is requested with it, not a round trip later...
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/helper.js">');
+    // ...and nothing else downloads alongside the page: the app waits for the first paint.
+    expect(html.match(/modulepreload/g)).toHaveLength(1);
+    expect(html).not.toMatch(/app-modules" content="[^"]*helper/);
     // The first script is already in the page: not listed twice.
     expect(html.match(/assets\/boot\.js/g)).toHaveLength(1);
     expect(html.indexOf("app-modules")).toBeLessThan(html.indexOf("</head>"));

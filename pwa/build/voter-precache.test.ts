@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { builtPrecache, splitPrecache, VOTER_PRECACHE_BUDGET_KB, voterFiles, type PrecacheEntry, type ViteManifest } from "./voter-precache";
+import { builtPrecache, splitPrecache, VOTER_PRECACHE_BUDGET_KB, VOTER_PRECACHE_MAX_FILES, voterFiles, type PrecacheEntry, type ViteManifest } from "./voter-precache";
 
 /** A build shaped like the app's: an entry that imports the app after its first paint, the app importing every route. */
 function build(routes: string[]): ViteManifest {
@@ -66,6 +66,16 @@ describe("the voter's precache", () => {
     expect(voterGzip).toBeGreaterThan(VOTER_PRECACHE_BUDGET_KB * 1024);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^the voter's precache is [\d.]+ KB gzip, over its \d+ KB budget$/);
+  });
+
+  test("fails when it is more files than its limit: each costs a slow link a round trip", () => {
+    const routes = [...ROUTES, ...Array.from({ length: VOTER_PRECACHE_MAX_FILES }, (_, n) => `_auth/screen${n}.tsx`)];
+    const manifest = build(routes);
+    const { problems } = splitPrecache(entriesOf(manifest), manifest, small);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^the voter's precache is \\d+ files, over its ${VOTER_PRECACHE_MAX_FILES}: group the new chunks`));
+    // The app's own build is within it (the first test's, 9 files, too).
+    expect(splitPrecache(entriesOf(build(ROUTES)), build(ROUTES), small).problems).toEqual([]);
   });
 
   test("is read back from the built worker", () => {

@@ -22,11 +22,18 @@ export const STAFF_ROUTE = /^src\/routes\/(?:.*\/)?(?:admin|station)(?:[/.?]|$)/
 /**
  * The voter's precache, gzipped as the server sends it. The target was 150 KB, but the
  * libraries the voter's screens need (React, TanStack Router and Query, Dexie, zod for the
- * shared schemas, Radix Dialog, sonner) and the page come to ~194 KB before any screen's
- * code (docs/decisions/0018-voter-precache.md): this holds the line about a tenth above
- * today's 252 KB instead, so growth is a decision.
+ * shared schemas, Radix Dialog, sonner) and the page come to ~195 KB before any screen's
+ * code (docs/decisions/0018-voter-precache.md): this holds the line a few KB above today's
+ * 253 KB instead, so growth is a decision.
  */
-export const VOTER_PRECACHE_BUDGET_KB = 280;
+export const VOTER_PRECACHE_BUDGET_KB = 265;
+
+/**
+ * At most this many of the build's files in the voter's precache: on a slow link each costs
+ * a round trip, and Workbox's install takes them one at a time (the voter's screens are
+ * grouped into a few chunks for this: build/voter-chunks.ts). Today 13.
+ */
+export const VOTER_PRECACHE_MAX_FILES = 16;
 
 export interface ViteManifestChunk {
   file: string;
@@ -83,6 +90,9 @@ export function splitPrecache(entries: PrecacheEntry[], manifest: ViteManifest, 
     .filter((key) => !precached.has(manifest[key].file))
     .map((key) => `the voter route ${key} (${manifest[key].file}) is not precached`);
   const voterGzip = [...precached].reduce((sum, url) => sum + gzipSync(read(url), { level: 9 }).length, 0);
+  if (precached.size > VOTER_PRECACHE_MAX_FILES) {
+    problems.push(`the voter's precache is ${precached.size} files, over its ${VOTER_PRECACHE_MAX_FILES}: group the new chunks (build/voter-chunks.ts)`);
+  }
   if (voterGzip > VOTER_PRECACHE_BUDGET_KB * 1024) {
     problems.push(`the voter's precache is ${(voterGzip / 1024).toFixed(1)} KB gzip, over its ${VOTER_PRECACHE_BUDGET_KB} KB budget`);
   }
@@ -100,7 +110,9 @@ export function voterPrecache(outDir: string) {
     const { entries: split, voterGzip, problems } = splitPrecache(entries, manifest, (url) => readFileSync(join(outDir, url)));
     if (problems.length > 0) throw new Error(`voter precache: ${problems.join("; ")}`);
     const onDemand = split.filter((entry) => entry.onDemand).length;
-    console.log(`voter precache: ${split.length - onDemand} files, ${(voterGzip / 1024).toFixed(1)} KB gzip (budget ${VOTER_PRECACHE_BUDGET_KB} KB); ${onDemand} staff files cached when first opened`);
+    console.log(
+      `voter precache: ${split.length - onDemand} files (at most ${VOTER_PRECACHE_MAX_FILES}), ${(voterGzip / 1024).toFixed(1)} KB gzip (budget ${VOTER_PRECACHE_BUDGET_KB} KB); ${onDemand} staff files cached when first opened`,
+    );
     return { manifest: split, warnings: [] };
   };
 }

@@ -12,10 +12,11 @@
  * a later release caches its own during install on such a device.
  *
  * For the first visit on a slow link (bench/first-visit.ts): Workbox precaches its files one
- * after another, so 50-odd files cost 50-odd round trips. Before that pass, the install
- * fetches every content-hashed file six at a time into the HTTP cache (they are served
- * immutable), so Workbox's own requests for them are answered from it. A warm-up fetch that
- * fails costs nothing: Workbox's pass fetches that file again.
+ * after another, a round trip each. Before that pass, the install fetches every
+ * content-hashed file six at a time into the HTTP cache (they are served immutable), so
+ * Workbox's own requests for them are answered from it. A warm-up fetch that fails costs
+ * nothing: Workbox's pass fetches that file again. The build keeps the voter's files few
+ * (pwa/build/voter-chunks.ts), so both passes are a handful of requests.
  */
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";

@@ -99,17 +99,18 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
   function loadFirstPage(): Promise<void> {
     if (firstPage) return firstPage;
     const asked = generation;
-    const loading = (async () => {
-      try {
-        const page = await api.page();
+    const loading: Promise<void> = api.page().then(
+      (page) => {
         if (asked === generation) set({ chat: applyPage(snapshot.chat, page, true), error: null });
-      } catch (error) {
+      },
+      (error: unknown) => {
         if (asked === generation) set({ error: errorMessage(error, chatMessages.loadFailed) });
-      } finally {
-        if (firstPage === loading) firstPage = null;
-      }
-    })();
+      },
+    );
     firstPage = loading;
+    void loading.finally(() => {
+      if (firstPage === loading) firstPage = null;
+    });
     return loading;
   }
 

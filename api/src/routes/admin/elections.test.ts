@@ -226,6 +226,35 @@ describe("starting a new election", () => {
     await expect.poll(async () => (await post("/admin/integrity/check", admin)).json(), { timeout: 10_000, interval: 200 }).toMatchObject({ ok: true });
   });
 
+  it("a by-election for one position: copy, delete the others, vote, declare; each archive keeps its own positions", async () => {
+    const { ada } = await polledElection();
+    await t.openElection(admin, ["Linus"], "Treasurer");
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    const byElection = { ...next, title: "President By-Election", subtitle: "" };
+    expect((await post("/admin/elections", admin, { ...byElection, copyPositions: true })).status).toBe(201);
+    const copied = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string; title: string }[];
+    expect(copied.map((p) => p.title)).toEqual(["President", "Treasurer"]);
+    const treasurer = copied.find((p) => p.title === "Treasurer")!;
+    expect((await t.request(`/admin/positions/${treasurer._id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    const [president] = copied;
+    const c = await t.createCandidate(admin, president._id, "Linus");
+
+    t.clock.set(Date.parse(next.startTime) + HOUR);
+    admin = await t.adminToken();
+    const { token } = await t.login(ada.matricNumber, { dateOfBirth: 20010101 });
+    expect((await post("/vote", token, { positionId: president._id, candidateId: c._id })).status).toBe(201);
+    t.clock.set(Date.parse(next.endTime) + GRACE + 1);
+    admin = await t.adminToken();
+    expect((await declare()).status).toBe(200);
+
+    const list = (await (await t.request("/elections", { token: admin })).json()) as ElectionSummary[];
+    expect(list.map((e) => [e.id, e.title])).toEqual([[2, "President By-Election"], [1, "Department Elections"]]);
+    const titles = async (id: number) => ((await (await t.request(`/elections/${id}`, { token: admin })).json()) as ElectionArchive).sheet.results.results.map((r) => [r.positionTitle, r.totalVotes]);
+    expect(await titles(2)).toEqual([["President", 1]]);
+    expect(await titles(1)).toEqual([["President", 2], ["Treasurer", 0]]);
+  });
+
   it("with keepRoll false, takes every voter off the roll until an import lists them again", async () => {
     const { ada } = await polledElection();
     const never = await t.createVoter(admin, "20060606");

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { messages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
-import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
+import { messages, nominationMessages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
+import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 const HOUR = 3_600_000;
 const GRACE = 10 * 60_000;
@@ -182,6 +182,25 @@ describe("starting a new election", () => {
     expect(await (await t.request("/elections", { token: admin })).json()).toEqual([]);
     expect(await (await t.request("/admin/positions", { token: admin })).json()).toEqual([]);
     expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ title: next.title, subtitle: next.subtitle, startTime: next.startTime, endTime: next.endTime });
+  });
+
+  it("does not carry the last election's nomination window into the new one", async () => {
+    const settings = await (await t.request("/election", { token: admin })).json();
+    const open = { nominationsStart: new Date(t.clock.now() - HOUR).toISOString(), nominationsEnd: new Date(t.clock.now() + 48 * HOUR).toISOString() };
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, ...open } })).status).toBe(200);
+    await t.openElection(admin, ["Ada"], "President");
+    expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);
+    expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ nominationsStart: null, nominationsEnd: null });
+    // No one can apply to the new election's positions until the committee opens its own window.
+    const [position] = await (await t.request("/admin/positions", { token: admin })).json();
+    const voter = await t.createVoter(admin, "20050505");
+    const form = new FormData();
+    form.append("positionId", position._id);
+    form.append("manifesto", "Lower dues.");
+    form.append("photo", new Blob([TINY_PNG], { type: "image/png" }), "me.png");
+    const applied = await t.request("/nominations", { method: "POST", token: voter.token, body: form });
+    expect(applied.status).toBe(409);
+    expect((await applied.json()).message).toBe(nominationMessages.nominationsClosed);
   });
 
   it("after the declaration: positions copied without candidates, roll kept, chat and stations reset, old receipts still checkable", async () => {

@@ -82,8 +82,10 @@ export async function startElection(database: Database, input: StartElectionInpu
     },
     onlyIfOneRow("another election was started at the same time"),
     { sql: "UPDATE elections SET state = 'ended' WHERE id = ? AND state = 'open'", args: [previous.id] },
+    // The nomination window was the last election's: the new one's is set in Election Settings.
     {
-      sql: "UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, updated_at = ? WHERE id = 1",
+      sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, nominations_start = NULL, nominations_end = NULL, updated_at = ?
+             WHERE id = 1`,
       args: [input.title, input.subtitle, startTime, endTime, now],
     },
     ...copies,

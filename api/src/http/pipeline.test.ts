@@ -1,5 +1,5 @@
 /**
- * The results and vote answers written before Hono (http/hot-routes.ts): over a
+ * The results and vote answers written before Hono (http/pipeline.ts): over a
  * real port each must be the answer Hono gives in status, body and every header, and
  * everything they do not serve themselves must reach Hono and be answered as before.
  */
@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SPEC_ELECTION, messages, type Results } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { nodeListener } from "./hot-routes.ts";
+import { nodeListener } from "./pipeline.ts";
 
 let t: TestApp;
 let server: Server;

@@ -32,7 +32,7 @@ const PARTS: [RegExp, string][] = [
   [/security\/(keys|padded-seal)\.ts|receipt/, "sealing and HMAC"],
   [/services\/(votes|mixer|idempotency)\.ts/, "castVote (statements, ids)"],
   [/app\.ts|http\/api-middleware\.ts/, "middleware (app.ts, api-middleware.ts)"],
-  [/http\/hot-routes\.ts/, "hot routes (listener, body read, answer: http/hot-routes.ts)"],
+  [/http\/pipeline\.ts/, "pipeline (listener, fast path, body read, answer: http/pipeline.ts)"],
   [/routes\/vote\.ts/, "vote route"],
   [/realtime\/hub/, "realtime hub"],
 ];

@@ -167,7 +167,7 @@ describe("POST /api/vote", () => {
     expect(replay.viaHono).toBe(false);
     expect(replay.overNode).toEqual(overNode.overNode);
 
-    // Refusals castVoteRequest makes: written as the error handler writes them, identical both ways.
+    // Refusals the route makes: written as the error handler writes them, identical both ways.
     const refusals: [string, RequestInit][] = [
       ["already voted", post(a.token, { positionId: position._id, candidateId: candidates[1]._id })],
       ["key reused for another ballot", post(a.token, { positionId: position._id, candidateId: candidates[1]._id }, { "idempotency-key": key })],

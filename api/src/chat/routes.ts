@@ -34,7 +34,7 @@ import { sseFrame } from "../realtime/sse.ts";
 import { checkStreamToken } from "../realtime/stream-auth.ts";
 import { audit } from "../http/audit.ts";
 import { userTarget } from "../services/accountability/audit-log.ts";
-import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
+import { CHAT_CHANNEL, MAX_REPLAY } from "./service.ts";
 import { nodeResponse } from "../http/node-response.ts";
 
 const positiveId = z.coerce.number({ error: "must be a positive whole number" }).int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -80,7 +80,7 @@ export function chatRoutes(deps: Deps) {
             return [sseFrame(CHAT_EVENTS.reset, { rev: head }), sseFrame(CHAT_EVENTS.ready, { rev: head }, head)];
           }
           const rev = Math.max(head, missed.at(-1)?.rev ?? 0);
-          return [...missed.map(chatFrame), sseFrame(CHAT_EVENTS.ready, { rev }, rev)];
+          return [...missed.map((change) => change.frame), sseFrame(CHAT_EVENTS.ready, { rev }, rev)];
         },
       });
     })

@@ -20,7 +20,7 @@ export const CHAT_CHANNEL = "chat";
 export const MAX_REPLAY = 500;
 const FEED_BATCH = 200;
 
-const SELECT_MESSAGE = `SELECT m.id, m.rev, m.user_id, u.name, u.role, m.text, m.created_at, m.removed_at
+const SELECT_MESSAGE = `SELECT m.id, m.rev, m.user_id, u.name, u.role, m.text, m.created_at, m.removed_at, m.clears_room
   FROM chat_messages m JOIN users u ON u.id = m.user_id`;
 
 function toMessage(r: Row): ChatMessage {
@@ -39,6 +39,22 @@ function toMessage(r: Row): ChatMessage {
 
 export function chatFrame(message: ChatMessage): Uint8Array {
   return sseFrame(message.removed ? CHAT_EVENTS.removed : CHAT_EVENTS.message, message, message.rev);
+}
+
+/** One numbered change of the room, as a stream sends it. */
+export interface ChatChange {
+  rev: number;
+  frame: Uint8Array;
+}
+
+/**
+ * A row's change: a message posted or removed, or (the row a new election left) the room
+ * emptied, which tells every client to drop what it holds and reload the history.
+ */
+function toChange(r: Row): ChatChange {
+  const rev = Number(r.rev);
+  if (Number(r.clears_room) === 1) return { rev, frame: sseFrame(CHAT_EVENTS.reset, { rev }, rev) };
+  return { rev, frame: chatFrame(toMessage(r)) };
 }
 
 export type PostOutcome =
@@ -60,9 +76,14 @@ export class ChatService {
     this.push = hub.addFeed(this.feed());
   }
 
+  /** The room changed in a write made elsewhere in this process (a new election emptied it): streams hear it now. */
+  changed(): void {
+    this.push();
+  }
+
   async page(before: number | undefined, limit: number): Promise<ChatPage> {
     const rs = await this.database.client.execute({
-      sql: `${SELECT_MESSAGE} WHERE m.id < ? ORDER BY m.id DESC LIMIT ?`,
+      sql: `${SELECT_MESSAGE} WHERE m.id < ? AND m.clears_room = 0 ORDER BY m.id DESC LIMIT ?`,
       args: [before ?? Number.MAX_SAFE_INTEGER, limit + 1],
     });
     const messages = rs.rows.slice(0, limit).map(toMessage);
@@ -154,16 +175,16 @@ export class ChatService {
   }
 
   /** Changes after `rev`, oldest first. */
-  async after(rev: number, limit: number): Promise<ChatMessage[]> {
+  async after(rev: number, limit: number): Promise<ChatChange[]> {
     const rs = await this.database.client.execute({
       sql: `${SELECT_MESSAGE} WHERE m.rev > ? ORDER BY m.rev LIMIT ?`,
       args: [rev, limit],
     });
-    return rs.rows.map(toMessage);
+    return rs.rows.map(toChange);
   }
 
   private async find(id: number): Promise<ChatMessage | null> {
-    const rs = await this.database.client.execute({ sql: `${SELECT_MESSAGE} WHERE m.id = ?`, args: [id] });
+    const rs = await this.database.client.execute({ sql: `${SELECT_MESSAGE} WHERE m.id = ? AND m.clears_room = 0`, args: [id] });
     return rs.rows[0] ? toMessage(rs.rows[0]) : null;
   }
 
@@ -179,7 +200,7 @@ export class ChatService {
       head: () => this.head(),
       after: async (rev) => {
         const changes = await this.after(rev, FEED_BATCH);
-        return { frames: changes.map(chatFrame), rev: changes.at(-1)?.rev ?? rev };
+        return { frames: changes.map((c) => c.frame), rev: changes.at(-1)?.rev ?? rev };
       },
     };
   }

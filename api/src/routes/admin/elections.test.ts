@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { messages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
-import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
+import { messages, nominationMessages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
+import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 const HOUR = 3_600_000;
 const GRACE = 10 * 60_000;
@@ -184,6 +184,25 @@ describe("starting a new election", () => {
     expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ title: next.title, subtitle: next.subtitle, startTime: next.startTime, endTime: next.endTime });
   });
 
+  it("does not carry the last election's nomination window into the new one", async () => {
+    const settings = await (await t.request("/election", { token: admin })).json();
+    const open = { nominationsStart: new Date(t.clock.now() - HOUR).toISOString(), nominationsEnd: new Date(t.clock.now() + 48 * HOUR).toISOString() };
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, ...open } })).status).toBe(200);
+    await t.openElection(admin, ["Ada"], "President");
+    expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);
+    expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ nominationsStart: null, nominationsEnd: null });
+    // No one can apply to the new election's positions until the committee opens its own window.
+    const [position] = await (await t.request("/admin/positions", { token: admin })).json();
+    const voter = await t.createVoter(admin, "20050505");
+    const form = new FormData();
+    form.append("positionId", position._id);
+    form.append("manifesto", "Lower dues.");
+    form.append("photo", new Blob([TINY_PNG], { type: "image/png" }), "me.png");
+    const applied = await t.request("/nominations", { method: "POST", token: voter.token, body: form });
+    expect(applied.status).toBe(409);
+    expect((await applied.json()).message).toBe(nominationMessages.nominationsClosed);
+  });
+
   it("after the declaration: positions copied without candidates, roll kept, chat and stations reset, old receipts still checkable", async () => {
     const { position, ada, receipts } = await polledElection();
     expect((await post("/admin/stations", admin, { name: "Library" })).status).toBe(201);
@@ -224,6 +243,35 @@ describe("starting a new election", () => {
     // The integrity check still covers both elections' ballots.
     // (Retried: an on-demand check that meets the mixer's read on the one connection answers 500.)
     await expect.poll(async () => (await post("/admin/integrity/check", admin)).json(), { timeout: 10_000, interval: 200 }).toMatchObject({ ok: true });
+  });
+
+  it("a by-election for one position: copy, delete the others, vote, declare; each archive keeps its own positions", async () => {
+    const { ada } = await polledElection();
+    await t.openElection(admin, ["Linus"], "Treasurer");
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    const byElection = { ...next, title: "President By-Election", subtitle: "" };
+    expect((await post("/admin/elections", admin, { ...byElection, copyPositions: true })).status).toBe(201);
+    const copied = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string; title: string }[];
+    expect(copied.map((p) => p.title)).toEqual(["President", "Treasurer"]);
+    const treasurer = copied.find((p) => p.title === "Treasurer")!;
+    expect((await t.request(`/admin/positions/${treasurer._id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    const [president] = copied;
+    const c = await t.createCandidate(admin, president._id, "Linus");
+
+    t.clock.set(Date.parse(next.startTime) + HOUR);
+    admin = await t.adminToken();
+    const { token } = await t.login(ada.matricNumber, { dateOfBirth: 20010101 });
+    expect((await post("/vote", token, { positionId: president._id, candidateId: c._id })).status).toBe(201);
+    t.clock.set(Date.parse(next.endTime) + GRACE + 1);
+    admin = await t.adminToken();
+    expect((await declare()).status).toBe(200);
+
+    const list = (await (await t.request("/elections", { token: admin })).json()) as ElectionSummary[];
+    expect(list.map((e) => [e.id, e.title])).toEqual([[2, "President By-Election"], [1, "Department Elections"]]);
+    const titles = async (id: number) => ((await (await t.request(`/elections/${id}`, { token: admin })).json()) as ElectionArchive).sheet.results.results.map((r) => [r.positionTitle, r.totalVotes]);
+    expect(await titles(2)).toEqual([["President", 1]]);
+    expect(await titles(1)).toEqual([["President", 2], ["Treasurer", 0]]);
   });
 
   it("with keepRoll false, takes every voter off the roll until an import lists them again", async () => {

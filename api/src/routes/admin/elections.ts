@@ -54,6 +54,7 @@ export function electionLifecycleRoutes(deps: Deps) {
       forgetElection(database);
       deps.results.changed();
       deps.hub.resultsChanged();
+      deps.chat.changed();
       const roll =
         input.keepRoll === false
           ? `; the roll was cleared (${started.removedVoters} voters removed, ${started.disabledVoters} who voted before kept off the roll) for a new import`

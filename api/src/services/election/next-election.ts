@@ -82,8 +82,10 @@ export async function startElection(database: Database, input: StartElectionInpu
     },
     onlyIfOneRow("another election was started at the same time"),
     { sql: "UPDATE elections SET state = 'ended' WHERE id = ? AND state = 'open'", args: [previous.id] },
+    // The nomination window was the last election's: the new one's is set in Election Settings.
     {
-      sql: "UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, updated_at = ? WHERE id = 1",
+      sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, nominations_start = NULL, nominations_end = NULL, updated_at = ?
+             WHERE id = 1`,
       args: [input.title, input.subtitle, startTime, endTime, now],
     },
     ...copies,
@@ -91,9 +93,10 @@ export async function startElection(database: Database, input: StartElectionInpu
     // ballots go (the ballots themselves stay with the old election's positions).
     { sql: "DELETE FROM stations", args: [] },
     // The chat room starts empty. The newest row stays, emptied and moved to the next change
-    // number, so the room's change numbers never go back (a stream resumes from one).
+    // number, so the room's change numbers never go back (a stream resumes from one); it marks
+    // the clear, which every connected client hears as `reset` and drops the old messages.
     { sql: "DELETE FROM chat_messages WHERE rev < (SELECT max(rev) FROM chat_messages)", args: [] },
-    { sql: "UPDATE chat_messages SET text = '', removed_at = ?, removed_by = ?, rev = rev + 1", args: [now, actorId] },
+    { sql: "UPDATE chat_messages SET text = '', removed_at = ?, removed_by = ?, rev = rev + 1, clears_room = 1", args: [now, actorId] },
     { sql: "DELETE FROM chat_mutes", args: [] },
     // The turnout chart is the running election's (the old one's counts are in its archive).
     { sql: "DELETE FROM turnout_hours", args: [] },

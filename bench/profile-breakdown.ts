@@ -24,7 +24,7 @@ interface Profile {
 }
 
 const PARTS: [RegExp, string][] = [
-  [/^(transaction|execute|flush|submit|run)? .*db\/(direct|writer|writer-thread)\.ts/, "SQL write (group commit)"],
+  [/^(commitOne|commitTogether|execute|flush|submit|run)? .*db\/(direct|writer|writer-thread)\.ts/, "SQL write (group commit)"],
   [/findSession|http\/auth\.ts|services\/sessions\.ts/, "auth (session lookup)"],
   [/findBallotChoice|catalog\.ts|ballot-rules\.ts|eligib/, "ballot checks (position, candidate, eligibility reads)"],
   [/services\/results\.ts/, "results"],

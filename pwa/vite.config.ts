@@ -102,8 +102,7 @@ export default defineConfig({
           // Vite's preload helper stays out of it: src/boot.ts needs it to import the app, and
           // importing the app statically would run it before the first paint.
           groups: [
-            // With Rolldown's runtime: both are what src/boot.ts imports, one file for one request.
-            { name: "preload-helper", test: /vite[\\/]preload-helper|rolldown[\\/]runtime/, priority: 1 },
+            { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 1 },
             // React (~200 KB) in a chunk of its own, which src/boot.ts runs a task before the app.
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
             // The sign-in screen with it: every signed-out visit's first screen, whose shared

@@ -3,18 +3,18 @@ import { relative } from "node:path";
 import { STAFF_ROUTE } from "./voter-precache";
 
 /**
- * The voter's screens in one chunk instead of the thirty-odd small ones automatic splitting
+ * The voter's screens in two chunks instead of the fifty-odd small ones automatic splitting
  * makes from the routes' shared components. On a phone's first visit each file of the
  * precache costs a round trip on one of the browser's six connections, and Workbox's install
  * pass then takes them one at a time: on a 150 ms link, fifty small files cost seconds that
  * their bytes do not (bench/first-visit.ts, docs/decisions/0018-voter-precache.md).
  *
- * The chunk holds every module a voter route's component reaches by static imports, except
- * what a group of higher priority took first (React, the app, the sign-in screen). What a
- * voter screen imports dynamically stays out on purpose: the device store (Dexie, loaded when
- * the page is idle) and zod (loaded when a form is first used). Staff-only modules (reached
- * from no voter route) are left to automatic splitting and cached when a staff screen is
- * first opened.
+ * The chunks hold every module a voter route's component reaches by static imports, except
+ * what a group of higher priority took first (React, the app with the sign-in screen, zod's
+ * chunk). What a voter screen imports dynamically stays out on purpose: the device store
+ * (Dexie, loaded when the page is idle) and zod (loaded when a form is first used).
+ * Staff-only modules (reached from no voter route) are left to automatic splitting and cached
+ * when a staff screen is first opened.
  */
 
 /** The subset of Rolldown's chunking context used here. */
@@ -25,7 +25,7 @@ interface ChunkingContext {
 /** A route component's own module, as the router plugin splits it (`?tsr-split=component`). */
 const splitRoute = /[\\/]src[\\/]routes[\\/].*\?tsr-split=component/;
 
-/** The sign-in route: every visitor's first screen, in its own small chunk (see vite.config.ts). */
+/** The sign-in route: every visitor's first screen, in the app's chunk (see vite.config.ts). */
 export const LOGIN_ROUTE = /[\\/]src[\\/]routes[\\/]login\.tsx\?tsr-split=component/;
 
 /** Whether a module id is a voter route's component (not staff, not the sign-in). */

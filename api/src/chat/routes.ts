@@ -89,7 +89,7 @@ export function chatRoutes(deps: Deps) {
       const { before, limit } = c.req.valid("query");
       return c.json(await chat.page(before, limit));
     })
-    .post("/messages", ...jsonBody(chatPostSchema), async (c) => {
+    .post("/messages", jsonBody(chatPostSchema), async (c) => {
       const { text } = c.req.valid("json");
       const outcome = await chat.post(c.var.user.id, text);
       if (outcome.ok) return c.json(outcome.message, 201);
@@ -117,7 +117,7 @@ export function chatRoutes(deps: Deps) {
       });
       return c.json(removed);
     })
-    .post("/mutes", requireAdmin, ...jsonBody(chatMuteSchema), async (c) => {
+    .post("/mutes", requireAdmin, jsonBody(chatMuteSchema), async (c) => {
       const { userId, minutes } = c.req.valid("json");
       const outcome = await chat.mute(userId, minutes, c.var.user.id);
       if (!outcome.ok) fail(outcome.reason === "admin" ? 400 : 404, outcome.reason === "admin" ? chatMessages.cannotMuteAdmin : messages.userNotFound);

@@ -10,7 +10,7 @@ import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 export function electionAdminRoutes(deps: Deps) {
-  return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {
+  return new Hono<AppEnv>().put("/election", jsonBody(electionSettingsSchema), async (c) => {
     const input = c.req.valid("json");
     // Switching Yes/No on or off after votes would change what cast ballots meant (a 'No', or
     // a lone candidate's vote read as 'Yes'): like a position's ballot, it freezes at the first vote.

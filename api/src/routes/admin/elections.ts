@@ -45,7 +45,7 @@ export function electionLifecycleRoutes(deps: Deps) {
       return c.json({ message: messages.declareSuccess, election: archive.election });
     })
 
-    .post("/elections", ...jsonBody(startElectionSchema), async (c) => {
+    .post("/elections", jsonBody(startElectionSchema), async (c) => {
       const input = c.req.valid("json");
       const started = await oneAtATime(database, () => startElection(database, input, c.var.user.id, deps.clock.now()));
       if ("refused" in started) return c.json({ message: started.refused }, started.status);

@@ -9,9 +9,8 @@
  *   votes in both positions, after which the applicant can no longer withdraw;
  *   declaration: refused before the close, then declared from the Admin Panel;
  *   the archive: the voter finds the results and their receipt in Past Elections, and prints
- *   the archived results sheet;
- *   the next election: a by-election with the positions copied (then one deleted) and the roll
- *   kept; the voter's open chat drops the old election's messages without a reload, and the
+ *   the archived results sheet; a polling officer's own sign-in opens it from the station page;
+ *   the next election: a by-election copying only the position being filled, the roll kept; the voter's open chat drops the old election's messages without a reload, and the
  *   voter votes again.
  * Ballots wait in batches of 10 (the default), so the first election's votes reach the tallies
  * only when the declaration applies them. The window is shortened through the API rather than
@@ -30,6 +29,7 @@ const APPLICANT = { name: "Amaka Nwosu", matric: "2022/5570401", dob: "20040301"
 const PROPOSER = { name: "Bayo Adeyemi", matric: "2022/5570402", dob: "20040302" };
 const SECONDER = { name: "Chioma Eze", matric: "2022/5570403", dob: "20040303" };
 const OTHER = { name: "Dapo Lawal", matric: "2022/5570404", dob: "20040304" };
+const OFFICER = { name: "Femi Officer", matric: "2019/5570405", password: "officer-e2e-pass" };
 const HOUR = 3_600_000;
 const CLASS_REP = "Class Representative";
 const WELFARE = "Welfare Director";
@@ -58,6 +58,8 @@ beforeAll(async () => {
     const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
     expect(created.status).toBe(201);
   }
+  const officer = await api.post("/admin/users", { name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password }, adminToken);
+  expect(officer.status).toBe(201);
   [admin, applicant, voter] = await Promise.all([openBrowser(server.baseURL), openBrowser(server.baseURL), openBrowser(server.baseURL)]);
 });
 
@@ -270,6 +272,22 @@ async function visitArchive() {
   await page.getByRole("heading", { name: "Counted Ballots" }).waitFor();
 }
 
+/** A polling officer's own sign-in lands on the station, opens the published archive from there, and nothing else. */
+async function officerReadsArchive() {
+  const { page } = applicant;
+  await page.goto("/nominations");
+  await logout(page);
+  await signIn(page, OFFICER.matric, OFFICER.password, "password");
+  await page.waitForURL("**/station");
+  await page.getByRole("link", { name: "Past Elections" }).click();
+  await page.getByRole("heading", { name: "Past Elections" }).waitFor();
+  await page.getByRole("link", { name: "SUG Elections 2026" }).click();
+  await page.getByRole("heading", { name: "SUG Elections 2026" }).waitFor();
+  await page.getByText("Elected: Chidi Okafor").waitFor();
+  await page.goto("/results");
+  await page.waitForURL("**/station");
+}
+
 async function startByElection() {
   // The voter's chat is open on the old election's messages while the admin starts the next.
   const v = voter.page;
@@ -290,10 +308,16 @@ async function startByElection() {
   await page.getByLabel("Start Time").fill(await localDateTime(page, -5 * 60_000));
   await page.getByLabel("End Time").fill(await localDateTime(page, 3 * HOUR));
   await expect(page.getByLabel(/Copy the positions of SUG Elections 2026/).isChecked()).resolves.toBe(true);
+  // A by-election fills one position: every one is ticked, the other is unticked.
+  const toCopy = page.getByRole("group", { name: "Positions to copy" });
+  await toCopy.getByText("2 of 2 selected").waitFor();
+  await toCopy.getByRole("checkbox", { name: CLASS_REP }).uncheck();
+  await toCopy.getByText("1 of 2 selected").waitFor();
   await expect(page.getByLabel("Keep the voter roll").isChecked()).resolves.toBe(true);
   await audit(page, "start-election");
   await page.getByRole("button", { name: "Start Election" }).click();
   const dialog = page.getByRole("dialog", { name: "Start a new election?" });
+  await dialog.getByText(`Positions copied: ${WELFARE}.`).waitFor();
   await dialog.getByRole("button", { name: "Start Election" }).click();
   await expectToast(page, "New election started");
   await page.waitForURL("**/admin");
@@ -304,24 +328,15 @@ async function startByElection() {
   await chatPanel(v).getByText("Live").waitFor();
   await expect(v.locator("body[data-same-page='yes']").count()).resolves.toBe(1);
 
-  // Both positions were copied, without candidates; a by-election fills one: delete the other.
-  const positions = async () => (await api.call<{ _id: string; title: string; candidates: unknown[] }[]>("/admin/positions", { token: adminToken })).body;
-  const copied = await positions();
-  expect(copied.map((p) => [p.title, p.candidates.length])).toEqual([
-    [CLASS_REP, 0],
-    [WELFARE, 0],
-  ]);
-  expect(copied.map((p) => p._id)).not.toContain(welfareId);
+  // Only the chosen position was copied, without candidates.
+  const { body: copied } = await api.call<{ _id: string; title: string; candidates: unknown[] }[]>("/admin/positions", { token: adminToken });
+  expect(copied.map((p) => [p.title, p.candidates.length])).toEqual([[WELFARE, 0]]);
+  expect(copied[0]._id).not.toBe(welfareId);
   await page.goto("/admin/manage-positions");
-  await page.getByRole("button", { name: `Delete ${CLASS_REP}` }).click();
-  const remove = page.getByRole("dialog", { name: "Delete Position" });
-  await remove.getByRole("button", { name: "Delete Position" }).click();
-  await expectToast(page, "Position deleted successfully!");
-  await page.getByRole("row", { name: new RegExp(CLASS_REP) }).waitFor({ state: "detached" });
-  const left = await positions();
-  expect(left.map((p) => p.title)).toEqual([WELFARE]);
-  await api.createCandidate(adminToken, "Bisi Adeyemi", left[0]._id, [80, 200, 80]);
-  return left[0]._id;
+  await page.getByRole("row", { name: new RegExp(WELFARE) }).waitFor();
+  await expect(page.getByRole("row", { name: new RegExp(CLASS_REP) }).count()).resolves.toBe(0);
+  await api.createCandidate(adminToken, "Bisi Adeyemi", copied[0]._id, [80, 200, 80]);
+  return copied[0]._id;
 }
 
 async function voteAgain(positionId: string) {
@@ -352,6 +367,7 @@ describe("an election's whole life", () => {
     await poll();
     await declare();
     await visitArchive();
+    await officerReadsArchive();
     const byElection = await startByElection();
     await voteAgain(byElection);
   });

@@ -274,6 +274,61 @@ describe("starting a new election", () => {
     expect(await titles(1)).toEqual([["President", 2], ["Treasurer", 0]]);
   });
 
+  it("a by-election copies only the chosen position: positionIds, no deleting afterwards", async () => {
+    const { position: president } = await polledElection();
+    const { position: treasurer } = await t.openElection(admin, ["Linus"], "Treasurer");
+    const groups = await t.request(`/admin/positions/${treasurer._id}`, { method: "PATCH", token: admin, json: { eligibleGroups: ["300L"], allowAbstain: true } });
+    expect(groups.status).toBe(200);
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+
+    const res = await post("/admin/elections", admin, { ...next, title: "Treasurer By-Election", positionIds: [treasurer._id] });
+    expect(res.status).toBe(201);
+    const positions = await (await t.request("/admin/positions", { token: admin })).json();
+    expect(positions).toHaveLength(1);
+    expect(positions[0]).toMatchObject({ title: "Treasurer", eligibleGroups: ["300L"], allowAbstain: true, startTime: next.startTime, endTime: next.endTime, candidates: [] });
+    expect([president._id, treasurer._id]).not.toContain(positions[0]._id);
+    const audit = await (await t.request("/admin/audit?action=election.start", { token: admin })).json();
+    expect(audit.items[0].summary).toContain("1 position copied");
+    // The declared election keeps both of its positions.
+    const archive = (await (await t.request("/elections/1", { token: admin })).json()) as ElectionArchive;
+    expect(archive.positions.map((p) => p.title)).toEqual(["President", "Treasurer"]);
+  });
+
+  it("refuses positions to copy that are not the last election's with 400, writing nothing", async () => {
+    const { position: first } = await polledElection();
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    // Election 2, no votes yet: election 1's position is now another election's.
+    expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);
+    const [current] = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string }[];
+    expect((await post("/admin/stations", admin, { name: "Library" })).status).toBe(201);
+    const snapshot = async () => ({
+      elections: (await t.database.client.execute("SELECT id, title, state FROM elections ORDER BY id")).rows.map((r) => [r.id, r.title, r.state]),
+      positions: (await t.database.client.execute("SELECT id, election_id FROM positions ORDER BY id")).rows.map((r) => [r.id, r.election_id]),
+      settings: await (await t.request("/election", { token: admin })).json(),
+      stations: await count("SELECT count(*) AS n FROM stations"),
+      audit: await count("SELECT count(*) AS n FROM audit_log WHERE action = 'election.start'"),
+    });
+    const before = await snapshot();
+
+    const third = { ...next, title: "Union Elections 2028" };
+    const refusals: [unknown, string][] = [
+      [{ ...third, positionIds: ["no-such-position"] }, messages.copyPositionsUnknown(["no-such-position"])],
+      [{ ...third, copyPositions: true, positionIds: [current._id, first._id] }, messages.copyPositionsUnknown([first._id])],
+      [{ ...third, copyPositions: false, positionIds: [current._id] }, messages.copyPositionsOff],
+      [{ ...third, positionIds: [] }, messages.copyPositionsNone],
+      [{ ...third, positionIds: [current._id, current._id] }, messages.copyPositionsRepeated],
+      [{ ...third, positionIds: current._id }, "positionIds must be a list of position ids"],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await post("/admin/elections", admin, body);
+      expect([res.status, (await res.json()).message]).toEqual([400, message]);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(before.elections).toEqual([[1, "Department Elections", "declared"], [2, next.title, "open"]]);
+  });
+
   it("with keepRoll false, takes every voter off the roll until an import lists them again", async () => {
     const { ada } = await polledElection();
     const never = await t.createVoter(admin, "20060606");

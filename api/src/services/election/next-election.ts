@@ -1,5 +1,6 @@
 /**
- * Starting the next election (or a by-election: copy the positions, then delete all but one).
+ * Starting the next election, or a by-election: the same path with only the positions being filled
+ * copied (`positionIds`).
  * Allowed once the current election is declared, or while it has no vote at all (it is then
  * marked 'ended', never listed). The old election keeps its positions, candidates, ballots and
  * participations (db/elections.ts), so its receipts and counted-ballot lists stay checkable; the
@@ -36,21 +37,31 @@ export interface StartedElection {
   disabledVoters: number;
 }
 
-export async function startElection(database: Database, input: StartElectionInput, actorId: string, now: number): Promise<Refusal | StartedElection> {
+/** A refusal and its status: 409 for the election's state, 400 for a request naming positions it cannot copy. */
+export type StartRefusal = Refusal & { status: 400 | 409 };
+
+export async function startElection(database: Database, input: StartElectionInput, actorId: string, now: number): Promise<StartRefusal | StartedElection> {
   const previous = await currentElection(database);
-  if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes };
+  if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes, status: 409 };
   const id = previous.id + 1;
   const startTime = Date.parse(input.startTime);
   const endTime = Date.parse(input.endTime);
 
   const copies: InStatement[] = [];
-  if (input.copyPositions) {
+  // Chosen ids imply copying: the schema already refused them alongside copyPositions false.
+  if (input.copyPositions || input.positionIds) {
     const rs = await database.client.execute({
-      sql: `SELECT title, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count
+      sql: `SELECT id, title, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count
               FROM positions WHERE election_id = ? ORDER BY start_time, created_at, title`,
       args: [previous.id],
     });
-    rs.rows.forEach((p, i) =>
+    const chosen = input.positionIds ? new Set(input.positionIds) : null;
+    if (chosen) {
+      const known = new Set(rs.rows.map((p) => String(p.id)));
+      const unknown = [...chosen].filter((positionId) => !known.has(positionId));
+      if (unknown.length > 0) return { refused: messages.copyPositionsUnknown(unknown), status: 400 };
+    }
+    rs.rows.filter((p) => !chosen || chosen.has(String(p.id))).forEach((p, i) =>
       copies.push({
         sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -109,7 +120,7 @@ export async function startElection(database: Database, input: StartElectionInpu
     results = await database.writer.submit(statements);
   } catch (error) {
     // The guard's failure: another process started one first.
-    if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile };
+    if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile, status: 409 };
     throw error;
   }
   const rollAt = 4 + copies.length + 5;

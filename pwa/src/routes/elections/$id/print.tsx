@@ -5,7 +5,7 @@ import { PastElectionSheetPage } from "../../../screens/elections/PastElectionSh
 
 /** A declared election's printable results sheet: outside the signed-in layout (no navigation to print); whoever may open the archive. */
 export const Route = createFileRoute("/elections/$id/print")({
-  beforeLoad: () => requireAppArea(),
+  beforeLoad: ({ location }) => requireAppArea({ location }),
   loader: ({ context, params }) => prefetchArchive(context.queryClient, params.id),
   component: function PastElectionSheetRoute() {
     const { id } = Route.useParams();

@@ -128,6 +128,14 @@ export interface ChainProblem {
 /** Rows read per query while verifying: the walk yields to the event loop between pages. */
 const VERIFY_PAGE = 1_000;
 
+export interface AuditChainReport {
+  entries: number;
+  head: string;
+  headSeq: number;
+  anchor: "ok" | "broken" | "unchecked";
+  problems: ChainProblem[];
+}
+
 /**
  * Walks the whole chain; returns every row where it breaks (empty when intact). With the
  * server's audit key it also checks the signed head: entries removed from the end, or
@@ -142,7 +150,7 @@ export async function verifyAuditChain(
   database: Database,
   key: Buffer | null,
   pageSize = VERIFY_PAGE,
-): Promise<{ entries: number; head: string; headSeq: number; anchor: "ok" | "broken" | "unchecked"; problems: ChainProblem[] }> {
+): Promise<AuditChainReport> {
   const problems: ChainProblem[] = [];
   let prev = GENESIS_HASH;
   let expectedSeq = 1;

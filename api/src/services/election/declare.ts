@@ -47,19 +47,17 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
   const held = await database.get("SELECT count(*) AS n FROM disputed_ballots");
   if (Number(held?.n ?? 0) > 0) return { refused: messages.declareHeldBallots };
 
-  // Every position has closed for good, so the mixer applies what each still holds, however few:
-  // first in the integrity queue, so its reads never meet a check's transaction.
-  const apply = () => deps.mixer.mix();
-  return deps.integrity.runThen("declaration", async (check): Promise<Refusal | { archive: ElectionArchive }> => {
-    const pending = await database.get("SELECT count(*) AS n FROM pending_ballots");
-    if (Number(pending?.n ?? 0) > 0) return { refused: messages.declarePending };
-    if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
-    const refused = await archiveElection(deps, election, now);
-    if (refused) return refused;
-    const archive = await readArchive(database, election.id);
-    if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
-    return { archive };
-  }, apply);
+  // Every position has closed for good, so the mixer applies what each still holds, however few.
+  await deps.mixer.mix();
+  const check = await deps.integrity.run("declaration");
+  const pending = await database.get("SELECT count(*) AS n FROM pending_ballots");
+  if (Number(pending?.n ?? 0) > 0) return { refused: messages.declarePending };
+  if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
+  const refused = await archiveElection(deps, election, now);
+  if (refused) return refused;
+  const archive = await readArchive(database, election.id);
+  if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
+  return { archive };
 }
 
 /** Freezes the current election's results as published, and marks it declared, in one write. */

@@ -209,23 +209,15 @@ const deleteDoneStatement = (ids: readonly string[]): WriteStatement => ({
  * Pending rows whose ballot exists already, per position: applied by a pass that a crash cut
  * off before its last commit (the next pass deletes them), or by one still running. The audit
  * counts them as applied, not pending. Needs the key: nothing else ties a pending row to its
- * ballot. Rows that do not unseal with it are left out (they count as pending).
+ * ballot. Rows that do not unseal with it are left out (they count as pending). `applied`
+ * holds the ids of ballots read in the same snapshot as `pending`.
  */
-export async function appliedPendingByPosition(client: Pick<Database["client"], "execute">, keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
+export function appliedPendingByPosition(keys: Pick<Keys, "seal">, pending: readonly Record<string, unknown>[], applied: ReadonlySet<string>): Map<string, number> {
   const byPosition = new Map<string, number>();
-  const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
-  const positionOf = new Map<string, string>();
-  for (const row of pending.rows) {
+  for (const row of pending) {
     const record = unsealPending(keys, String(row.id), String(row.sealed));
-    if (record) positionOf.set(record.b, String(row.position_id));
-  }
-  if (positionOf.size === 0) return byPosition;
-  const found = await client.execute({
-    sql: "SELECT value AS id FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = value)",
-    args: [JSON.stringify([...positionOf.keys()])],
-  });
-  for (const row of found.rows) {
-    const position = positionOf.get(String(row.id)) as string;
+    if (!record || !applied.has(record.b)) continue;
+    const position = String(row.position_id);
     byPosition.set(position, (byPosition.get(position) ?? 0) + 1);
   }
   return byPosition;

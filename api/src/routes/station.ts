@@ -24,7 +24,6 @@ import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
 import { audit } from "../http/audit.ts";
 import { listPositions } from "../services/election/catalog.ts";
-import { getElection } from "../services/election/settings.ts";
 import { deliverStationBallot } from "../services/stations/station-ballots.ts";
 import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
@@ -145,7 +144,7 @@ export function stationRoutes(deps: Deps) {
 
     .get("/package", async (c) => {
       const { station } = await liveSession(c, c.req.query("session"));
-      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), getElection(database)]);
+      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), deps.electionSettings.get()]);
       return c.json({
         station: { _id: station.id, name: station.name },
         // The station's cards show Yes/No exactly where the vote page does.

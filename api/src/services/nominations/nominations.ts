@@ -14,6 +14,7 @@ import {
   nominationMessages as m,
   nominationsOpen,
   type ApplyNominationInput,
+  type ElectionSettings,
   type MyNominations,
   type Nomination,
   type NominationRequest,
@@ -23,7 +24,6 @@ import {
 import type { Database } from "../../db/client.ts";
 import { nominations, positions, users } from "../../db/schema.ts";
 import { parseGroups, photoUrl, voterGroups } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { positionHasVoteSql } from "../election/ballot-freeze.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
@@ -119,8 +119,7 @@ async function positionHasVote(database: Database, positionId: string): Promise<
 }
 
 /** The window, the positions this voter may apply for, their applications and the answers asked of them. */
-export async function myNominations(database: Database, userId: string, now: number): Promise<MyNominations> {
-  const election = await getElection(database);
+export async function myNominations(database: Database, election: ElectionSettings, userId: string, now: number): Promise<MyNominations> {
   const open = nominationsOpen(now, election);
   const askedAs = (role: "proposer" | "seconder") =>
     readNominations(
@@ -187,8 +186,14 @@ export interface PhotoRow {
 }
 
 /** A voter's application; answers the stored nomination. */
-export async function applyForNomination(database: Database, voter: Voter, input: ApplyNominationInput, photo: PhotoRow, now: number): Promise<Nomination> {
-  const election = await getElection(database);
+export async function applyForNomination(
+  database: Database,
+  election: ElectionSettings,
+  voter: Voter,
+  input: ApplyNominationInput,
+  photo: PhotoRow,
+  now: number,
+): Promise<Nomination> {
   if (!nominationsOpen(now, election)) refuse(409, m.nominationsClosed);
 
   const position = (await database.db.select().from(positions).where(eq(positions.id, input.positionId)).limit(1))[0];

@@ -14,7 +14,7 @@ import { isVoterSql } from "../../db/voters.ts";
 import type { Clock } from "../../clock.ts";
 import { RESULTS_VERSION } from "../../db/schema.ts";
 import { photoUrl } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
+import type { ElectionSettingsCache } from "../election/settings.ts";
 import { withMethod, type PositionMethodRow } from "./method-results.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
@@ -57,6 +57,7 @@ export class ResultsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly electionSettings: ElectionSettingsCache,
     /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
     private readonly costlyMs = COSTLY_MS,
     /** The offline grace after a position's end (Config.voteGraceMs): it is closed only after both; a ranked position's full count waits for that. */
@@ -98,7 +99,7 @@ export class ResultsService {
     const at = performance.now();
     const held = this.settings;
     if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held;
-    const [value, last] = await Promise.all([getElection(this.database), this.database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL}`)]);
+    const [value, last] = await Promise.all([this.electionSettings.get(), this.database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL}`)]);
     const lastEnd = last?.end === null || last?.end === undefined ? -Infinity : Number(last.end);
     this.settings = { value, lastEnd, changes, at };
     return this.settings;

@@ -33,7 +33,6 @@ import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
 import type { Database } from "../../db/client.ts";
 import { listPositions } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
 import { methodVoteChoice } from "../votes/ballot-rules.ts";
@@ -80,7 +79,7 @@ export interface DeliverInput {
   graceMs: number;
 }
 
-export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer">, input: DeliverInput): Promise<StationDelivery> {
+export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">, input: DeliverInput): Promise<StationDelivery> {
   const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
@@ -100,7 +99,7 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
   if (stored) return { kind: "answer", answer: JSON.parse(String(stored.answer)) as StationBallotAnswer, fresh: false, station };
 
   const voter = await findRollEntry(database, ballot.voterId);
-  const [list, { unopposed }] = await Promise.all([listPositions(database.db), getElection(database)]);
+  const [list, { unopposed }] = await Promise.all([listPositions(database.db), deps.electionSettings.get()]);
   const positions = new Map(list.map((p) => [p._id, p]));
   // One choice per position: the first.
   const chosen = ballot.choices.filter((c, i) => ballot.choices.findIndex((d) => d.positionId === c.positionId) === i);
@@ -186,7 +185,7 @@ async function hold(
  * settled as refused. Either way its sealed copy is deleted with the decision.
  */
 export async function decideHeld(
-  deps: Pick<Deps, "database" | "keys" | "mixer">,
+  deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">,
   sessionId: string,
   accept: boolean,
   now: number,

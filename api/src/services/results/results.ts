@@ -13,6 +13,7 @@ import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Clock } from "../../clock.ts";
 import { RESULTS_VERSION } from "../../db/schema.ts";
+import { metaCounter } from "../../db/hot-reads.ts";
 import { photoUrl } from "../election/catalog.ts";
 import type { ElectionSettingsCache } from "../election/settings.ts";
 import { withMethod, type PositionMethodRow } from "./method-results.ts";
@@ -65,9 +66,7 @@ export class ResultsService {
   ) {}
 
   async version(): Promise<number> {
-    // Every results request and every live tick reads this: a prepared statement (db/direct.ts).
-    const row = await this.database.get(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
-    return Number(row?.value ?? 0);
+    return metaCounter(this.database, RESULTS_VERSION);
   }
 
   /** 'after-close' visibility withholds tallies from voters until the window ends and every position has closed. */

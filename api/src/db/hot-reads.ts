@@ -58,6 +58,12 @@ export async function metaCounter(database: Database, key: string): Promise<numb
   return Number(row?.value ?? 0);
 }
 
+/** A user's roll groups as stored (JSON text): read with every vote for a position limited to groups. */
+export async function userGroups(database: Database, userId: string): Promise<string | undefined> {
+  const row = await database.get("SELECT groups FROM users WHERE id = ?", [userId]);
+  return row ? String(row.groups) : undefined;
+}
+
 /** What a refused sign-in waits for (security/throttle.ts): read on every refusal, the common case in a flood. */
 export interface SigninWaitRow {
   /** When the account's lock ends (0 or absent: not locked). */

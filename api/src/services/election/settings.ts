@@ -4,7 +4,9 @@
  * visibility and ballot order.
  */
 import { nominationWindowProblem, type ElectionSettings, type ElectionSettingsInput, type Position } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { electionSettings } from "../../db/schema.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 
@@ -44,21 +46,19 @@ export class ElectionSettingsCache {
 }
 
 async function readElection(database: Database): Promise<ElectionSettings> {
-  const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch, nominations_start, nominations_end FROM election_settings WHERE id = 1",
-  );
+  const [row] = await database.db.select().from(electionSettings).where(eq(electionSettings.id, 1));
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
-    title: String(row.title),
-    subtitle: String(row.subtitle),
-    startTime: toIso(row.start_time),
-    endTime: toIso(row.end_time),
-    resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
-    ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
+    title: row.title,
+    subtitle: row.subtitle,
+    startTime: toIso(row.startTime),
+    endTime: toIso(row.endTime),
+    resultsVisibility: row.resultsVisibility === "after-close" ? "after-close" : "live",
+    ballotOrder: row.ballotOrder === "random" ? "random" : "fixed",
     unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
-    ballotBatch: Number(row.ballot_batch),
-    nominationsStart: row.nominations_start === null ? null : toIso(row.nominations_start),
-    nominationsEnd: row.nominations_end === null ? null : toIso(row.nominations_end),
+    ballotBatch: row.ballotBatch,
+    nominationsStart: row.nominationsStart === null ? null : toIso(row.nominationsStart),
+    nominationsEnd: row.nominationsEnd === null ? null : toIso(row.nominationsEnd),
   };
 }
 

@@ -16,7 +16,9 @@ import {
   type StationPackage,
   type StationSessionInfo,
 } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { AppEnv, Deps } from "../deps.ts";
+import { users } from "../db/schema.ts";
 import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import { verifySecret } from "../security/passwords.ts";
@@ -75,8 +77,8 @@ export function stationRoutes(deps: Deps) {
     try {
       const begun = await deps.throttle.begin(c.var.user.matricNumber, address);
       if (!begun.ok) tooMany(begun.waitMs);
-      const row = await database.get("SELECT password_hash FROM users WHERE id = ?", [c.var.user.id]);
-      const ok = row?.password_hash ? await verifySecret(String(row.password_hash), password) : false;
+      const [row] = await database.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, c.var.user.id));
+      const ok = row?.passwordHash ? await verifySecret(row.passwordHash, password) : false;
       if (!ok) {
         await begun.attempt.failed();
         fail(400, messages.stationPasswordWrong);

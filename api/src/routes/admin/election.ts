@@ -7,7 +7,8 @@ import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { describeChanges, saveElection, SettingsRefused } from "../../services/election/settings.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
-import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { inCurrentPositions } from "../../db/elections.ts";
+import { participations } from "../../db/schema.ts";
 
 export function electionAdminRoutes(deps: Deps) {
   return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {
@@ -15,7 +16,8 @@ export function electionAdminRoutes(deps: Deps) {
     // Switching Yes/No on or off after votes would change what cast ballots meant (a 'No', or
     // a lone candidate's vote read as 'Yes'): like a position's ballot, it freezes at the first vote.
     if (input.unopposed !== (await deps.electionSettings.get()).unopposed) {
-      if (await deps.database.get(`SELECT 1 AS voted FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL} LIMIT 1`)) fail(409, messages.unopposedFrozen);
+      const voted = await deps.database.db.select({ voterId: participations.voterId }).from(participations).where(inCurrentPositions(participations.positionId)).limit(1);
+      if (voted.length > 0) fail(409, messages.unopposedFrozen);
     }
     let saved;
     try {

@@ -6,7 +6,7 @@
  * A refusal throws `NominationRefusal` and writes nothing.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   isEligible,
@@ -26,14 +26,14 @@ import { nominations, positions, users } from "../../db/schema.ts";
 import { parseGroups, photoUrl, voterGroups } from "../election/catalog.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { positionHasVoteSql } from "../election/ballot-freeze.ts";
-import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { CURRENT_ELECTION_SQL, inCurrentPositions } from "../../db/elections.ts";
 import { positionFrozen } from "../election/elections.ts";
 
 /**
  * A nomination belongs to its position's election: the lists show the current election's, and
  * nothing about a past or declared election's nominations changes.
  */
-const ofCurrentElection = sql`${nominations.positionId} IN ${sql.raw(CURRENT_POSITIONS_SQL)}`;
+const ofCurrentElection = inCurrentPositions(nominations.positionId);
 
 async function refuseIfPastElection(database: Database, positionId: string): Promise<void> {
   if (await positionFrozen(database, { positionId })) refuse(409, messages.electionDeclared);

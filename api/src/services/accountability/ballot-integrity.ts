@@ -18,7 +18,9 @@
  */
 import type { ResultSet } from "@libsql/client";
 import { decodeMarks } from "@evoting/shared";
+import { and, desc, eq, gt, lte, max, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { integrityChecks, positions } from "../../db/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
@@ -234,12 +236,13 @@ export class IntegrityService {
   /** One look for positions closed since the last close check; runs one check when there are. */
   async tick(): Promise<IntegrityRecord | null> {
     const closedBy = this.deps.clock.now() - this.deps.config.voteGraceMs;
-    const row = await this.deps.database.get(
-      `SELECT count(*) AS n FROM positions
-        WHERE end_time <= ? AND end_time > coalesce((SELECT max(at) FROM integrity_checks WHERE "trigger" = 'close'), -1) - ?`,
-      [closedBy, this.deps.config.voteGraceMs],
+    const { db } = this.deps.database;
+    const lastClose = db.select({ at: max(integrityChecks.at) }).from(integrityChecks).where(eq(integrityChecks.trigger, "close"));
+    const closed = await db.$count(
+      positions,
+      and(lte(positions.endTime, closedBy), gt(positions.endTime, sql`coalesce((${lastClose}), -1) - ${this.deps.config.voteGraceMs}`)),
     );
-    if (Number(row?.n ?? 0) === 0) return null;
+    if (closed === 0) return null;
     await this.deps.mixer.mix(); // a closed position's remaining ballots, whatever their number
     return this.run("close");
   }
@@ -266,8 +269,11 @@ export class IntegrityService {
 
   /** The latest recorded run, or null before the first. */
   async last(): Promise<IntegrityRecord | null> {
-    const row = await this.deps.database.get(`SELECT at, "trigger", ok, problems FROM integrity_checks ORDER BY id DESC LIMIT 1`);
-    if (!row) return null;
-    return { at: Number(row.at), trigger: String(row.trigger) as IntegrityTrigger, ok: Number(row.ok) === 1, problems: JSON.parse(String(row.problems)) as string[] };
+    const [row] = await this.deps.database.db
+      .select({ at: integrityChecks.at, trigger: integrityChecks.trigger, ok: integrityChecks.ok, problems: integrityChecks.problems })
+      .from(integrityChecks)
+      .orderBy(desc(integrityChecks.id))
+      .limit(1);
+    return row ? { ...row, problems: JSON.parse(row.problems) as string[] } : null;
   }
 }

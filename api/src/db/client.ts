@@ -34,7 +34,8 @@ export interface Database {
   filePath: string | null;
   /**
    * First row of a read on a hot path (a prepared statement on the direct connection for a
-   * database file). Plain positional args; rows are objects keyed by column name.
+   * database file). Plain positional args; rows are objects keyed by column name. Called only
+   * by the named functions of hot-reads.ts (the lint rule in eslint.config.js says so).
    */
   get(sql: string, args?: InValue[]): Promise<Row | undefined>;
   close(): void;

@@ -24,7 +24,7 @@ interface Profile {
 }
 
 const PARTS: [RegExp, string][] = [
-  [/^(transaction|execute|flush|submit|run)? .*db\/(direct|writer|writer-thread)\.ts/, "SQL write (group commit)"],
+  [/^(commitOne|commitTogether|execute|flush|submit|run)? .*db\/(direct|writer|writer-thread)\.ts/, "SQL write (group commit)"],
   [/findSession|http\/auth\.ts|services\/sessions\.ts/, "auth (session lookup)"],
   [/findBallotChoice|catalog\.ts|ballot-rules\.ts|eligib/, "ballot checks (position, candidate, eligibility reads)"],
   [/services\/results\.ts/, "results"],
@@ -32,7 +32,7 @@ const PARTS: [RegExp, string][] = [
   [/security\/(keys|padded-seal)\.ts|receipt/, "sealing and HMAC"],
   [/services\/(votes|mixer|idempotency)\.ts/, "castVote (statements, ids)"],
   [/app\.ts|http\/api-middleware\.ts/, "middleware (app.ts, api-middleware.ts)"],
-  [/http\/hot-routes\.ts/, "hot routes (listener, body read, answer: http/hot-routes.ts)"],
+  [/http\/pipeline\.ts/, "pipeline (listener, fast path, body read, answer: http/pipeline.ts)"],
   [/routes\/vote\.ts/, "vote route"],
   [/realtime\/hub/, "realtime hub"],
 ];

@@ -3,10 +3,10 @@
  * administrator chat live, the admin removes a message and mutes the voter, and the voter's
  * browser shows both at once.
  */
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { chatButton, chatPanel, openChat, say } from "./support/steps";
 
 const baseURL = inject("baseURL");
 /** This file's own voter, so it does not depend on (or disturb) the other files' accounts. */
@@ -30,21 +30,7 @@ async function createChatter() {
   expect([201, 409]).toContain(res.status);
 }
 
-const chatButton = (page: Page) => page.getByRole("button", { name: /^Chat/ });
-const panel = (page: Page) => page.getByRole("dialog", { name: "Election chat" });
-
-async function openChat(page: Page) {
-  await chatButton(page).click();
-  await panel(page).waitFor();
-  await panel(page).getByText("Live").waitFor();
-}
-
-async function say(page: Page, text: string) {
-  const input = panel(page).getByLabel("Message", { exact: true });
-  await input.fill(text);
-  await input.press("Enter");
-  await expect.poll(() => input.inputValue()).toBe("");
-}
+const panel = chatPanel;
 
 beforeAll(async () => {
   await createChatter();

@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listen } from "./http/hot-routes.ts";
+import { listen } from "./http/pipeline.ts";
 import { createLogger } from "./log.ts";
 import { ADMIN, createTestApp, type TestApp } from "./test/harness.ts";
 

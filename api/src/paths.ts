@@ -16,4 +16,7 @@ export const pwaDist = join(apiRoot, "../pwa/dist");
  * From source the thread starts from a boot file that registers tsx (a worker does not inherit
  * the parent's `--import tsx`); the bundle has the thread's own bundle beside it.
  */
+/** The writer thread's `workerData`: only a thread started with it serves writes (db/writer-thread.ts). */
+export const WRITER_THREAD = "evoting-writer-thread";
+
 export const writerThreadUrl = bundled ? new URL("writer-thread.mjs", here) : new URL("db/writer-thread-boot.mjs", here);

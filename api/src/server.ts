@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
-import { listen } from "./http/hot-routes.ts";
+import { listen } from "./http/pipeline.ts";
 import { systemClock } from "./clock.ts";
 import { buildDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";

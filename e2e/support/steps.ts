@@ -1,5 +1,6 @@
 /** Small UI steps shared by the browser tests. */
 import type { Locator, Page } from "playwright-core";
+import { expect } from "vitest";
 
 /** A `datetime-local` value `offsetMs` from now, in the browser's own time zone. */
 export function localDateTime(page: Page, offsetMs: number): Promise<string> {
@@ -55,4 +56,22 @@ export async function createCandidate(page: Page, name: string, position: string
 async function waitForEmpty(page: Page, input: Locator) {
   const handle = await input.elementHandle();
   await page.waitForFunction((el) => (el as HTMLInputElement).value === "", handle);
+}
+
+export const chatButton = (page: Page) => page.getByRole("button", { name: /^Chat/ });
+export const chatPanel = (page: Page) => page.getByRole("dialog", { name: "Election chat" });
+
+/** Opens the chat panel from the top bar and waits for its stream to be live. */
+export async function openChat(page: Page) {
+  await chatButton(page).click();
+  await chatPanel(page).waitFor();
+  await chatPanel(page).getByText("Live").waitFor();
+}
+
+/** Sends a chat message from the open panel (Enter), and waits for the input to clear. */
+export async function say(page: Page, text: string) {
+  const input = chatPanel(page).getByLabel("Message", { exact: true });
+  await input.fill(text);
+  await input.press("Enter");
+  await expect.poll(() => input.inputValue()).toBe("");
 }

@@ -33,6 +33,7 @@ import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
 import { Route as AuthElectionsIndexRouteImport } from './routes/_auth/elections/index'
 import { Route as AuthElectionsIdRouteImport } from './routes/_auth/elections/$id'
 import { Route as AdminResultsPrintRouteImport } from './routes/admin/results/print'
+import { Route as ElectionsIdPrintRouteImport } from './routes/elections/$id/print'
 import { Route as AuthAdminElectionsNewRouteImport } from './routes/_auth/admin/elections/new'
 import { Route as AuthAdminVotersIndexRouteImport } from './routes/_auth/admin/voters/index'
 import { Route as AuthAdminVotersImportRouteImport } from './routes/_auth/admin/voters/import'
@@ -158,6 +159,11 @@ const AdminResultsPrintRoute = AdminResultsPrintRouteImport.update({
   path: '/admin/results/print',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ElectionsIdPrintRoute = ElectionsIdPrintRouteImport.update({
+  id: '/elections/$id/print',
+  path: '/elections/$id/print',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthAdminElectionsNewRoute = AuthAdminElectionsNewRouteImport.update({
   id: '/elections/new',
   path: '/elections/new',
@@ -196,6 +202,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
+  '/elections/$id/print': typeof ElectionsIdPrintRoute
   '/admin/': typeof AuthAdminIndexRoute
   '/elections/': typeof AuthElectionsIndexRoute
   '/admin/elections/new': typeof AuthAdminElectionsNewRoute
@@ -223,6 +230,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
+  '/elections/$id/print': typeof ElectionsIdPrintRoute
   '/admin': typeof AuthAdminIndexRoute
   '/elections': typeof AuthElectionsIndexRoute
   '/admin/elections/new': typeof AuthAdminElectionsNewRoute
@@ -253,6 +261,7 @@ export interface FileRoutesById {
   '/_auth/admin/users': typeof AuthAdminUsersRoute
   '/_auth/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
+  '/elections/$id/print': typeof ElectionsIdPrintRoute
   '/_auth/admin/': typeof AuthAdminIndexRoute
   '/_auth/elections/': typeof AuthElectionsIndexRoute
   '/_auth/admin/elections/new': typeof AuthAdminElectionsNewRoute
@@ -283,6 +292,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
+    | '/elections/$id/print'
     | '/admin/'
     | '/elections/'
     | '/admin/elections/new'
@@ -310,6 +320,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
+    | '/elections/$id/print'
     | '/admin'
     | '/elections'
     | '/admin/elections/new'
@@ -339,6 +350,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/users'
     | '/_auth/elections/$id'
     | '/admin/results/print'
+    | '/elections/$id/print'
     | '/_auth/admin/'
     | '/_auth/elections/'
     | '/_auth/admin/elections/new'
@@ -351,6 +363,7 @@ export interface RootRouteChildren {
   LoginRoute: typeof LoginRoute
   StationRoute: typeof StationRoute
   AdminResultsPrintRoute: typeof AdminResultsPrintRoute
+  ElectionsIdPrintRoute: typeof ElectionsIdPrintRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -523,6 +536,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminResultsPrintRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/elections/$id/print': {
+      id: '/elections/$id/print'
+      path: '/elections/$id/print'
+      fullPath: '/elections/$id/print'
+      preLoaderRoute: typeof ElectionsIdPrintRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/admin/elections/new': {
       id: '/_auth/admin/elections/new'
       path: '/elections/new'
@@ -616,6 +636,7 @@ const rootRouteChildren: RootRouteChildren = {
   LoginRoute: LoginRoute,
   StationRoute: StationRoute,
   AdminResultsPrintRoute: AdminResultsPrintRoute,
+  ElectionsIdPrintRoute: ElectionsIdPrintRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { messages } from "./messages.ts";
 import { electionIdentityFields } from "./election-schemas.ts";
+import { requiredString } from "./schemas.ts";
 import type { Position, ReceiptList, ResultsSheet } from "./types.ts";
 
 export const startElectionSchema = z
@@ -13,11 +14,21 @@ export const startElectionSchema = z
     ...electionIdentityFields,
     /** Copy the last election's positions (titles, windows moved to the new one, rules; no candidates, no votes). */
     copyPositions: z.boolean({ error: "copyPositions must be true or false" }).optional(),
+    /**
+     * Which of the last election's positions to copy (a by-election: one); implies copyPositions.
+     * Omitted with copyPositions true: every position. Ids of another election are refused (400).
+     */
+    positionIds: z
+      .array(requiredString(messages.positionRequired).max(64, { error: messages.positionNotFound }), { error: "positionIds must be a list of position ids" })
+      .min(1, { error: messages.copyPositionsNone })
+      .refine((ids) => new Set(ids).size === ids.length, { error: messages.copyPositionsRepeated })
+      .optional(),
     /** Keep the voter roll (default); false takes every voter off it, and the admin imports the new roll. */
     keepRoll: z.boolean({ error: "keepRoll must be true or false" }).optional(),
   })
   .strict()
-  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] });
+  .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), { error: messages.endAfterStart, path: ["endTime"] })
+  .refine((v) => v.positionIds === undefined || v.copyPositions !== false, { error: messages.copyPositionsOff, path: ["positionIds"] });
 export type StartElectionInput = z.infer<typeof startElectionSchema>;
 
 export type ElectionState = "open" | "declared" | "ended";

@@ -112,6 +112,11 @@ export const messages = {
   electionChangedMeanwhile: "Another election was started at the same time",
   startElectionSuccess: "New election started",
   startElectionFailed: "Failed to start the new election",
+  copyPositionsNone: "Choose at least one position to copy",
+  copyPositionsRepeated: "Each position can be copied only once",
+  copyPositionsOff: "Positions to copy were chosen, but copyPositions is false",
+  copyPositionsUnknown: (ids: readonly string[]) =>
+    `Only the last election's positions can be copied; not one of them: ${ids.join(", ")}`,
   electionNotFound: "Election not found",
   ballotBatchInvalid: `Ballot batch must be a whole number from 1 to ${MAX_BALLOT_BATCH}`,
   updatePositionSuccess: "Position updated successfully!",

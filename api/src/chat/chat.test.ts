@@ -226,3 +226,39 @@ describe("stream resume", () => {
     await viaQuery.close();
   });
 });
+
+describe("a new election", () => {
+  it("empties the room for every connected client: a reset, then only the new election's messages", async () => {
+    const live = readSse(await t.request(`/chat/stream?token=${(await chatToken(bob.token)).token}`));
+    await live.waitFor(() => live.of("ready").length === 1);
+    await post(alice.token, "first election, first word");
+    const last = (await (await post(alice.token, "first election, last word")).json()) as ChatMessage;
+    await live.waitFor(() => live.of("message").length === 2);
+
+    const next = { title: "By-Election", subtitle: "", startTime: new Date(t.clock.now()).toISOString(), endTime: new Date(t.clock.now() + 3_600_000).toISOString() };
+    expect((await t.request("/admin/elections", { method: "POST", token: admin, json: next })).status).toBe(201);
+    // Told at once that the room was emptied, not that one message was removed.
+    await live.waitFor(() => live.of("reset").length === 1);
+    expect(live.of("message-removed")).toEqual([]);
+    const reset = live.of("reset")[0];
+    expect(Number(reset.id)).toBeGreaterThan(last.rev);
+
+    const fresh = (await (await post(bob.token, "second election")).json()) as ChatMessage;
+    await live.waitFor(() => live.of("message").length === 3);
+    // The history holds the new election's messages only: nothing of the old room, not even a removed one.
+    const page = (await (await t.request("/chat/messages", { token: alice.token })).json()) as ChatPage;
+    expect(page.messages.map((m) => m.text)).toEqual(["second election"]);
+    // The row kept to hold the room's change number is not a message anyone can act on.
+    expect((await t.request(`/chat/messages/${last.id}`, { method: "DELETE", token: admin })).status).toBe(404);
+    await live.close();
+
+    // A client that was away resumes into the reset too.
+    const resumed = readSse(
+      await t.request(`/chat/stream?token=${(await chatToken(alice.token)).token}`, { headers: { "last-event-id": String(last.rev) } }),
+    );
+    await resumed.waitFor(() => resumed.of("ready").length === 1);
+    expect(resumed.events.map((e) => e.event)).toEqual(["reset", "message", "ready"]);
+    expect(JSON.parse(resumed.of("message")[0].data).id).toBe(fresh.id);
+    await resumed.close();
+  });
+});

@@ -34,7 +34,7 @@ import { sseFrame } from "../realtime/sse.ts";
 import { checkStreamToken } from "../realtime/stream-auth.ts";
 import { audit } from "../http/audit.ts";
 import { userTarget } from "../services/accountability/audit-log.ts";
-import { CHAT_CHANNEL, MAX_REPLAY, chatFrame } from "./service.ts";
+import { CHAT_CHANNEL, MAX_REPLAY } from "./service.ts";
 import { nodeResponse } from "../http/node-response.ts";
 
 const positiveId = z.coerce.number({ error: "must be a positive whole number" }).int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -80,7 +80,7 @@ export function chatRoutes(deps: Deps) {
             return [sseFrame(CHAT_EVENTS.reset, { rev: head }), sseFrame(CHAT_EVENTS.ready, { rev: head }, head)];
           }
           const rev = Math.max(head, missed.at(-1)?.rev ?? 0);
-          return [...missed.map(chatFrame), sseFrame(CHAT_EVENTS.ready, { rev }, rev)];
+          return [...missed.map((change) => change.frame), sseFrame(CHAT_EVENTS.ready, { rev }, rev)];
         },
       });
     })
@@ -89,7 +89,7 @@ export function chatRoutes(deps: Deps) {
       const { before, limit } = c.req.valid("query");
       return c.json(await chat.page(before, limit));
     })
-    .post("/messages", ...jsonBody(chatPostSchema), async (c) => {
+    .post("/messages", jsonBody(chatPostSchema), async (c) => {
       const { text } = c.req.valid("json");
       const outcome = await chat.post(c.var.user.id, text);
       if (outcome.ok) return c.json(outcome.message, 201);
@@ -117,7 +117,7 @@ export function chatRoutes(deps: Deps) {
       });
       return c.json(removed);
     })
-    .post("/mutes", requireAdmin, ...jsonBody(chatMuteSchema), async (c) => {
+    .post("/mutes", requireAdmin, jsonBody(chatMuteSchema), async (c) => {
       const { userId, minutes } = c.req.valid("json");
       const outcome = await chat.mute(userId, minutes, c.var.user.id);
       if (!outcome.ok) fail(outcome.reason === "admin" ? 400 : 404, outcome.reason === "admin" ? chatMessages.cannotMuteAdmin : messages.userNotFound);

@@ -33,11 +33,14 @@ const selectMessages = (db: Db) =>
       text: chatMessages.text,
       createdAt: chatMessages.createdAt,
       removedAt: chatMessages.removedAt,
+      clearsRoom: chatMessages.clearsRoom,
     })
     .from(chatMessages)
     .innerJoin(users, eq(users.id, chatMessages.userId));
 
-function toMessage(r: Awaited<ReturnType<typeof selectMessages>>[number]): ChatMessage {
+type MessageRow = Awaited<ReturnType<typeof selectMessages>>[number];
+
+function toMessage(r: MessageRow): ChatMessage {
   const removed = r.removedAt !== null;
   return {
     id: r.id,
@@ -53,6 +56,22 @@ function toMessage(r: Awaited<ReturnType<typeof selectMessages>>[number]): ChatM
 
 export function chatFrame(message: ChatMessage): Uint8Array {
   return sseFrame(message.removed ? CHAT_EVENTS.removed : CHAT_EVENTS.message, message, message.rev);
+}
+
+/** One numbered change of the room, as a stream sends it. */
+export interface ChatChange {
+  rev: number;
+  frame: Uint8Array;
+}
+
+/**
+ * A row's change: a message posted or removed, or (the row a new election left) the room
+ * emptied, which tells every client to drop what it holds and reload the history.
+ */
+function toChange(r: MessageRow): ChatChange {
+  const { rev } = r;
+  if (r.clearsRoom) return { rev, frame: sseFrame(CHAT_EVENTS.reset, { rev }, rev) };
+  return { rev, frame: chatFrame(toMessage(r)) };
 }
 
 export type PostOutcome =
@@ -74,9 +93,14 @@ export class ChatService {
     this.push = hub.addFeed(this.feed());
   }
 
+  /** The room changed in a write made elsewhere in this process (a new election emptied it): streams hear it now. */
+  changed(): void {
+    this.push();
+  }
+
   async page(before: number | undefined, limit: number): Promise<ChatPage> {
     const rows = await selectMessages(this.database.db)
-      .where(lt(chatMessages.id, before ?? Number.MAX_SAFE_INTEGER))
+      .where(and(lt(chatMessages.id, before ?? Number.MAX_SAFE_INTEGER), eq(chatMessages.clearsRoom, false)))
       .orderBy(desc(chatMessages.id))
       .limit(limit + 1);
     const messages = rows.slice(0, limit).map(toMessage);
@@ -169,13 +193,13 @@ export class ChatService {
   }
 
   /** Changes after `rev`, oldest first. */
-  async after(rev: number, limit: number): Promise<ChatMessage[]> {
+  async after(rev: number, limit: number): Promise<ChatChange[]> {
     const rows = await selectMessages(this.database.db).where(gt(chatMessages.rev, rev)).orderBy(chatMessages.rev).limit(limit);
-    return rows.map(toMessage);
+    return rows.map(toChange);
   }
 
   private async find(id: number): Promise<ChatMessage | null> {
-    const [row] = await selectMessages(this.database.db).where(eq(chatMessages.id, id));
+    const [row] = await selectMessages(this.database.db).where(and(eq(chatMessages.id, id), eq(chatMessages.clearsRoom, false)));
     return row ? toMessage(row) : null;
   }
 
@@ -191,7 +215,7 @@ export class ChatService {
       head: () => this.head(),
       after: async (rev) => {
         const changes = await this.after(rev, FEED_BATCH);
-        return { frames: changes.map(chatFrame), rev: changes.at(-1)?.rev ?? rev };
+        return { frames: changes.map((c) => c.frame), rev: changes.at(-1)?.rev ?? rev };
       },
     };
   }

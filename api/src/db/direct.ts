@@ -2,11 +2,11 @@
  * A direct connection to a `file:` database through the `libsql` driver that @libsql/client
  * wraps, with prepared statements kept per SQL text. @libsql/client prepares every statement
  * again on each call (and probes it with a throwing `raw()`), which was about half of the CPU
- * of a vote (bench/). This connection serves the BatchWriter's transactions and the hottest
- * reads; drizzle and the client keep serving everything else, on their own connection.
+ * of a vote (bench/). This connection serves the hottest reads on the event loop and, in the
+ * writer thread, the statements of every write transaction (writer-thread.ts opens and
+ * commits them); drizzle and the client keep serving everything else, on their own connection.
  *
- * Everything here is synchronous: a transaction is opened and closed within one call, so it
- * is never held across an await and other connections are never left waiting on it.
+ * Everything here is synchronous, so a transaction is never held across an await.
  */
 import Libsql from "libsql";
 import type { InArgs, InStatement, InValue } from "@libsql/client";
@@ -87,7 +87,8 @@ export class DirectConnection {
     return this.prepared(sql).stmt.get(args.length === 0 ? [] : toArgs(args)) as Row | undefined;
   }
 
-  private execute(st: InStatement): WriteResult {
+  /** One statement: its rows when it returns rows (SELECT, RETURNING), else its count of changes. */
+  execute(st: InStatement): WriteResult {
     const { sql, args } = typeof st === "string" ? { sql: st, args: undefined } : st;
     const p = this.prepared(sql);
     const bound = toArgs(args);
@@ -98,98 +99,29 @@ export class DirectConnection {
     return { rowsAffected: p.stmt.run(bound).changes, rows: [] };
   }
 
-  private executeAll(statements: InStatement[]): WriteResult[] {
+  executeAll(statements: InStatement[]): WriteResult[] {
     const results = new Array<WriteResult>(statements.length);
     for (let i = 0; i < statements.length; i++) results[i] = this.execute(statements[i]);
     return results;
   }
 
-  private run(sql: string): void {
+  /** A statement without arguments (BEGIN, COMMIT, SAVEPOINT…), prepared once. */
+  run(sql: string): void {
     this.prepared(sql).stmt.run([]);
   }
 
+  get inTransaction(): boolean {
+    return this.db.inTransaction;
+  }
+
   /** Rolls back what is still open: some errors end the transaction on their own. */
-  private rollback(): void {
+  rollback(): void {
     if (!this.db.inTransaction) return;
     try {
       this.db.exec("ROLLBACK");
     } catch {
       // nothing left to roll back
     }
-  }
-
-  /** All statements in one write transaction (BEGIN IMMEDIATE): all committed or none. */
-  transaction(statements: InStatement[]): WriteResult[] {
-    this.run("BEGIN IMMEDIATE");
-    try {
-      const results = this.executeAll(statements);
-      this.run("COMMIT");
-      return results;
-    } catch (error) {
-      this.rollback();
-      throw error;
-    }
-  }
-
-  /**
-   * Several transactions in ONE commit (one fsync): each runs inside its own savepoint, so
-   * each is still all-or-nothing. One that fails is rolled back to its savepoint and answered
-   * with its error alone; the others commit together. When an
-   * error ends the whole transaction (the disk, say), or the COMMIT fails, every unit it held
-   * gets that error: none of them was committed.
-   */
-  transactions(units: InStatement[][]): ({ results: WriteResult[] } | { error: unknown })[] {
-    if (units.length === 1) {
-      try {
-        return [{ results: this.transaction(units[0]) }];
-      } catch (error) {
-        return [{ error }];
-      }
-    }
-    const out = new Array<{ results: WriteResult[] } | { error: unknown }>(units.length);
-    /** The first unit of the transaction open now, or -1. */
-    let first = -1;
-    const failOpen = (upTo: number, error: unknown) => {
-      for (let u = first; u < upTo; u++) if (!("error" in out[u])) out[u] = { error };
-      first = -1;
-    };
-    for (let k = 0; k < units.length; k++) {
-      try {
-        if (first < 0) {
-          this.run("BEGIN IMMEDIATE");
-          first = k;
-        }
-      } catch (error) {
-        out[k] = { error };
-        continue;
-      }
-      try {
-        this.run("SAVEPOINT unit");
-        const results = this.executeAll(units[k]);
-        this.run("RELEASE unit");
-        out[k] = { results };
-      } catch (error) {
-        out[k] = { error };
-        try {
-          if (this.db.inTransaction) {
-            this.run("ROLLBACK TO unit");
-            this.run("RELEASE unit");
-          }
-        } catch {
-          this.rollback();
-        }
-        if (!this.db.inTransaction) failOpen(k, error);
-      }
-    }
-    if (first >= 0) {
-      try {
-        this.run("COMMIT");
-      } catch (error) {
-        this.rollback();
-        failOpen(units.length, error);
-      }
-    }
-    return out;
   }
 
   /**

@@ -265,6 +265,12 @@ export const chatMessages = sqliteTable(
     createdAt: integer("created_at").notNull(),
     removedAt: integer("removed_at"),
     removedBy: text("removed_by"),
+    /**
+     * Set on the one row a new election leaves when it empties the room (kept so `rev` never
+     * goes back): its change means "the room was emptied", which streams send as `reset`; it is
+     * never shown as a message.
+     */
+    clearsRoom: integer("clears_room", { mode: "boolean" }).notNull().default(sql`0`),
   },
   (t) => [index("chat_messages_user_idx").on(t.userId, t.createdAt)],
 );

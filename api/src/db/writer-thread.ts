@@ -1,16 +1,17 @@
 /**
  * The writer thread (worker_threads): owns the write connection of every `file:` database the
- * process opened and runs each group commit (BEGIN IMMEDIATE … COMMIT, fsync included), so
- * the event loop that serves requests never waits on the disk. One thread per process, one
- * connection per database; messages are handled in order, and transactions that queued
- * while the thread was busy share one commit.
+ * process opened and runs each group commit (`commitTogether`: BEGIN IMMEDIATE … COMMIT; the
+ * COMMIT is the fsync under synchronous=FULL), so the event loop that serves requests never
+ * waits on the disk. One thread per process, one connection per database; messages are
+ * handled in order, and transactions that queued while the thread was busy share one commit.
  *
  * Started by `threadExecutor` (writer.ts): from source through writer-thread-boot.mjs (which
  * loads TypeScript), from the server bundle as api/dist/writer-thread.mjs (paths.ts).
  */
-import { parentPort, receiveMessageOnPort } from "node:worker_threads";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import type { InStatement } from "@libsql/client";
 import { DirectConnection, type WriteResult } from "./direct.ts";
+import { WRITER_THREAD } from "../paths.ts";
 import type { ConnectionSettings } from "./pragmas.ts";
 
 export type ToWriter =
@@ -32,8 +33,79 @@ export interface WireError {
 /** A transaction's answer. The thread posts an array of them: every answer of one commit. */
 export type FromWriter = { id: number; results: WriteResult[] } | { id: number; error: WireError };
 
-const port = parentPort;
-if (!port) throw new Error("writer-thread.ts runs only as a worker thread");
+/** All statements in one write transaction (BEGIN IMMEDIATE): all committed or none. */
+export function commitOne(connection: DirectConnection, statements: InStatement[]): WriteResult[] {
+  connection.run("BEGIN IMMEDIATE");
+  try {
+    const results = connection.executeAll(statements);
+    connection.run("COMMIT");
+    return results;
+  } catch (error) {
+    connection.rollback();
+    throw error;
+  }
+}
+
+/**
+ * Several transactions in ONE commit (one fsync): each runs inside its own savepoint, so
+ * each is still all-or-nothing. One that fails is rolled back to its savepoint and answered
+ * with its error alone; the others commit together. When an error ends the whole transaction
+ * (the disk, say), or the COMMIT fails, every unit it held gets that error: none of them was
+ * committed.
+ */
+export function commitTogether(connection: DirectConnection, units: InStatement[][]): ({ results: WriteResult[] } | { error: unknown })[] {
+  if (units.length === 1) {
+    try {
+      return [{ results: commitOne(connection, units[0]) }];
+    } catch (error) {
+      return [{ error }];
+    }
+  }
+  const out = new Array<{ results: WriteResult[] } | { error: unknown }>(units.length);
+  /** The first unit of the transaction open now, or -1. */
+  let first = -1;
+  const failOpen = (upTo: number, error: unknown) => {
+    for (let u = first; u < upTo; u++) if (!("error" in out[u])) out[u] = { error };
+    first = -1;
+  };
+  for (let k = 0; k < units.length; k++) {
+    try {
+      if (first < 0) {
+        connection.run("BEGIN IMMEDIATE");
+        first = k;
+      }
+    } catch (error) {
+      out[k] = { error };
+      continue;
+    }
+    try {
+      connection.run("SAVEPOINT unit");
+      const results = connection.executeAll(units[k]);
+      connection.run("RELEASE unit");
+      out[k] = { results };
+    } catch (error) {
+      out[k] = { error };
+      try {
+        if (connection.inTransaction) {
+          connection.run("ROLLBACK TO unit");
+          connection.run("RELEASE unit");
+        }
+      } catch {
+        connection.rollback();
+      }
+      if (!connection.inTransaction) failOpen(k, error);
+    }
+  }
+  if (first >= 0) {
+    try {
+      connection.run("COMMIT");
+    } catch (error) {
+      connection.rollback();
+      failOpen(units.length, error);
+    }
+  }
+  return out;
+}
 
 const connections = new Map<number, DirectConnection>();
 /** Why a database could not be opened: every transaction on it fails with this. */
@@ -57,7 +129,7 @@ function answer(id: number, outcome: { results: WriteResult[] } | { error: unkno
   return { id, results: outcome.results };
 }
 
-/** Consecutive transactions on one database: one commit for all (DirectConnection.transactions). */
+/** Consecutive transactions on one database: one commit for all (`commitTogether`). */
 function runTransactions(group: Extract<ToWriter, { op: "tx" }>[], replies: FromWriter[]): void {
   const connection = connections.get(group[0].db);
   if (!connection) {
@@ -65,7 +137,7 @@ function runTransactions(group: Extract<ToWriter, { op: "tx" }>[], replies: From
     for (const msg of group) replies.push(answer(msg.id, { error }));
     return;
   }
-  const outcomes = connection.transactions(group.map((msg) => msg.statements));
+  const outcomes = commitTogether(connection, group.map((msg) => msg.statements));
   group.forEach((msg, i) => replies.push(answer(msg.id, outcomes[i])));
 }
 
@@ -103,8 +175,12 @@ const isTxOn = (msg: ToWriter, db: number) => msg.op === "tx" && msg.db === db;
  * while work waits, and what queued during one commit goes in the next. Messages are still
  * handled in the order they were sent. The answers of a commit go back together as soon as
  * it returned (a caller is acknowledged after the fsync), not after the rest of the round.
+ * Imported anywhere but the thread writer.ts starts (tests of the commit functions above), it
+ * serves nothing.
  */
-port.on("message", (head: ToWriter) => {
+const port = workerData === WRITER_THREAD ? parentPort : null;
+port?.on("message", (head: ToWriter) => {
+  if (!port) return;
   const queued: ToWriter[] = [head];
   for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) queued.push(next.message as ToWriter);
   for (let i = 0; i < queued.length; ) {

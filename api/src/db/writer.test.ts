@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "./client.ts";
 import { DirectConnection } from "./direct.ts";
 import { threadExecutor } from "./writer.ts";
+import { commitOne, commitTogether } from "./writer-thread.ts";
 import { BatchWriter, clientExecutor, type WriteExecutor } from "./writer.ts";
 
 const kinds = [
@@ -143,7 +144,7 @@ describe("group commit of queued transactions", () => {
   const fresh = () => {
     dir = mkdtempSync(join(tmpdir(), "evoting-group-"));
     const c = new DirectConnection(join(dir, "g.db"), { synchronous: "NORMAL", busyTimeoutMs: 1000 });
-    c.transaction(["CREATE TABLE t (id TEXT PRIMARY KEY)"]);
+    commitOne(c, ["CREATE TABLE t (id TEXT PRIMARY KEY)"]);
     return c;
   };
   const ids = (c: DirectConnection) => c.get("SELECT group_concat(id, ',') AS ids FROM (SELECT id FROM t ORDER BY id)")?.ids;
@@ -151,7 +152,7 @@ describe("group commit of queued transactions", () => {
 
   it("commits units together, each all-or-nothing: a failing unit is rolled back and answered alone", () => {
     const c = fresh();
-    const out = c.transactions([
+    const out = commitTogether(c, [
       insert("a"),
       [...insert("b"), ...insert("a")], // b, then a duplicate: the whole unit goes
       ["INSERT INTO no_such_table VALUES (1)"],
@@ -160,7 +161,7 @@ describe("group commit of queued transactions", () => {
     expect(out.map((o) => ("error" in o ? "error" : o.results.map((r) => r.rowsAffected).join()))).toEqual(["1", "error", "error", "1"]);
     expect((out[1] as { error: { code?: string } }).error.code).toMatch(/^SQLITE_CONSTRAINT/);
     expect(ids(c)).toBe("a,c");
-    c.transaction([{ sql: "INSERT INTO t (id) VALUES ('d')", args: [] }]); // nothing left open
+    commitOne(c, [{ sql: "INSERT INTO t (id) VALUES ('d')", args: [] }]); // nothing left open
     expect(ids(c)).toBe("a,c,d");
     c.close();
   });
@@ -168,7 +169,7 @@ describe("group commit of queued transactions", () => {
   it("fails every unit of a transaction that an error ended, and commits the units after it", () => {
     const c = fresh();
     // A unit that ends the whole transaction takes the units before it (never committed) with it.
-    const out = c.transactions([insert("a"), ["ROLLBACK"], insert("b")]);
+    const out = commitTogether(c, [insert("a"), ["ROLLBACK"], insert("b")]);
     expect(out.map((o) => "error" in o)).toEqual([true, true, false]);
     expect(ids(c)).toBe("b");
     c.close();

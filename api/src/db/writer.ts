@@ -16,7 +16,7 @@
  */
 import type { Client, InStatement, InValue } from "@libsql/client";
 import { Worker } from "node:worker_threads";
-import { writerThreadUrl } from "../paths.ts";
+import { WRITER_THREAD, writerThreadUrl } from "../paths.ts";
 import type { WriteResult } from "./direct.ts";
 import type { ConnectionSettings } from "./pragmas.ts";
 import type { FromWriter, ToWriter, WireError } from "./writer-thread.ts";
@@ -221,7 +221,7 @@ function failAll(error: unknown) {
 
 function thread(): Worker {
   if (worker) return worker;
-  const w = new Worker(writerThreadUrl);
+  const w = new Worker(writerThreadUrl, { workerData: WRITER_THREAD });
   w.unref();
   w.on("message", (replies: FromWriter[]) => {
     for (const msg of replies) {

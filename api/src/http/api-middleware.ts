@@ -18,17 +18,37 @@ import type { Context, MiddlewareHandler, Next } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { messages } from "@evoting/shared";
+import { fail } from "./errors.ts";
 import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
-export function apiBodyLimit(maxSize: number, onError: (c: Context) => Response | Promise<Response>, skip: (c: Context) => boolean): MiddlewareHandler {
-  const streamed = bodyLimit({ maxSize, onError });
+/** JSON bodies here are small; only candidate uploads are larger (their own limit). */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/** API JSON answers smaller than this go out uncompressed (`gzipLargeJson`). */
+export const API_GZIP_THRESHOLD = 16 * 1024;
+
+/** What every /api answer carries unless its route set its own (`noStoreByDefault`). */
+export const NO_STORE = ["Cache-Control", "no-store"] as const;
+
+/**
+ * The body limit, judged from the request's declared length: true when it is within
+ * `maxSize`, false when the length is not declared (a chunked body, counted as it streams);
+ * over the limit, 413. Both ways a request is served call it (`apiBodyLimit`, http/pipeline.ts).
+ */
+export function withinDeclaredLimit(contentLength: string | undefined, transferEncoding: string | undefined, maxSize: number): boolean {
+  if (contentLength === undefined || transferEncoding !== undefined) return false;
+  if (Number(contentLength) > maxSize) fail(413, messages.bodyTooLarge);
+  return true;
+}
+
+/** `withinDeclaredLimit` for every /api request with a body but those `skip` names (their own, larger limits). */
+export function apiBodyLimit(maxSize: number, skip: (c: Context) => boolean): MiddlewareHandler {
+  const streamed = bodyLimit({ maxSize, onError: () => fail(413, messages.bodyTooLarge) });
   return async (c, next) => {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD" || skip(c)) return next();
-    const length = c.req.header("content-length");
-    if (length !== undefined && c.req.header("transfer-encoding") === undefined) {
-      return Number(length) > maxSize ? onError(c) : next();
-    }
+    if (withinDeclaredLimit(c.req.header("content-length"), c.req.header("transfer-encoding"), maxSize)) return next();
     return streamed(c, next);
   };
 }
@@ -38,16 +58,20 @@ export const noStoreByDefault: MiddlewareHandler = async (c, next) => {
   // Cache-Control, if it sets one, wins when Node merges them (http/security-headers.ts).
   const outgoing = nodeResponseBeforeHeaders(c);
   if (outgoing) {
-    outgoing.setHeader("Cache-Control", "no-store");
+    outgoing.setHeader(...NO_STORE);
     return next();
   }
   await next();
   const headers = c.res.headers;
-  if (!headers.has("cache-control")) headers.set("Cache-Control", "no-store");
+  if (!headers.has("cache-control")) headers.set(...NO_STORE);
 };
 
 const noop = async () => {};
 
+/** Whether JSON of this length (characters, or bytes when only those are known) goes out as it is. */
+export const goesOutUncompressed = (length: number, threshold: number) => length < threshold;
+
+/** compress() for /api answers, but never on JSON under `threshold` (API_GZIP_THRESHOLD). */
 export function gzipLargeJson(threshold: number): MiddlewareHandler {
   const gzip = compress();
   return async (c: Context, next: Next) => {
@@ -61,13 +85,13 @@ export function gzipLargeJson(threshold: number): MiddlewareHandler {
     }) as unknown as typeof c.json;
     await next();
     // Small JSON from c.json() above: nothing to read back from the answer.
-    if (jsonLength >= 0 && jsonLength < threshold) return;
+    if (jsonLength >= 0 && goesOutUncompressed(jsonLength, threshold)) return;
     const headers = c.res.headers;
     const isJson = (headers.get("content-type") ?? "").startsWith("application/json");
     // JSON made elsewhere: measured by its Content-Length when it has one (cached text such
     // as the results snapshot); without one it is an error answer (Response.json), small too.
     const length = jsonLength >= 0 ? jsonLength : Number(headers.get("content-length") ?? 0);
-    if (isJson && length < threshold) return;
+    if (isJson && goesOutUncompressed(length, threshold)) return;
     await gzip(c, noop);
   };
 }

@@ -3,12 +3,9 @@ import { createMiddleware } from "hono/factory";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { canViewAdmin, canVote, canWriteAdmin, messages } from "@evoting/shared";
-import type { AppEnv, Deps } from "../deps.ts";
+import type { AppEnv, AuthUser, Deps } from "../deps.ts";
+import type { Session } from "../services/auth/sessions.ts";
 import { fail } from "./errors.ts";
-
-export function bearerToken(c: Context): string | null {
-  return tokenOfAuthorization(c.req.header("authorization"));
-}
 
 /** The token of an `Authorization: Bearer …` header, or null. */
 export function tokenOfAuthorization(header: string | undefined): string | null {
@@ -17,16 +14,25 @@ export function tokenOfAuthorization(header: string | undefined): string | null 
 }
 
 /**
- * A live session's user, or 401. A polling-station device's token (services/stations) passes
- * only where `stationDevice` allows it: the station routes, sign-out and the profile.
+ * The session of a request's `Authorization` header: 401 without a live one. A polling-station
+ * device's token (services/stations) passes only where `stationDevice` allows it (else 403):
+ * the station routes, sign-out and the profile. Both ways a request is served call it
+ * (`requireUser` below, and the fast path of http/pipeline.ts).
  */
-export function requireUser(deps: Deps, { stationDevice = false }: { stationDevice?: boolean } = {}) {
+export async function sessionOf(deps: Pick<Deps, "sessions" | "clock">, authorization: string | undefined, stationDevice = false): Promise<Session> {
+  const token = tokenOfAuthorization(authorization);
+  if (!token) fail(401, messages.unauthenticated);
+  const session = await deps.sessions.find(token, deps.clock.now());
+  if (!session) fail(401, messages.sessionExpired);
+  if (session.stationSessionId && !stationDevice) fail(403, messages.stationDeviceToken);
+  return session;
+}
+
+/** A live session's user on the context (`sessionOf`) and, given one, the `guard`'s check of them; or the refusal. */
+export function requireUser(deps: Pick<Deps, "sessions" | "clock">, { stationDevice = false, guard }: { stationDevice?: boolean; guard?: Guard } = {}) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const token = bearerToken(c);
-    if (!token) fail(401, messages.unauthenticated);
-    const session = await deps.sessions.find(token, deps.clock.now());
-    if (!session) fail(401, messages.sessionExpired);
-    if (session.stationSessionId && !stationDevice) fail(403, messages.stationDeviceToken);
+    const session = await sessionOf(deps, c.req.header("authorization"), stationDevice);
+    guard?.(session.user);
     c.set("user", session.user);
     c.set("tokenHash", session.tokenHash);
     if (session.stationSessionId) c.set("stationSessionId", session.stationSessionId);
@@ -39,12 +45,24 @@ export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** A check of the signed-in user that throws its refusal (a route definition's `guard`). */
+export type Guard = (user: AuthUser) => void;
+
 /** Voters only (staff never vote or stand): 403 with `message` for anyone else. */
-export const requireVoter = (message: string) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    if (!canVote(c.var.user.role)) fail(403, message);
+export const votersOnly =
+  (message: string): Guard =>
+  (user) => {
+    if (!canVote(user.role)) fail(403, message);
+  };
+
+/** Voters only, as middleware after `requireUser` (`votersOnly`). */
+export const requireVoter = (message: string) => {
+  const guard = votersOnly(message);
+  return createMiddleware<AppEnv>(async (c, next) => {
+    guard(c.var.user);
     await next();
   });
+};
 
 /**
  * The admin area's one gate: admins may do everything; observers may read (GET/HEAD) and

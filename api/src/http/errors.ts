@@ -5,6 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import { messages } from "@evoting/shared";
 import type { Logger } from "../log.ts";
+import { HashQueueFull } from "../security/passwords.ts";
 
 export function fail(status: ContentfulStatusCode, message: string, headers?: Record<string, string>): never {
   throw new HTTPException(status, { res: Response.json({ message }, { status, headers }) });
@@ -14,18 +15,37 @@ export function tooMany(waitMs: number, message: string = messages.tooManyAttemp
   fail(429, message, { "Retry-After": String(Math.max(1, Math.ceil(waitMs / 1000))) });
 }
 
-export function validationError(c: Context, error: ZodError) {
+/** What a body that failed its schema is answered (400): every issue, the first one's message on top. */
+function validationBody(error: ZodError) {
   const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-  return c.json({ message: issues[0]?.message ?? "Invalid request", issues }, 400);
+  return { message: issues[0]?.message ?? "Invalid request", issues };
 }
 
-export function onError(err: Error, c: Context, log: Logger) {
+export function failValidation(error: ZodError): never {
+  throw new HTTPException(400, { res: Response.json(validationBody(error), { status: 400 }) });
+}
+
+export function validationError(c: Context, error: ZodError) {
+  return c.json(validationBody(error), 400);
+}
+
+/**
+ * The answer to anything a request throws, for both ways a request is served (Hono's
+ * `onError` and the fast path, http/pipeline.ts): a refusal's own JSON answer, 503 when the
+ * sign-in queue is full, and 500 with no detail for a failure no rule explains (logged).
+ */
+export function errorAnswer(err: unknown, log: Logger, requestId?: string): Response {
   if (err instanceof HTTPException) {
     const res = err.getResponse();
     if (res.headers.get("content-type")?.includes("application/json")) return res;
-    return c.json({ message: err.message || "Request failed" }, err.status);
+    return Response.json({ message: err.message || "Request failed" }, { status: err.status });
   }
-  return c.json(unexpectedError(log, err, c.get("requestId") as string | undefined), 500);
+  if (err instanceof HashQueueFull) return Response.json({ message: messages.serverBusy }, { status: 503, headers: { "Retry-After": "2" } });
+  return Response.json(unexpectedError(log, err, requestId), { status: 500 });
+}
+
+export function onError(err: Error, c: Context, log: Logger) {
+  return errorAnswer(err, log, c.get("requestId") as string | undefined);
 }
 
 /** A failure no rule explains: logged, and answered 500 with no detail. */

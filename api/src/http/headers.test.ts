@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PHOTO_BYTES } from "@evoting/shared";
 import { createApp } from "../app.ts";
-import { listen } from "./hot-routes.ts";
+import { listen } from "./pipeline.ts";
 import { createTestApp, TINY_PNG, type TestApp } from "../test/harness.ts";
 
 let t: TestApp;
@@ -129,7 +129,7 @@ describe("security headers under Node's HTTP server (set on the Node response, n
   it("are the same headers app.request() gets, and an answer's own CSP and Cache-Control still win (photos)", async () => {
     const photo = await candidatePhoto("Secretary", "image/png", "lee.png");
 
-    // As server.ts serves it: results and votes answered before Hono (http/hot-routes.ts).
+    // As server.ts serves it: results and votes answered before Hono (http/pipeline.ts).
     const server = await listen(withStatic, t.deps, { port: 0, hostname: "127.0.0.1" });
     const { port } = server.address() as { port: number };
     const security = (h: Headers) =>

@@ -14,11 +14,34 @@ import { nodeResponseBeforeHeaders } from "./node-response.ts";
 
 export type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
+/** The security headers on every answer (Hono's secureHeaders() options). */
+export const SECURITY_HEADERS: SecureHeadersOptions & { overwrite: false } = {
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:"],
+    connectSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    frameAncestors: ["'none'"],
+    formAction: ["'self'"],
+    manifestSrc: ["'self'"],
+    workerSrc: ["'self'"],
+  },
+  // HSTS only means something over HTTPS; browsers ignore it on plain HTTP.
+  strictTransportSecurity: "max-age=31536000; includeSubDomains",
+  crossOriginEmbedderPolicy: false,
+  // Keep a stricter policy a route set itself (photos: `default-src 'none'; sandbox`).
+  overwrite: false,
+};
+
 const probed = new WeakMap<SecureHeadersOptions, Promise<[string, string][]>>();
 
 /**
  * The headers secureHeaders(options) puts on an answer that set none of its own, worked out
- * once per options object (the app's middleware and http/hot-routes.ts share one probe).
+ * once per options object (the app's middleware and the fast path of http/pipeline.ts share one probe).
  */
 export function headersOf(options: SecureHeadersOptions): Promise<[string, string][]> {
   let list = probed.get(options);

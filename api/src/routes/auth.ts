@@ -47,7 +47,7 @@ export function authRoutes(deps: Deps) {
   };
 
   return new Hono<AppEnv>()
-    .post("/check-user", ...jsonBody(checkUserSchema), async (c) => {
+    .post("/check-user", jsonBody(checkUserSchema), async (c) => {
       const wait = throttle.checkUser.take(requestAddress(c, deps.config.trustProxy));
       if (wait > 0) tooMany(wait);
       const user = await findUserByMatric(db, c.req.valid("json").matricNumber);
@@ -55,7 +55,7 @@ export function authRoutes(deps: Deps) {
       return c.json({ requiresPassword: user.passwordHash !== null });
     })
 
-    .post("/login", ...jsonBody(loginSchema), async (c) => {
+    .post("/login", jsonBody(loginSchema), async (c) => {
       const { matricNumber, password, dateOfBirth } = c.req.valid("json");
       const address = requestAddress(c, deps.config.trustProxy);
       const mark = deps.sessions.mark;
@@ -108,14 +108,14 @@ export function authRoutes(deps: Deps) {
       return c.json(toProfile({ ...u, passwordHash: u.hasPassword ? "set" : null }));
     })
 
-    .put("/email", authed, ...jsonBody(emailUpdateSchema), async (c) => {
+    .put("/email", authed, jsonBody(emailUpdateSchema), async (c) => {
       const { email } = c.req.valid("json");
       await deps.database.writer.submit([statementOf(db.update(users).set({ email }).where(eq(users.id, c.var.user.id)))]);
       deps.sessions.invalidate(); // the session's user carries the email
       return c.json({ email, message: messages.updateEmailSuccess });
     })
 
-    .put("/password", authed, ...jsonBody(passwordUpdateSchema), async (c) => {
+    .put("/password", authed, jsonBody(passwordUpdateSchema), async (c) => {
       const { currentPassword, newPassword } = c.req.valid("json");
       const user = c.var.user;
       // Without a password the account proves its date of birth instead: a signed-in session

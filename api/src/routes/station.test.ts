@@ -146,6 +146,9 @@ describe("the device's token", () => {
       ["GET", "/realtime/token"],
       ["GET", "/chat/messages"],
       ["GET", "/vote/receipts"],
+      // Past Elections are open to an officer's own sign-in, never to the device's station token.
+      ["GET", "/elections"],
+      ["GET", "/elections/1"],
     ] as const;
     for (const [method, path] of refused) {
       const res = await t.request(path, { method, token: device });

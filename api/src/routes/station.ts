@@ -93,7 +93,7 @@ export function stationRoutes(deps: Deps) {
     .use(requireUser(deps, { stationDevice: true }), staffOnly)
     .get("/mine", async (c) => c.json(await stationsOf(database, c.var.user.id)))
 
-    .post("/sessions", ...jsonBody(openStationSchema), async (c) => {
+    .post("/sessions", jsonBody(openStationSchema), async (c) => {
       const { stationId, password } = c.req.valid("json");
       const station = await findStation(database, stationId);
       if (!station) fail(404, messages.stationNotFound);
@@ -133,7 +133,7 @@ export function stationRoutes(deps: Deps) {
       return c.json({ open: true });
     })
 
-    .post("/sessions/:id/close", ...jsonBody(closeStationSchema), async (c) => {
+    .post("/sessions/:id/close", jsonBody(closeStationSchema), async (c) => {
       const { session, station } = await liveSession(c, c.req.param("id"));
       await closeStationSession(database, session.id, clock.now(), c.req.valid("json").pending);
       await audit(deps, c, {
@@ -167,7 +167,7 @@ export function stationRoutes(deps: Deps) {
       return c.json(await searchRoll(database, query, LOOKUP_LIMIT));
     })
 
-    .post("/ballots", ...jsonBody(sealedStationBallotSchema), async (c) => {
+    .post("/ballots", jsonBody(sealedStationBallotSchema), async (c) => {
       const result = await deliverStationBallot(deps, {
         sealed: c.req.valid("json"),
         idempotencyKey: c.req.header("idempotency-key")?.trim(),

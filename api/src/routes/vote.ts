@@ -7,7 +7,6 @@ import {
   isEligible,
   markYesNo,
   castVoteSchema,
-  idempotencyKeySchema,
   messages,
   positionStatus,
   type BallotPosition,
@@ -15,9 +14,9 @@ import {
   type TokenResponse,
 } from "@evoting/shared";
 import type { AppEnv, AuthUser, Deps } from "../deps.ts";
-import { requireUser, requireVoter } from "../http/auth.ts";
+import { requireUser, votersOnly } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
-import { jsonBody } from "../http/validate.ts";
+import { defineRoute } from "../http/pipeline.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
 import { methodVoteChoice } from "../services/votes/ballot-rules.ts";
@@ -33,9 +32,39 @@ interface BallotTicket {
   iat: number;
 }
 
-export function voteRoutes(deps: Deps) {
+/**
+ * The two calls that make up nearly all of polling day, each defined once: Hono mounts
+ * `hono`, and the listener serves them before Hono from the same definition (http/pipeline.ts).
+ */
+export function voteHotRoutes(deps: Deps) {
+  return {
+    cast: defineRoute(deps, {
+      method: "POST",
+      path: "/api/vote",
+      guard: votersOnly(messages.adminsCannotVote),
+      body: castVoteSchema,
+      idempotencyKey: true,
+      handle: async ({ user, body, idempotencyKey }) => {
+        const answer = await castVoteRequest(deps, user, body, idempotencyKey);
+        return { status: answer.status, json: answer.body };
+      },
+    }),
+    results: defineRoute(deps, {
+      method: "GET",
+      path: "/api/vote/results",
+      // From memory, serialised and encoded once per snapshot (no database read per request).
+      handle: async ({ user }) => {
+        const bytes = await deps.results.bytesFor(user.role, deps.clock.now());
+        if (!bytes) fail(403, messages.resultsHidden);
+        return { status: 200, bytes };
+      },
+    }),
+  };
+}
+
+export function voteRoutes(deps: Deps, hot: ReturnType<typeof voteHotRoutes>) {
   const { database, keys, clock } = deps;
-  const voterOnly = requireVoter(messages.adminsCannotVote);
+  const signedIn = requireUser(deps);
 
   /**
    * A ballot ticket says "this voter had this position's ballot open at iat". It lets a vote
@@ -46,8 +75,7 @@ export function voteRoutes(deps: Deps) {
     signToken(keys, { k: "ticket", sub: userId, pos: positionId, iat: now, exp: endTime + deps.config.voteGraceMs });
 
   return new Hono<AppEnv>()
-    .use(requireUser(deps))
-    .get("/positions", async (c) => {
+    .get("/positions", signedIn, async (c) => {
       const now = clock.now();
       const isVoter = canVote(c.var.user.role);
       const [positions, election, groups] = await Promise.all([
@@ -70,38 +98,21 @@ export function voteRoutes(deps: Deps) {
         }),
       );
     })
-    .get("/my-votes", async (c) => c.json(await myVotes(database, keys, c.var.user.id)))
-    .get("/results", async (c) => {
-      // From memory, serialised and encoded once per snapshot (no database read per
-      // request). Under Node a results request is answered before Hono (http/hot-routes.ts);
-      // this route serves the rest (app.request(), a gzipped answer, the refusals).
-      const bytes = await deps.results.bytesFor(c.var.user.role, clock.now());
-      if (!bytes) fail(403, messages.resultsHidden);
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json", "Content-Length": String(bytes.byteLength) });
-    })
+    .get("/my-votes", signedIn, async (c) => c.json(await myVotes(database, keys, c.var.user.id)))
+    .get("/results", ...hot.results.hono)
     // Bound to this session: a logout ends it (realtime/stream-auth.ts).
-    .get("/chat-token", (c) => c.json(issueStreamToken(deps, "chat", c.var.user.id, c.var.tokenHash, CHAT_TOKEN_TTL_MS) satisfies TokenResponse))
-    .post("/", voterOnly, ...jsonBody(castVoteSchema), async (c) => {
-      const answer = await castVoteRequest(deps, c.var.user, c.req.valid("json"), c.req.header("idempotency-key"));
-      return c.json(answer.body as object, answer.status as 201);
-    });
+    .get("/chat-token", signedIn, (c) => c.json(issueStreamToken(deps, "chat", c.var.user.id, c.var.tokenHash, CHAT_TOKEN_TTL_MS) satisfies TokenResponse))
+    .post("/", ...hot.cast.hono);
 }
 
 /**
- * A vote request from a voter, after its body passed `castVoteSchema`: every rule the API
- * enforces on a vote, then the vote itself. Refusals throw (http/errors.ts `fail`). Served by
- * the route above, and under Node before Hono (http/hot-routes.ts).
+ * A vote from a voter, its body and Idempotency-Key checked (http/pipeline.ts): every rule the
+ * API enforces on a vote, then the vote itself. Refusals throw (http/errors.ts `fail`).
  */
-export async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, rawKey: string | undefined): Promise<{ status: number; body: unknown }> {
+async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, key: string | undefined): Promise<{ status: number; body: unknown }> {
   const { database, keys, clock } = deps;
   const { positionId, candidateId, ballotTicket } = body;
   const voterId = user.id;
-  let key: string | undefined;
-  if (rawKey !== undefined) {
-    const parsed = idempotencyKeySchema.safeParse(rawKey.trim());
-    if (!parsed.success) fail(400, messages.idempotencyKeyInvalid);
-    key = parsed.data.toLowerCase();
-  }
   // A replay answers as the first request did, whatever has changed since (window, etc.).
   // Only a request the checks below would refuse needs to look first: otherwise castVote
   // claims the key in its own write and answers a replay from the stored row, which

@@ -2,7 +2,7 @@
  * Test harness: a fresh migrated libSQL database per app (a temp file by default, so the
  * real file path, WAL and the writer are exercised), a fake clock, an in-memory key, and
  * helpers that go through HTTP: `app.request()`, or with `listen` the production listener
- * (http/hot-routes.ts `listen`) on a free port, so a suite can run against what serves in production.
+ * (http/pipeline.ts `listen`) on a free port, so a suite can run against what serves in production.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +18,7 @@ import { buildDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "../deps.ts";
 import { keysFromMaster } from "../security/keys.ts";
-import { listen } from "../http/hot-routes.ts";
+import { listen } from "../http/pipeline.ts";
 
 export const ADMIN = { matricNumber: "0000/5570000", password: "admin-secret-1", name: "Returning Officer" };
 

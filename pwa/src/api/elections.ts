@@ -26,6 +26,11 @@ export const declaredElectionsQuery = () => queryOptions({ queryKey: electionsKe
 /** An archive never changes once declared. */
 export const electionArchiveQuery = (id: number) =>
   queryOptions({ queryKey: electionsKeys.archive(id), queryFn: () => electionsApi.archive(id), staleTime: Infinity, retry: false });
+/** A route's loader for `/elections/$id` and its sheet: starts fetching the archive a valid id names. */
+export function prefetchArchive(client: QueryClient, idParam: string) {
+  const id = Number(idParam);
+  if (Number.isInteger(id) && id > 0) void client.prefetchQuery(electionArchiveQuery(id));
+}
 export const currentElectionQuery = () => queryOptions({ queryKey: electionsKeys.current, queryFn: electionsApi.current, refetchInterval: 60_000 });
 
 /** After a declaration or a new election, everything about "the election" reads afresh. */

@@ -7,10 +7,22 @@ export function requireAuth() {
   if (!session.isAuthenticated()) throw redirect({ to: "/login", replace: true });
 }
 
-/** Every page under the signed-in layout: an officer staffs a polling station and sees nothing else. */
-export function requireAppArea() {
+/**
+ * What an officer may open besides their station: Past Elections, each archive and its printed
+ * sheet. A declared election's results were published to every signed-in user; the running
+ * election's pages stay closed to the people who staff its polling stations.
+ */
+export const officerMayOpen = (path: string) => /^\/elections(\/\d+(\/print)?)?$/.test(path.replace(/\/+$/, "") || "/");
+
+/**
+ * Every signed-in page: a device holding a polling station's token (whoever opened it) stays on
+ * the station, as the server refuses that token everywhere else (decision 0009); an officer's
+ * own sign-in also opens the published archives, and nothing more.
+ */
+export function requireAppArea({ location }: { location?: { pathname: string } } = {}) {
   requireAuth();
-  if (session.user()?.role === "officer") throw redirect({ to: "/station", replace: true });
+  if (session.isStationDevice()) throw redirect({ to: "/station", replace: true });
+  if (session.user()?.role === "officer" && !(location && officerMayOpen(location.pathname))) throw redirect({ to: "/station", replace: true });
 }
 
 /**

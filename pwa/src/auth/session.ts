@@ -7,10 +7,14 @@ import { canViewAdmin, canWriteAdmin, type UserProfile } from "@evoting/shared";
 
 export const TOKEN_KEY = "authToken";
 export const USER_KEY = "user";
+/** Set while the token is a polling-station device's (decision 0009): it reaches only the station. */
+export const STATION_DEVICE_KEY = "authStationDevice";
 
 export interface Session {
   token: string;
   user: UserProfile;
+  /** The token is this device's station token, not a sign-in: the app keeps to /station. */
+  stationDevice?: true;
 }
 
 type Listener = () => void;
@@ -22,7 +26,8 @@ function readStored(): Session | null {
     // Only both together make a session; a half-written pair is treated as signed out.
     if (!token || !rawUser) return null;
     const user = JSON.parse(rawUser) as UserProfile;
-    return user && typeof user === "object" ? { token, user } : null;
+    if (!user || typeof user !== "object") return null;
+    return localStorage.getItem(STATION_DEVICE_KEY) === token ? { token, user, stationDevice: true } : { token, user };
   } catch {
     return null;
   }
@@ -45,11 +50,16 @@ export const session = {
   canViewAdmin: (): boolean => canViewAdmin(current?.user.role),
   /** Only admins change anything: observers see every write hidden. */
   canWriteAdmin: (): boolean => canWriteAdmin(current?.user.role),
+  /** The device holds a polling station's token: nothing but /station works with it. */
+  isStationDevice: (): boolean => current?.stationDevice === true,
 
-  signIn(token: string, user: UserProfile) {
-    current = { token, user };
+  signIn(token: string, user: UserProfile, { stationDevice = false }: { stationDevice?: boolean } = {}) {
+    current = stationDevice ? { token, user, stationDevice: true } : { token, user };
     localStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(USER_KEY, JSON.stringify(user));
+    // The mark names its token, so a sign-in written by an older tab never inherits it.
+    if (stationDevice) localStorage.setItem(STATION_DEVICE_KEY, token);
+    else localStorage.removeItem(STATION_DEVICE_KEY);
     emit();
   },
 
@@ -66,6 +76,7 @@ export const session = {
     current = null;
     localStorage.removeItem(TOKEN_KEY);
     localStorage.removeItem(USER_KEY);
+    localStorage.removeItem(STATION_DEVICE_KEY);
     if (wasSignedIn) emit();
   },
 
@@ -84,6 +95,6 @@ export const session = {
 // Another tab signing out (or in) should be reflected here too.
 if (typeof window !== "undefined") {
   window.addEventListener("storage", (event) => {
-    if (event.key === TOKEN_KEY || event.key === USER_KEY || event.key === null) session.reload();
+    if (event.key === TOKEN_KEY || event.key === USER_KEY || event.key === STATION_DEVICE_KEY || event.key === null) session.reload();
   });
 }

@@ -118,6 +118,42 @@ describe("chat room", () => {
     room.stop();
   });
 
+  it("drops every message held when the room is emptied (a new election), without a reload, and ignores history asked for before", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    FakeEventSource.all = [];
+    const api = fakeApi([{ messages: [msg(2), msg(1)], nextBefore: 1 }]);
+    const room = createChatRoom({ api, EventSourceImpl: FakeEventSource as unknown as typeof EventSource, selfId: "me", storage: { getItem: () => null, setItem: () => {} } });
+    room.start();
+    await vi.advanceTimersByTimeAsync(0);
+    const es = FakeEventSource.all[0];
+    es.emit("open");
+    es.emit("ready", { rev: 2 });
+    await vi.advanceTimersByTimeAsync(0);
+    es.emit("message", msg(3));
+    expect(room.get().chat.messages.map((m) => m.text)).toEqual(["m1", "m2", "m3"]);
+
+    // A history page asked for before the clear answers with the old room after it.
+    let answerStale!: (page: ChatPage) => void;
+    api.page.mockImplementationOnce(() => new Promise((resolve) => (answerStale = resolve)));
+    void room.loadEarlier();
+    api.status.mockResolvedValueOnce({ mutedUntil: null, maxLength: 500, rateLimit: { max: 5, windowMs: 10_000 } });
+    api.page.mockResolvedValueOnce({ messages: [], nextBefore: null });
+    const statusCalls = api.status.mock.calls.length;
+    es.emit("reset", { rev: 5 });
+    expect(room.get().chat.messages).toEqual([]);
+    expect(room.get().chat.rev).toBe(5);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(room.get().chat.loaded).toBe(true);
+    expect(api.status.mock.calls.length).toBe(statusCalls + 1); // the clear lifted every mute
+    es.emit("message", msg(6));
+    answerStale({ messages: [msg(1)], nextBefore: null });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(room.get().chat.messages.map((m) => m.text)).toEqual(["m6"]);
+    expect(FakeEventSource.all).toHaveLength(1); // the same stream, no reload, no reconnect
+    room.stop();
+    vi.useRealTimers();
+  });
+
   it("reports a refused message and learns about a mute", async () => {
     const api = fakeApi();
     api.post.mockRejectedValueOnce(new ApiRequestError(403, "You have been muted by an administrator until 2026-03-02 09:30 UTC.", true));

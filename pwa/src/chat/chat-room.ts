@@ -92,14 +92,33 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
     return token!.value;
   }
 
-  async function loadFirstPage() {
-    try {
-      const page = await api.page();
-      set({ chat: applyPage(snapshot.chat, page, true), error: null });
-    } catch (error) {
-      set({ error: errorMessage(error, chatMessages.loadFailed) });
-    }
+  // A reset (the room emptied) makes every history page asked for before it stale.
+  let generation = 0;
+  let firstPage: Promise<void> | null = null;
+
+  function loadFirstPage(): Promise<void> {
+    if (firstPage) return firstPage;
+    const asked = generation;
+    const loading: Promise<void> = api.page().then(
+      (page) => {
+        if (asked === generation) set({ chat: applyPage(snapshot.chat, page, true), error: null });
+      },
+      (error: unknown) => {
+        if (asked === generation) set({ error: errorMessage(error, chatMessages.loadFailed) });
+      },
+    );
+    firstPage = loading;
+    void loading.finally(() => {
+      if (firstPage === loading) firstPage = null;
+    });
+    return loading;
   }
+
+  const refreshStatus = () =>
+    void api
+      .status()
+      .then((s) => set({ mutedUntil: s.mutedUntil }))
+      .catch(() => {});
 
   const onChange = (event: MessageEvent<string>) => {
     try {
@@ -142,10 +161,16 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
     }) as EventListener);
     es.addEventListener(CHAT_EVENTS.message, onChange as EventListener);
     es.addEventListener(CHAT_EVENTS.removed, onChange as EventListener);
-    es.addEventListener(CHAT_EVENTS.reset, () => {
-      // Too much was missed to replay: start over from the newest page.
-      set({ chat: emptyChat });
-    });
+    es.addEventListener(CHAT_EVENTS.reset, ((event: MessageEvent<string>) => {
+      // The room was emptied (a new election started), or too much was missed to replay: drop
+      // every message held and start over from the newest page. Mutes may have been lifted too.
+      const { rev } = JSON.parse(event.data) as { rev: number };
+      generation++;
+      firstPage = null;
+      set({ chat: applyRev(emptyChat, rev), arrived: null, loadingEarlier: false });
+      refreshStatus();
+      void loadFirstPage();
+    }) as EventListener);
     es.addEventListener(CHAT_EVENTS.muted, ((event: MessageEvent<string>) => {
       set({ mutedUntil: (JSON.parse(event.data) as { mutedUntil: string | null }).mutedUntil });
     }) as EventListener);
@@ -182,10 +207,7 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
       if (!stopped) return;
       stopped = false;
       void connect(true);
-      void api
-        .status()
-        .then((s) => set({ mutedUntil: s.mutedUntil }))
-        .catch(() => {});
+      refreshStatus();
       globalThis.addEventListener?.("online", onOnline);
     },
 
@@ -208,11 +230,12 @@ export function createChatRoom({ api, EventSourceImpl, selfId, now = Date.now, s
       const before = snapshot.chat.nextBefore;
       if (before === null || snapshot.loadingEarlier) return;
       set({ loadingEarlier: true });
+      const asked = generation;
       try {
         const page = await api.page(before);
-        set({ chat: applyPage(snapshot.chat, page, false), loadingEarlier: false, error: null });
+        if (asked === generation) set({ chat: applyPage(snapshot.chat, page, false), loadingEarlier: false, error: null });
       } catch (error) {
-        set({ loadingEarlier: false, error: errorMessage(error, chatMessages.loadFailed) });
+        if (asked === generation) set({ loadingEarlier: false, error: errorMessage(error, chatMessages.loadFailed) });
       }
     },
 

@@ -47,7 +47,7 @@ export async function openStation(stationId: string, password: string, db: Stati
   const info = await stationApi.open(stationId, password);
   // The server revoked the sign-in token that opened the station: from now on the device holds
   // only its station token, which reaches nothing but the station routes.
-  session.signIn(info.token, user);
+  session.signIn(info.token, user, { stationDevice: true });
   await stationSession.open(
     {
       sessionId: info.sessionId,

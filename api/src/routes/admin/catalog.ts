@@ -36,7 +36,7 @@ export function catalogRoutes(deps: Deps) {
 
   return new Hono<AppEnv>()
     // The spec's voter form, plus groups, and staff accounts (role + password).
-    .post("/users", ...jsonBody(createAccountSchema), async (c) => {
+    .post("/users", jsonBody(createAccountSchema), async (c) => {
       const input = c.req.valid("json");
       const user = await createUser(database, input, clock.now(), deps.keys);
       if (!user) fail(409, messages.duplicateMatric);
@@ -52,7 +52,7 @@ export function catalogRoutes(deps: Deps) {
 
     .get("/positions", async (c) => c.json(await listPositions(db)))
 
-    .post("/positions", ...jsonBody(createPositionSchema), async (c) => {
+    .post("/positions", jsonBody(createPositionSchema), async (c) => {
       const input = c.req.valid("json");
       const { title, startTime, endTime } = input;
       // Without method fields, the spec's single choice (DESIGN.md section 8).

@@ -31,7 +31,7 @@ export function editRoutes(deps: Deps) {
   const db = database.db;
 
   return new Hono<AppEnv>()
-    .patch("/positions/:id", ...jsonBody(updatePositionSchema), async (c) => {
+    .patch("/positions/:id", jsonBody(updatePositionSchema), async (c) => {
       const id = c.req.param("id");
       const input = c.req.valid("json");
       const current = await findPosition(db, id);

@@ -11,7 +11,7 @@ import { inCurrentPositions } from "../../db/elections.ts";
 import { participations } from "../../db/schema.ts";
 
 export function electionAdminRoutes(deps: Deps) {
-  return new Hono<AppEnv>().put("/election", ...jsonBody(electionSettingsSchema), async (c) => {
+  return new Hono<AppEnv>().put("/election", jsonBody(electionSettingsSchema), async (c) => {
     const input = c.req.valid("json");
     // Switching Yes/No on or off after votes would change what cast ballots meant (a 'No', or
     // a lone candidate's vote read as 'Yes'): like a position's ballot, it freezes at the first vote.

@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { messages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
-import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
+import { messages, nominationMessages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
+import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 const HOUR = 3_600_000;
 const GRACE = 10 * 60_000;
@@ -186,6 +186,25 @@ describe("starting a new election", () => {
     expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ title: next.title, subtitle: next.subtitle, startTime: next.startTime, endTime: next.endTime });
   });
 
+  it("does not carry the last election's nomination window into the new one", async () => {
+    const settings = await (await t.request("/election", { token: admin })).json();
+    const open = { nominationsStart: new Date(t.clock.now() - HOUR).toISOString(), nominationsEnd: new Date(t.clock.now() + 48 * HOUR).toISOString() };
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, ...open } })).status).toBe(200);
+    await t.openElection(admin, ["Ada"], "President");
+    expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);
+    expect(await (await t.request("/election", { token: admin })).json()).toMatchObject({ nominationsStart: null, nominationsEnd: null });
+    // No one can apply to the new election's positions until the committee opens its own window.
+    const [position] = await (await t.request("/admin/positions", { token: admin })).json();
+    const voter = await t.createVoter(admin, "20050505");
+    const form = new FormData();
+    form.append("positionId", position._id);
+    form.append("manifesto", "Lower dues.");
+    form.append("photo", new Blob([TINY_PNG], { type: "image/png" }), "me.png");
+    const applied = await t.request("/nominations", { method: "POST", token: voter.token, body: form });
+    expect(applied.status).toBe(409);
+    expect((await applied.json()).message).toBe(nominationMessages.nominationsClosed);
+  });
+
   it("after the declaration: positions copied without candidates, roll kept, chat and stations reset, old receipts still checkable", async () => {
     const { position, ada, receipts } = await polledElection();
     expect((await post("/admin/stations", admin, { name: "Library" })).status).toBe(201);
@@ -226,6 +245,90 @@ describe("starting a new election", () => {
     // The integrity check still covers both elections' ballots.
     // (Retried: an on-demand check that meets the mixer's read on the one connection answers 500.)
     await expect.poll(async () => (await post("/admin/integrity/check", admin)).json(), { timeout: 10_000, interval: 200 }).toMatchObject({ ok: true });
+  });
+
+  it("a by-election for one position: copy, delete the others, vote, declare; each archive keeps its own positions", async () => {
+    const { ada } = await polledElection();
+    await t.openElection(admin, ["Linus"], "Treasurer");
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    const byElection = { ...next, title: "President By-Election", subtitle: "" };
+    expect((await post("/admin/elections", admin, { ...byElection, copyPositions: true })).status).toBe(201);
+    const copied = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string; title: string }[];
+    expect(copied.map((p) => p.title)).toEqual(["President", "Treasurer"]);
+    const treasurer = copied.find((p) => p.title === "Treasurer")!;
+    expect((await t.request(`/admin/positions/${treasurer._id}`, { method: "DELETE", token: admin })).status).toBe(200);
+    const [president] = copied;
+    const c = await t.createCandidate(admin, president._id, "Linus");
+
+    t.clock.set(Date.parse(next.startTime) + HOUR);
+    admin = await t.adminToken();
+    const { token } = await t.login(ada.matricNumber, { dateOfBirth: 20010101 });
+    expect((await post("/vote", token, { positionId: president._id, candidateId: c._id })).status).toBe(201);
+    t.clock.set(Date.parse(next.endTime) + GRACE + 1);
+    admin = await t.adminToken();
+    expect((await declare()).status).toBe(200);
+
+    const list = (await (await t.request("/elections", { token: admin })).json()) as ElectionSummary[];
+    expect(list.map((e) => [e.id, e.title])).toEqual([[2, "President By-Election"], [1, "Department Elections"]]);
+    const titles = async (id: number) => ((await (await t.request(`/elections/${id}`, { token: admin })).json()) as ElectionArchive).sheet.results.results.map((r) => [r.positionTitle, r.totalVotes]);
+    expect(await titles(2)).toEqual([["President", 1]]);
+    expect(await titles(1)).toEqual([["President", 2], ["Treasurer", 0]]);
+  });
+
+  it("a by-election copies only the chosen position: positionIds, no deleting afterwards", async () => {
+    const { position: president } = await polledElection();
+    const { position: treasurer } = await t.openElection(admin, ["Linus"], "Treasurer");
+    const groups = await t.request(`/admin/positions/${treasurer._id}`, { method: "PATCH", token: admin, json: { eligibleGroups: ["300L"], allowAbstain: true } });
+    expect(groups.status).toBe(200);
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+
+    const res = await post("/admin/elections", admin, { ...next, title: "Treasurer By-Election", positionIds: [treasurer._id] });
+    expect(res.status).toBe(201);
+    const positions = await (await t.request("/admin/positions", { token: admin })).json();
+    expect(positions).toHaveLength(1);
+    expect(positions[0]).toMatchObject({ title: "Treasurer", eligibleGroups: ["300L"], allowAbstain: true, startTime: next.startTime, endTime: next.endTime, candidates: [] });
+    expect([president._id, treasurer._id]).not.toContain(positions[0]._id);
+    const audit = await (await t.request("/admin/audit?action=election.start", { token: admin })).json();
+    expect(audit.items[0].summary).toContain("1 position copied");
+    // The declared election keeps both of its positions.
+    const archive = (await (await t.request("/elections/1", { token: admin })).json()) as ElectionArchive;
+    expect(archive.positions.map((p) => p.title)).toEqual(["President", "Treasurer"]);
+  });
+
+  it("refuses positions to copy that are not the last election's with 400, writing nothing", async () => {
+    const { position: first } = await polledElection();
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    // Election 2, no votes yet: election 1's position is now another election's.
+    expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);
+    const [current] = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string }[];
+    expect((await post("/admin/stations", admin, { name: "Library" })).status).toBe(201);
+    const snapshot = async () => ({
+      elections: (await t.database.client.execute("SELECT id, title, state FROM elections ORDER BY id")).rows.map((r) => [r.id, r.title, r.state]),
+      positions: (await t.database.client.execute("SELECT id, election_id FROM positions ORDER BY id")).rows.map((r) => [r.id, r.election_id]),
+      settings: await (await t.request("/election", { token: admin })).json(),
+      stations: await count("SELECT count(*) AS n FROM stations"),
+      audit: await count("SELECT count(*) AS n FROM audit_log WHERE action = 'election.start'"),
+    });
+    const before = await snapshot();
+
+    const third = { ...next, title: "Union Elections 2028" };
+    const refusals: [unknown, string][] = [
+      [{ ...third, positionIds: ["no-such-position"] }, messages.copyPositionsUnknown(["no-such-position"])],
+      [{ ...third, copyPositions: true, positionIds: [current._id, first._id] }, messages.copyPositionsUnknown([first._id])],
+      [{ ...third, copyPositions: false, positionIds: [current._id] }, messages.copyPositionsOff],
+      [{ ...third, positionIds: [] }, messages.copyPositionsNone],
+      [{ ...third, positionIds: [current._id, current._id] }, messages.copyPositionsRepeated],
+      [{ ...third, positionIds: current._id }, "positionIds must be a list of position ids"],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await post("/admin/elections", admin, body);
+      expect([res.status, (await res.json()).message]).toEqual([400, message]);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(before.elections).toEqual([[1, "Department Elections", "declared"], [2, next.title, "open"]]);
   });
 
   it("with keepRoll false, takes every voter off the roll until an import lists them again", async () => {

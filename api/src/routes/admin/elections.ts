@@ -3,7 +3,8 @@
  *   GET  /elections/current   the current election, when it can be declared, whether it has votes
  *   POST /election/declare    freeze the current election's results into the archive (409 before
  *                             the close and grace, or when the integrity check fails: its problems)
- *   POST /elections           start the next election (409 while the current one has votes and is not declared)
+ *   POST /elections           start the next election (409 while the current one has votes and is not declared;
+ *                             400 when positionIds names a position the current election does not have)
  */
 import { Hono } from "hono";
 import { messages, startElectionSchema, type CurrentElectionStatus } from "@evoting/shared";
@@ -43,16 +44,17 @@ export function electionLifecycleRoutes(deps: Deps) {
       return c.json({ message: messages.declareSuccess, election: archive.election });
     })
 
-    .post("/elections", ...jsonBody(startElectionSchema), async (c) => {
+    .post("/elections", jsonBody(startElectionSchema), async (c) => {
       const input = c.req.valid("json");
       const started = await oneAtATime(database, () => startElection(database, input, c.var.user.id, deps.clock.now()));
-      if ("refused" in started) return c.json({ message: started.refused }, 409);
+      if ("refused" in started) return c.json({ message: started.refused }, started.status);
       // Positions, settings and (keepRoll false) sessions changed in one write: every cache forgets.
       deps.ballotRules.invalidate();
       deps.sessions.invalidate();
       deps.electionSettings.invalidate();
       deps.results.changed();
       deps.hub.resultsChanged();
+      deps.chat.changed();
       const roll =
         input.keepRoll === false
           ? `; the roll was cleared (${started.removedVoters} voters removed, ${started.disabledVoters} who voted before kept off the roll) for a new import`

@@ -28,7 +28,7 @@ export function nominationAdminRoutes(deps: Deps) {
       return c.json({ ...nomination, message: nominationMessages.approveSuccess });
     })
 
-    .post("/nominations/:id/reject", ...jsonBody(rejectNominationSchema), async (c) => {
+    .post("/nominations/:id/reject", jsonBody(rejectNominationSchema), async (c) => {
       const { reason } = c.req.valid("json");
       const nomination = await settle(rejectNomination(database, c.req.param("id"), reason, clock.now()));
       await audit(deps, c, {

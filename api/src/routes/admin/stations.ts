@@ -45,7 +45,7 @@ export function stationAdminRoutes(deps: Deps) {
 
     .get("/stations/ballots", async (c) => c.json(await stationTally(database)))
 
-    .post("/stations", ...jsonBody(createStationSchema), async (c) => {
+    .post("/stations", jsonBody(createStationSchema), async (c) => {
       const { name } = c.req.valid("json");
       const id = await createStation(database, name, clock.now());
       await audit(deps, c, { action: "station.create", target: `station:${id} "${name}"`, summary: `Created polling station "${name}"` });
@@ -53,7 +53,7 @@ export function stationAdminRoutes(deps: Deps) {
       return c.json({ ...station, message: messages.createStationSuccess }, 201);
     })
 
-    .post("/stations/:id/officers", ...jsonBody(assignOfficerSchema), async (c) => {
+    .post("/stations/:id/officers", jsonBody(assignOfficerSchema), async (c) => {
       const station = await liveStation(c.req.param("id"));
       const result = await assignOfficer(database, station.id, c.req.valid("json").matricNumber, clock.now());
       if (result === "no-user") fail(404, messages.userNotFound);
@@ -87,7 +87,7 @@ export function stationAdminRoutes(deps: Deps) {
     .post(
       "/stations/import",
       bodyLimit({ maxSize: STATION_FILE_LIMIT, onError: () => fail(413, messages.bodyTooLarge) }),
-      ...jsonBody(stationExportSchema),
+      jsonBody(stationExportSchema),
       async (c) => {
         const file = c.req.valid("json");
         // Over the ballots exactly as they came in the file (the parsed copy may order keys differently).
@@ -144,7 +144,7 @@ export function stationAdminRoutes(deps: Deps) {
     })
 
     // The committee accepts or rejects a lost device's held ballots, all of them at once.
-    .post("/stations/devices/:sessionId/held", ...jsonBody(disputedDecisionSchema), async (c) => {
+    .post("/stations/devices/:sessionId/held", jsonBody(disputedDecisionSchema), async (c) => {
       const accept = c.req.valid("json").decision === "accept";
       const decided = await decideHeld(deps, c.req.param("sessionId"), accept, clock.now());
       if (!decided) fail(404, messages.stationDeviceNotFound);

@@ -55,7 +55,7 @@ export function voterRoutes(deps: Deps) {
       });
     })
 
-    .patch("/voters/:id", ...jsonBody(updateVoterSchema), async (c) => {
+    .patch("/voters/:id", jsonBody(updateVoterSchema), async (c) => {
       const voter = await voterOr404(c.req.param("id"));
       const changes = c.req.valid("json");
       const fields = Object.keys(changes);

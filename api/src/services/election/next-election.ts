@@ -1,5 +1,6 @@
 /**
- * Starting the next election (or a by-election: copy the positions, then delete all but one).
+ * Starting the next election, or a by-election: the same path with only the positions being filled
+ * copied (`positionIds`).
  * Allowed once the current election is declared, or while it has no vote at all (it is then
  * marked 'ended', never listed). The old election keeps its positions, candidates, ballots and
  * participations (db/elections.ts), so its receipts and counted-ballot lists stay checkable; the
@@ -39,21 +40,31 @@ export interface StartedElection {
   disabledVoters: number;
 }
 
-export async function startElection(database: Database, input: StartElectionInput, actorId: string, now: number): Promise<Refusal | StartedElection> {
+/** A refusal and its status: 409 for the election's state, 400 for a request naming positions it cannot copy. */
+export type StartRefusal = Refusal & { status: 400 | 409 };
+
+export async function startElection(database: Database, input: StartElectionInput, actorId: string, now: number): Promise<StartRefusal | StartedElection> {
   const previous = await currentElection(database);
-  if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes };
+  if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes, status: 409 };
   const id = previous.id + 1;
   const startTime = Date.parse(input.startTime);
   const endTime = Date.parse(input.endTime);
 
   const copies: InStatement[] = [];
-  if (input.copyPositions) {
+  // Chosen ids imply copying: the schema already refused them alongside copyPositions false.
+  if (input.copyPositions || input.positionIds) {
     const kept = await database.db
       .select()
       .from(positions)
       .where(eq(positions.electionId, previous.id))
       .orderBy(positions.startTime, positions.createdAt, positions.title);
-    kept.forEach((p, i) =>
+    const chosen = input.positionIds ? new Set(input.positionIds) : null;
+    if (chosen) {
+      const known = new Set(kept.map((p) => p.id));
+      const unknown = [...chosen].filter((positionId) => !known.has(positionId));
+      if (unknown.length > 0) return { refused: messages.copyPositionsUnknown(unknown), status: 400 };
+    }
+    kept.filter((p) => !chosen || chosen.has(p.id)).forEach((p, i) =>
       copies.push({
         sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -85,8 +96,10 @@ export async function startElection(database: Database, input: StartElectionInpu
     },
     onlyIfOneRow("another election was started at the same time"),
     { sql: "UPDATE elections SET state = 'ended' WHERE id = ? AND state = 'open'", args: [previous.id] },
+    // The nomination window was the last election's: the new one's is set in Election Settings.
     {
-      sql: "UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, updated_at = ? WHERE id = 1",
+      sql: `UPDATE election_settings SET title = ?, subtitle = ?, start_time = ?, end_time = ?, nominations_start = NULL, nominations_end = NULL, updated_at = ?
+             WHERE id = 1`,
       args: [input.title, input.subtitle, startTime, endTime, now],
     },
     ...copies,
@@ -94,9 +107,10 @@ export async function startElection(database: Database, input: StartElectionInpu
     // ballots go (the ballots themselves stay with the old election's positions).
     { sql: "DELETE FROM stations", args: [] },
     // The chat room starts empty. The newest row stays, emptied and moved to the next change
-    // number, so the room's change numbers never go back (a stream resumes from one).
+    // number, so the room's change numbers never go back (a stream resumes from one); it marks
+    // the clear, which every connected client hears as `reset` and drops the old messages.
     { sql: "DELETE FROM chat_messages WHERE rev < (SELECT max(rev) FROM chat_messages)", args: [] },
-    { sql: "UPDATE chat_messages SET text = '', removed_at = ?, removed_by = ?, rev = rev + 1", args: [now, actorId] },
+    { sql: "UPDATE chat_messages SET text = '', removed_at = ?, removed_by = ?, rev = rev + 1, clears_room = 1", args: [now, actorId] },
     { sql: "DELETE FROM chat_mutes", args: [] },
     // The turnout chart is the running election's (the old one's counts are in its archive).
     { sql: "DELETE FROM turnout_hours", args: [] },
@@ -109,7 +123,7 @@ export async function startElection(database: Database, input: StartElectionInpu
     results = await database.writer.submit(statements);
   } catch (error) {
     // The guard's failure: another process started one first.
-    if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile };
+    if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile, status: 409 };
     throw error;
   }
   const rollAt = 4 + copies.length + 5;

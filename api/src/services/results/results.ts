@@ -125,8 +125,7 @@ export class ResultsService {
   /**
    * The results answer for a signed-in `role` at `now`: the snapshot's bytes, or null while
    * they are withheld from it (with 'after-close' voters see no tallies until the
-   * window ends). The one rule for both ways a results request is served (routes/vote.ts,
-   * http/hot-routes.ts).
+   * window ends). The one rule of the results route (routes/vote.ts), however it is served.
    */
   async bytesFor(role: Role, now: number): Promise<Uint8Array | null> {
     if (await this.hiddenFrom(canViewAdmin(role), now)) return null;

@@ -59,12 +59,24 @@ export const adminNav: NavGroup[] = [
   others,
 ];
 
+/** An officer's own sign-in: their polling station, and the published archives (`officerMayOpen`). */
+export const officerNav: NavGroup[] = [
+  {
+    title: "Election",
+    items: [
+      { to: "/station", label: "Polling Station", icon: "ballot" },
+      { to: "/elections", label: "Past Elections", icon: "log" },
+    ],
+  },
+];
+
 /**
  * An observer's sidebar: the admin one without the pages only admins may open
  * (`observerMayOpen`, lib/guards.ts), and without groups left empty.
  */
 export function navFor(role: string | undefined, observerMayOpen: (path: string) => boolean): NavGroup[] {
   if (role === "admin") return adminNav;
+  if (role === "officer") return officerNav;
   if (role !== "observer") return voterNav;
   return adminNav
     .map((g) => ({ ...g, items: g.items.filter((i) => !i.to.startsWith("/admin") || observerMayOpen(i.to)) }))

@@ -1,12 +1,14 @@
-/** Results of several-seat, ranked and referendum positions: the outcome, the count by stage, the BLT file, the printed sheet. */
+/** Results of several-seat, ranked and referendum positions: the outcome, the count by stage, the BLT file, the printed sheet (live and a declared election's). */
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { countStv, referendumOutcome, type PositionResult, type ResultsSheet, type UserProfile } from "@evoting/shared";
+import { countStv, referendumOutcome, type ElectionArchive, type PositionResult, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { session } from "../../auth/session";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { ResultsSheetPage } from "../../screens/admin/ResultsSheetPage";
+import { PastElectionPage } from "../../screens/elections/PastElectionPage";
+import { PastElectionSheetPage } from "../../screens/elections/PastElectionSheetPage";
 import { PositionBreakdown } from "./PositionBreakdown";
 import { ResultsOverview } from "./ResultsOverview";
 
@@ -167,5 +169,51 @@ describe("the printed results sheet", () => {
     const stages = screen.getByTestId("rounds-chair");
     expect(within(stages).getByText("Surplus of Ada")).toBeInTheDocument();
     expect(within(stages).getByText(/Counted by/)).toHaveTextContent("Scottish STV (quota 3)");
+  });
+
+  test("a declared election's archive prints on the same sheet, as published: counts, stages, verdicts, digests, declaration time", async () => {
+    session.signIn("token-123456789012345678901", person("voter"));
+    const declaredAt = "2026-03-02T15:00:00.000Z";
+    const archive: ElectionArchive = {
+      election: { id: 3, title: "SUG Elections 2026", subtitle: "Main poll", startTime: "2026-03-02T08:00:00.000Z", endTime: "2026-03-02T14:00:00.000Z", state: "declared", declaredAt },
+      resultsCsv: "position,choice\r\n",
+      resultsSha256: "a".repeat(64),
+      // The sheet as archived: every waiting ballot was applied at the declaration.
+      sheet: {
+        producedAt: declaredAt,
+        csvSha256: "a".repeat(64),
+        audit: { entries: 40, headSeq: 40, head: "b".repeat(64) },
+        results: { totalRegisteredVoters: 20, totalVotesCast: 11, generatedAt: declaredAt, ballotBatch: 10, results: [rankedClosed(), referendum] },
+      },
+      receipts: [],
+      audit: { seq: 40, hash: "b".repeat(64) },
+      settings: {},
+      positions: [],
+    };
+    mockFetch({ "GET /api/elections/3": () => json(archive) });
+    const print = vi.spyOn(window, "print").mockImplementation(() => {});
+    const { unmount } = renderRoute(() => <PastElectionSheetPage id={3} />, "/elections/3/print");
+    await screen.findByRole("heading", { name: "SUG Elections 2026" }, { timeout: 8000 });
+    expect(screen.getByText("Declared results")).toBeInTheDocument();
+    expect(screen.getByText(/Results declared:/).querySelector("time")).toHaveAttribute("dateTime", declaredAt);
+    expect(screen.getByText(/Voting window:/)).toBeInTheDocument();
+    expect(screen.getByText("55.0%")).toBeInTheDocument(); // 11 of 20
+    expect(within(screen.getByTestId("rounds-chair")).getByText("Surplus of Ada")).toBeInTheDocument();
+    expect(screen.getByTestId("outcome-amend")).toHaveTextContent(/^Passed$/);
+    expect(screen.getByTestId("csv-digest")).toHaveTextContent("a".repeat(64));
+    expect(screen.getByTestId("audit-head")).toHaveTextContent("b".repeat(64));
+    expect(screen.getByText(/Audit chain head \(entry 40 of 40, at the declaration\)/)).toBeInTheDocument();
+    // A declaration added every ballot: no "waiting" notice on the published sheet.
+    expect(screen.queryByTestId("ballot-batch-notice")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Print" }));
+    expect(print).toHaveBeenCalledOnce();
+    expect(screen.getByRole("button", { name: "Print" }).parentElement).toHaveClass("print:hidden");
+    expect(screen.getByRole("link", { name: "Back to the election" })).toHaveAttribute("href", "/elections/3");
+    unmount();
+
+    // The archive page leads to it.
+    renderRoute(() => <PastElectionPage id={3} />, "/elections/3");
+    expect(await screen.findByRole("link", { name: "Print Results" }, { timeout: 8000 })).toHaveAttribute("href", "/elections/3/print");
+    print.mockRestore();
   });
 });

@@ -3,6 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, startElectionSchema, type StartElectionInput } from "@evoting/shared";
 import { currentElectionQuery, electionsApi, invalidateLifecycle } from "../../api/elections";
+import { adminPositionsQuery } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";
@@ -16,12 +17,13 @@ import { NeedsNetwork } from "../../components/NeedsNetwork";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ElectionIdentityFields } from "../../components/admin/ElectionIdentityFields";
 import { ConfirmDeleteDialog } from "../../components/admin/ConfirmDeleteDialog";
+import { chosenPositionIds, PositionsToCopy } from "../../components/admin/PositionsToCopy";
 
 type Field = "title" | "subtitle" | "startTime" | "endTime";
 
 /**
- * /admin/elections/new: the next election (or a by-election: copy the positions, then delete
- * the ones not being filled). Allowed once the current election is declared, or before any vote.
+ * /admin/elections/new: the next election, or a by-election (copy only the positions being
+ * filled). Allowed once the current election is declared, or before any vote.
  */
 export function StartElectionPage() {
   const status = useQuery(currentElectionQuery());
@@ -50,6 +52,14 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
   const navigate = useNavigate();
   const { values, setErrors, field } = useFormFields({ title: "", subtitle: "", startTime: "", endTime: "" });
   const [copyPositions, setCopy] = useState(true);
+  const positions = useQuery({ ...adminPositionsQuery(), enabled: copyPositions });
+  const [unticked, setUnticked] = useState<ReadonlySet<string>>(() => new Set());
+  const [positionsError, setPositionsError] = useState<string>();
+  // The only rule on the choice is "at least one": any change answers it or is checked again on submit.
+  const chooseAgain = (next: ReadonlySet<string>) => {
+    setUnticked(next);
+    setPositionsError(undefined);
+  };
   const [keepRoll, setKeepRoll] = useState(true);
   const [confirming, setConfirming] = useState<StartElectionInput | null>(null);
 
@@ -71,13 +81,17 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
       copyPositions,
+      positionIds: copyPositions ? chosenPositionIds(positions.data, unticked) : undefined,
       keepRoll,
     });
     if (!parsed.success) {
-      setErrors(fieldErrors<Field>(parsed.error));
+      const problems = fieldErrors<Field | "positionIds">(parsed.error);
+      setErrors(problems);
+      setPositionsError(problems.positionIds);
       return;
     }
     setErrors({});
+    setPositionsError(undefined);
     setConfirming(parsed.data);
   };
 
@@ -89,9 +103,12 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
         <input type="checkbox" className="mt-1 size-4" checked={copyPositions} onChange={(e) => setCopy(e.target.checked)} />
         <span>
           <span className="font-medium">Copy the positions of {previousTitle}</span>
-          <span className="block text-slate-600">Titles and ballot rules, with the new voting window; no candidates and no votes. For a by-election, delete the positions not being filled afterwards.</span>
+          <span className="block text-slate-600">Titles and ballot rules, with the new voting window; no candidates and no votes. For a by-election, tick only the positions being filled.</span>
         </span>
       </label>
+      {copyPositions && (
+        <PositionsToCopy positions={positions} unticked={unticked} onChange={chooseAgain} previousTitle={previousTitle} error={positionsError} />
+      )}
       <fieldset className="space-y-2 text-sm text-slate-800">
         <legend className="font-medium">Voter roll</legend>
         <label className="flex items-start gap-3">
@@ -122,6 +139,11 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
           {previousTitle} stays in Past Elections with its ballots and receipts. The chat is cleared and polling stations are reset
           {keepRoll ? "." : "; every voter is taken off the roll until you import the new one."}
         </p>
+        {confirming?.positionIds && (
+          <p>
+            Positions copied: {positions.data?.filter((p) => confirming.positionIds?.includes(p._id)).map((p) => p.title).join(", ")}.
+          </p>
+        )}
       </ConfirmDeleteDialog>
     </form>
   );

@@ -8,7 +8,8 @@ import { formatDateTime, formatInteger } from "../../lib/format";
 import { saveFile } from "../../lib/save-file";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card, CardHeader } from "../../components/ui/Card";
-import { Button } from "../../components/ui/Button";
+import { Button, buttonClass } from "../../components/ui/Button";
+import { Icon } from "../../components/ui/Icon";
 import { StateMessage } from "../../components/ui/Spinner";
 import { FieldShell, inputClass } from "../../components/ui/Field";
 import { PositionTable } from "../../components/results/PositionTable";
@@ -48,9 +49,15 @@ export function PastElectionPage({ id }: { id: number }) {
           title="Results Sheet"
           description="Check a printed copy against these: the same results give the same CSV digest, and the chain head is in the audit log."
           action={
-            <Button size="sm" variant="secondary" onClick={() => saveFile(new Blob([resultsCsv], { type: "text/csv" }), `results-election-${election.id}.csv`)}>
-              Download results CSV
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" variant="secondary" onClick={() => saveFile(new Blob([resultsCsv], { type: "text/csv" }), `results-election-${election.id}.csv`)}>
+                Download results CSV
+              </Button>
+              <Link to="/elections/$id/print" params={{ id: String(election.id) }} className={buttonClass("secondary", "sm")}>
+                <Icon name="receipt" className="size-4" />
+                Print Results
+              </Link>
+            </div>
           }
         />
         <dl className="grid gap-2 px-5 py-4 text-sm sm:grid-cols-[max-content_1fr]">

@@ -6,13 +6,15 @@
  * password unlocks it again, offline too.
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { Link } from "@tanstack/react-router";
 import { messages, type RollEntry, type StationChoice } from "@evoting/shared";
 import { session } from "../../auth/session";
 import { useLogout } from "../../auth/use-logout";
+import { useSession } from "../../auth/use-session";
 import { useNow } from "../../hooks/use-now";
 import { formatClock } from "../../offline/freshness";
 import { PageHeader } from "../../components/ui/PageHeader";
-import { Button } from "../../components/ui/Button";
+import { Button, buttonClass } from "../../components/ui/Button";
 import { Card, CardHeader } from "../../components/ui/Card";
 import { stationDb, type QueuedBallot, type StationRefusal, type StoredPackage } from "../../station/station-db";
 import { ballotFor, ballotOrderSeedOf, castStationBallot, closeStation, freshVoter, missingPhotos, refreshPackage } from "../../station/station-device";
@@ -53,6 +55,8 @@ export function StationPage() {
   const served = useObservable<ReadonlySet<string>>(() => watchServed(), NONE);
   const refusals = useObservable<StationRefusal[]>(() => watchRefusals(), []);
   const me = session.user()?.matricNumber;
+  // A station token reaches nothing but this page; an officer's own sign-in also opens the archives.
+  const stationDevice = useSession()?.stationDevice === true;
 
   // Another person signed in on this device (a shift change, or after a sign-out): the station
   // stays locked to the officer who opened it.
@@ -183,6 +187,11 @@ export function StationPage() {
         description={live ? live.station.name : locked ? `${locked.station.name} (locked)` : "Set up this device as a polling station."}
         actions={
           <>
+            {!stationDevice && (
+              <Link to="/elections" className={buttonClass("secondary")}>
+                Past Elections
+              </Link>
+            )}
             {(live || locked) && (
               <Button variant="secondary" onClick={() => void closeStation()}>
                 Close station

@@ -1,12 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { electionArchiveQuery } from "../../../api/elections";
+import { prefetchArchive } from "../../../api/elections";
 import { PastElectionPage } from "../../../screens/elections/PastElectionPage";
 
 export const Route = createFileRoute("/_auth/elections/$id")({
-  loader: ({ context, params }) => {
-    const id = Number(params.id);
-    if (Number.isInteger(id) && id > 0) void context.queryClient.prefetchQuery(electionArchiveQuery(id));
-  },
+  loader: ({ context, params }) => prefetchArchive(context.queryClient, params.id),
   component: function PastElectionRoute() {
     const { id } = Route.useParams();
     return <PastElectionPage id={Number(id)} />;

@@ -1,7 +1,8 @@
 /**
- * The results and vote answers written before Hono (http/hot-routes.ts): over a
- * real port each must be the answer Hono gives in status, body and every header, and
- * everything they do not serve themselves must reach Hono and be answered as before.
+ * The hot routes' fast path (http/pipeline.ts): over a real port each answer, refusals
+ * included, must be the answer Hono gives in process in status, body and every header; what
+ * the fast path leaves to Hono (another path or method, a chunked body, an answer to gzip)
+ * must reach Hono and be answered as before.
  */
 import { request as httpRequest, createServer, type Server } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -9,7 +10,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SPEC_ELECTION, messages, type Results } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { nodeListener } from "./hot-routes.ts";
+import { Hono } from "hono";
+import { createApp } from "../app.ts";
+import { nodeListener } from "./pipeline.ts";
 
 let t: TestApp;
 let server: Server;
@@ -25,7 +28,7 @@ beforeAll(async () => {
     reachedHono.push(`${req.method} ${url.pathname}${url.search}`);
     return t.app.fetch(req, ...rest);
   };
-  server = createServer(await nodeListener(fetch, t.deps));
+  server = createServer(await nodeListener({ fetch, router: t.app.router, hotRoutes: t.app.hotRoutes }, t.deps));
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -57,7 +60,7 @@ async function bothWays(path: string, init: RequestInit = {}, only: { node?: tru
 
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
-it("serves results itself, as Hono would, for every role that may see them; the rest goes to Hono unchanged", async () => {
+it("serves results and their refusals itself, as Hono would; another path or method goes to Hono unchanged", async () => {
   const admin = await t.adminToken();
   const { position, candidates } = await t.openElection(admin);
   const voter = await t.createVoter(admin);
@@ -72,10 +75,19 @@ it("serves results itself, as Hono would, for every role that may see them; the 
     expect(results.results[0].breakdown.find((b) => b.candidateId === candidates[1]._id)?.votes).toBe(1);
   }
 
+  const refused: [string, RequestInit][] = [
+    ["no token", {}],
+    ["an unknown token", bearer("not-a-session")],
+    ["not a bearer token", { headers: { authorization: `Basic ${voter.token}` } }],
+  ];
+  for (const [what, init] of refused) {
+    const { overNode, inProcess, viaHono } = await bothWays("/api/vote/results", init);
+    expect(viaHono, what).toBe(false);
+    expect(overNode.status, what).toBe(401);
+    expect(overNode, what).toEqual(inProcess);
+  }
+
   const passedOn: [string, string, RequestInit][] = [
-    ["no token", "/api/vote/results", {}],
-    ["an unknown token", "/api/vote/results", bearer("not-a-session")],
-    ["not a bearer token", "/api/vote/results", { headers: { authorization: `Basic ${voter.token}` } }],
     ["a query string", "/api/vote/results?x=1", bearer(voter.token)],
     ["HEAD", "/api/vote/results", { method: "HEAD", ...bearer(voter.token) }],
     ["another route", "/api/vote/my-votes", bearer(voter.token)],
@@ -92,10 +104,10 @@ it("serves results itself, as Hono would, for every role that may see them; the 
   expect((await t.request("/auth/logout", { method: "POST", token: other.token })).status).toBe(204);
   const afterLogout = await bothWays("/api/vote/results", bearer(other.token));
   expect(afterLogout.overNode.status).toBe(401);
-  expect(afterLogout.viaHono).toBe(true);
+  expect(afterLogout.overNode).toEqual(afterLogout.inProcess);
 });
 
-it("leaves withheld results (403) and answers large enough to gzip to Hono", async () => {
+it("refuses withheld results (403) itself and leaves answers large enough to gzip to Hono", async () => {
   const admin = await t.adminToken();
   const voter = await t.createVoter(admin, "19990909");
   const now = t.clock.now();
@@ -108,7 +120,7 @@ it("leaves withheld results (403) and answers large enough to gzip to Hono", asy
   expect((await t.request("/admin/election", { method: "PUT", token: admin, json: settings })).status).toBe(200);
   const hidden = await bothWays("/api/vote/results", bearer(voter.token));
   expect(hidden.overNode.status).toBe(403);
-  expect(hidden.viaHono).toBe(true);
+  expect(hidden.viaHono).toBe(false);
   expect(hidden.overNode).toEqual(hidden.inProcess);
   // Admins still see them, from the hot path.
   expect((await bothWays("/api/vote/results", bearer(admin))).viaHono).toBe(false);
@@ -155,7 +167,7 @@ describe("POST /api/vote", () => {
     expect(replay.viaHono).toBe(false);
     expect(replay.overNode).toEqual(overNode.overNode);
 
-    // Refusals castVoteRequest makes: written as the error handler writes them, identical both ways.
+    // Refusals the route makes: written as the error handler writes them, identical both ways.
     const refusals: [string, RequestInit][] = [
       ["already voted", post(a.token, { positionId: position._id, candidateId: candidates[1]._id })],
       ["key reused for another ballot", post(a.token, { positionId: position._id, candidateId: candidates[1]._id }, { "idempotency-key": key })],
@@ -171,28 +183,33 @@ describe("POST /api/vote", () => {
     }
   });
 
-  it("leaves to Hono what it does not serve, and Hono answers as before", async () => {
+  it("refuses what the route refuses before Hono, byte for byte as Hono does; a chunked body goes to Hono", async () => {
     const admin = await t.adminToken();
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "Auditor");
     const voter = await t.createVoter(admin, "20000103");
     const ballot = { positionId: position._id, candidateId: candidates[0]._id };
-    const passedOn: [string, RequestInit][] = [
-      ["malformed JSON (read here, handed over)", post(voter.token, "{")],
-      ["failing the schema (read here, handed over)", post(voter.token, { positionId: position._id })],
+    const refused: [string, RequestInit][] = [
+      ["malformed JSON", post(voter.token, "{")],
+      ["an empty body", post(voter.token, "")],
+      ["failing the schema", post(voter.token, { positionId: position._id })],
+      ["JSON that is not an object", post(voter.token, "[1]")],
+      ["a byte-order mark before the JSON, and failing the schema", post(voter.token, `\uFEFF${JSON.stringify({ positionId: position._id })}`)],
       ["another media type", { ...post(voter.token, ballot), headers: { authorization: `Bearer ${voter.token}`, "content-type": "text/plain" } }],
       ["no token", { ...post(voter.token, ballot), headers: { "content-type": "application/json" } }],
       ["an admin", post(admin, ballot)],
       ["too large", post(voter.token, { ...ballot, pad: "x".repeat(70 * 1024) })],
+      ["too large and no token", { ...post(voter.token, { ...ballot, pad: "x".repeat(70 * 1024) }), headers: { "content-type": "application/json" } }],
+      ["an admin sending another media type (the role comes first)", { ...post(admin, ballot), headers: { authorization: `Bearer ${admin}`, "content-type": "text/plain" } }],
     ];
-    for (const [what, init] of passedOn) {
+    for (const [what, init] of refused) {
       const both = await bothWays("/api/vote", init);
-      expect(both.viaHono, what).toBe(true);
+      expect(both.viaHono, what).toBe(false);
       expect(both.overNode.status, what).toBeGreaterThanOrEqual(400);
       expect(both.overNode, what).toEqual(both.inProcess);
     }
 
-    // A failure before the body is read (the session read, here) is left to Hono, which reads
-    // the body itself and answers as its error handler does (500), not a dropped connection.
+    // A failure no rule explains (the session read, here) is answered as Hono's error handler
+    // answers it (500, no detail), not with a dropped connection.
     const stranger = post("a-token-this-process-has-not-seen", ballot);
     const get = t.database.get;
     t.database.get = async () => {
@@ -200,9 +217,10 @@ describe("POST /api/vote", () => {
     };
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const failed = await bothWays("/api/vote", stranger, { node: true });
-      expect(failed.viaHono).toBe(true);
+      const failed = await bothWays("/api/vote", stranger);
+      expect(failed.viaHono).toBe(false);
       expect(failed.overNode.status).toBe(500);
+      expect(failed.overNode).toEqual(failed.inProcess);
       expect(JSON.parse(Buffer.from(failed.overNode.body, "base64").toString())).toEqual({ message: messages.internalError });
     } finally {
       t.database.get = get;
@@ -230,7 +248,7 @@ describe("POST /api/vote", () => {
   });
 });
 
-it("leaves a polling-station device's token to Hono, which refuses it (403) on votes and results", async () => {
+it("refuses a polling-station device's token (403) on votes and results, as Hono does", async () => {
   const admin = await t.adminToken();
   const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "Station Check");
   const matricNumber = "2019/5570990";
@@ -242,8 +260,31 @@ it("leaves a polling-station device's token to Hono, which refuses it (403) on v
   const { token } = (await opened.json()) as { token: string };
 
   const results = await bothWays("/api/vote/results", bearer(token));
-  expect([results.overNode.status, results.viaHono]).toEqual([403, true]);
+  expect([results.overNode.status, results.viaHono]).toEqual([403, false]);
+  expect(results.overNode).toEqual(results.inProcess);
   const body = JSON.stringify({ positionId: position._id, candidateId: candidates[0]._id });
-  const cast = await bothWays("/api/vote", { method: "POST", body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } }, { node: true });
-  expect([cast.overNode.status, cast.viaHono]).toEqual([403, true]);
+  const cast = await bothWays("/api/vote", { method: "POST", body, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
+  expect([cast.overNode.status, cast.viaHono]).toEqual([403, false]);
+  expect(cast.overNode).toEqual(cast.inProcess);
+});
+
+describe("the listener's start-up check", () => {
+  it("refuses to start when Hono would run a middleware before a hot route that the fast path does not", async () => {
+    const app = createApp(t.deps);
+    const served = { router: app.router, hotRoutes: app.hotRoutes };
+    // As built, it starts.
+    await expect(nodeListener({ ...served, fetch: app.fetch }, t.deps)).resolves.toBeTypeOf("function");
+
+    // One more middleware in front of everything (say, one added to app.ts): the fast path would skip it.
+    const wrapped = new Hono().use("*", async (_c, next) => next()).route("/", app);
+    await expect(nodeListener({ fetch: wrapped.fetch, router: wrapped.router, hotRoutes: app.hotRoutes }, t.deps)).rejects.toThrow(
+      "POST /api/vote: Hono runs 1 middleware the fast path does not",
+    );
+
+    // A definition mounted somewhere else than its path: the two ways would serve different URLs.
+    const moved = new Hono().route("/v2", app);
+    await expect(nodeListener({ fetch: moved.fetch, router: moved.router, hotRoutes: app.hotRoutes }, t.deps)).rejects.toThrow(
+      "POST /api/vote: Hono does not serve this route from its definition",
+    );
+  });
 });

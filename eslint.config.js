@@ -32,6 +32,26 @@ export default tseslint.config(
     },
   },
   {
+    // The database rule (docs/architecture.md): the prepared-statement reads are the named
+    // functions of db/hot-reads.ts, and no interactive transaction holds the client's one
+    // connection across awaits (every other request's read would fail meanwhile).
+    files: ["api/src/**/*.ts"],
+    ignores: ["api/src/db/hot-reads.ts", "api/src/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name='get'][callee.object.name='database'], CallExpression[callee.property.name='get'][callee.object.property.name='database']",
+          message: "Hot reads are named functions in db/hot-reads.ts; read through drizzle (database.db) otherwise.",
+        },
+        {
+          selector: "CallExpression[callee.property.name='transaction'][callee.object.property.name='client']",
+          message: "No interactive transaction on the shared client: reads that must agree are one client.batch(reads, \"read\"); writes go through database.writer.",
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     extends: [js.configs.recommended],
     languageOptions: {

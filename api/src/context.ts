@@ -14,11 +14,13 @@ import { SessionCache } from "./services/auth/sessions.ts";
 import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
 import { IntegrityService } from "./services/accountability/ballot-integrity.ts";
+import { ElectionSettingsCache } from "./services/election/settings.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const log = config.log ?? silentLogger;
   const fullConfig: Config = { sessionMs: 12 * 3_600_000, voteGraceMs: 10 * 60_000, trustProxy: 0, ...config };
-  const results = new ResultsService(database, clock, undefined, fullConfig.voteGraceMs);
+  const electionSettings = new ElectionSettingsCache(database);
+  const results = new ResultsService(database, clock, electionSettings, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime, log);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }, log).start();
   const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer }).start();
@@ -36,6 +38,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     auditLog: new AuditLog(database, keys),
     sessions: new SessionCache(database),
     ballotRules: new BallotRules(database),
+    electionSettings,
     receiptLists: new ReceiptLists(database, keys),
     integrity,
   };

@@ -14,6 +14,7 @@ import type { AuthUser } from "./services/auth/auth-user.ts";
 import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
 import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
+import type { ElectionSettingsCache } from "./services/election/settings.ts";
 
 export interface Config {
   sessionMs: number;
@@ -51,6 +52,8 @@ export interface Deps {
   sessions: SessionCache;
   /** What votes are checked against, from memory; writes to positions or candidates call `invalidate()`. */
   ballotRules: BallotRules;
+  /** The election settings, from memory; writes to them call `invalidate()`. */
+  electionSettings: ElectionSettingsCache;
   /** Published receipt lists of closed positions. */
   receiptLists: ReceiptLists;
   /** The integrity check with the key: by itself at every close, and on demand; `stop()` with the mixer. */

@@ -7,10 +7,11 @@
  * The mute and rate-limit checks sit in the INSERT's own WHERE clause, so they hold across
  * processes and under concurrent posts from one user.
  */
-import type { Row } from "@libsql/client";
+import { and, desc, eq, gt, lt, max } from "drizzle-orm";
 import { CHAT_RATE_LIMIT, CHAT_EVENTS, type ChatMessage, type ChatPage, type Role } from "@evoting/shared";
 import type { Clock } from "../clock.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Db } from "../db/client.ts";
+import { chatMessages, chatMutes, users } from "../db/schema.ts";
 import type { ChangeFeed } from "../realtime/change-feeds.ts";
 import type { Hub } from "../realtime/hub.ts";
 import { sseFrame } from "../realtime/sse.ts";
@@ -20,19 +21,35 @@ export const CHAT_CHANNEL = "chat";
 export const MAX_REPLAY = 500;
 const FEED_BATCH = 200;
 
-const SELECT_MESSAGE = `SELECT m.id, m.rev, m.user_id, u.name, u.role, m.text, m.created_at, m.removed_at, m.clears_room
-  FROM chat_messages m JOIN users u ON u.id = m.user_id`;
+/** Messages with their author's name and role. */
+const selectMessages = (db: Db) =>
+  db
+    .select({
+      id: chatMessages.id,
+      rev: chatMessages.rev,
+      userId: chatMessages.userId,
+      name: users.name,
+      role: users.role,
+      text: chatMessages.text,
+      createdAt: chatMessages.createdAt,
+      removedAt: chatMessages.removedAt,
+      clearsRoom: chatMessages.clearsRoom,
+    })
+    .from(chatMessages)
+    .innerJoin(users, eq(users.id, chatMessages.userId));
 
-function toMessage(r: Row): ChatMessage {
-  const removed = r.removed_at !== null;
+type MessageRow = Awaited<ReturnType<typeof selectMessages>>[number];
+
+function toMessage(r: MessageRow): ChatMessage {
+  const removed = r.removedAt !== null;
   return {
-    id: Number(r.id),
-    rev: Number(r.rev),
-    userId: String(r.user_id),
-    name: String(r.name),
+    id: r.id,
+    rev: r.rev,
+    userId: r.userId,
+    name: r.name,
     role: (r.role === "admin" ? "admin" : "voter") satisfies Role,
-    text: removed ? "" : String(r.text),
-    createdAt: new Date(Number(r.created_at)).toISOString(),
+    text: removed ? "" : r.text,
+    createdAt: new Date(r.createdAt).toISOString(),
     removed,
   };
 }
@@ -51,9 +68,9 @@ export interface ChatChange {
  * A row's change: a message posted or removed, or (the row a new election left) the room
  * emptied, which tells every client to drop what it holds and reload the history.
  */
-function toChange(r: Row): ChatChange {
-  const rev = Number(r.rev);
-  if (Number(r.clears_room) === 1) return { rev, frame: sseFrame(CHAT_EVENTS.reset, { rev }, rev) };
+function toChange(r: MessageRow): ChatChange {
+  const { rev } = r;
+  if (r.clearsRoom) return { rev, frame: sseFrame(CHAT_EVENTS.reset, { rev }, rev) };
   return { rev, frame: chatFrame(toMessage(r)) };
 }
 
@@ -82,12 +99,12 @@ export class ChatService {
   }
 
   async page(before: number | undefined, limit: number): Promise<ChatPage> {
-    const rs = await this.database.client.execute({
-      sql: `${SELECT_MESSAGE} WHERE m.id < ? AND m.clears_room = 0 ORDER BY m.id DESC LIMIT ?`,
-      args: [before ?? Number.MAX_SAFE_INTEGER, limit + 1],
-    });
-    const messages = rs.rows.slice(0, limit).map(toMessage);
-    const more = rs.rows.length > limit;
+    const rows = await selectMessages(this.database.db)
+      .where(and(lt(chatMessages.id, before ?? Number.MAX_SAFE_INTEGER), eq(chatMessages.clearsRoom, false)))
+      .orderBy(desc(chatMessages.id))
+      .limit(limit + 1);
+    const messages = rows.slice(0, limit).map(toMessage);
+    const more = rows.length > limit;
     return { messages, nextBefore: more ? (messages.at(-1)?.id ?? null) : null };
   }
 
@@ -113,12 +130,15 @@ export class ChatService {
     }
     const until = await this.mutedUntil(userId);
     if (until !== null) return { ok: false, reason: "muted", until };
-    const rs = await this.database.client.execute({
-      sql: `SELECT created_at FROM chat_messages WHERE user_id = ? AND created_at > ? ORDER BY created_at DESC LIMIT 1 OFFSET ?`,
-      args: [userId, windowStart, CHAT_RATE_LIMIT.max - 1],
-    });
+    const [counted] = await this.database.db
+      .select({ createdAt: chatMessages.createdAt })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.userId, userId), gt(chatMessages.createdAt, windowStart)))
+      .orderBy(desc(chatMessages.createdAt))
+      .limit(1)
+      .offset(CHAT_RATE_LIMIT.max - 1);
     // The oldest message still counting against the budget frees a slot when it leaves the window.
-    const oldest = Number(rs.rows[0]?.created_at ?? now);
+    const oldest = counted?.createdAt ?? now;
     return { ok: false, reason: "rate", retryAfterMs: Math.max(1_000, oldest + CHAT_RATE_LIMIT.windowMs - now) };
   }
 
@@ -138,8 +158,7 @@ export class ChatService {
   }
 
   async mute(userId: string, minutes: number, adminId: string): Promise<MuteOutcome> {
-    const rs = await this.database.client.execute({ sql: "SELECT role FROM users WHERE id = ?", args: [userId] });
-    const user = rs.rows[0];
+    const [user] = await this.database.db.select({ role: users.role }).from(users).where(eq(users.id, userId));
     if (!user) return { ok: false, reason: "not-found" };
     if (user.role === "admin") return { ok: false, reason: "admin" };
     const now = this.clock.now();
@@ -161,31 +180,27 @@ export class ChatService {
   }
 
   async mutedUntil(userId: string): Promise<number | null> {
-    const rs = await this.database.client.execute({
-      sql: "SELECT until FROM chat_mutes WHERE user_id = ? AND until > ?",
-      args: [userId, this.clock.now()],
-    });
-    const until = rs.rows[0]?.until;
-    return until === undefined || until === null ? null : Number(until);
+    const [mute] = await this.database.db
+      .select({ until: chatMutes.until })
+      .from(chatMutes)
+      .where(and(eq(chatMutes.userId, userId), gt(chatMutes.until, this.clock.now())));
+    return mute ? mute.until : null;
   }
 
   async head(): Promise<number> {
-    const rs = await this.database.client.execute("SELECT coalesce(max(rev), 0) AS rev FROM chat_messages");
-    return Number(rs.rows[0]?.rev ?? 0);
+    const [row] = await this.database.db.select({ rev: max(chatMessages.rev) }).from(chatMessages);
+    return row?.rev ?? 0;
   }
 
   /** Changes after `rev`, oldest first. */
   async after(rev: number, limit: number): Promise<ChatChange[]> {
-    const rs = await this.database.client.execute({
-      sql: `${SELECT_MESSAGE} WHERE m.rev > ? ORDER BY m.rev LIMIT ?`,
-      args: [rev, limit],
-    });
-    return rs.rows.map(toChange);
+    const rows = await selectMessages(this.database.db).where(gt(chatMessages.rev, rev)).orderBy(chatMessages.rev).limit(limit);
+    return rows.map(toChange);
   }
 
   private async find(id: number): Promise<ChatMessage | null> {
-    const rs = await this.database.client.execute({ sql: `${SELECT_MESSAGE} WHERE m.id = ? AND m.clears_room = 0`, args: [id] });
-    return rs.rows[0] ? toMessage(rs.rows[0]) : null;
+    const [row] = await selectMessages(this.database.db).where(and(eq(chatMessages.id, id), eq(chatMessages.clearsRoom, false)));
+    return row ? toMessage(row) : null;
   }
 
   /** Tells the user's own open streams in this process (their input updates at once). */

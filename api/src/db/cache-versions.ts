@@ -14,6 +14,7 @@
  * The triggers are in migration 0011 (api/drizzle/0011_cache_versions.sql).
  */
 import type { Database } from "./client.ts";
+import { metaCounter } from "./hot-reads.ts";
 
 export const AUTH_VERSION = "auth_version";
 export const CATALOG_VERSION = "catalog_version";
@@ -37,8 +38,7 @@ export class VersionWatch {
     if (performance.now() - this.checkedAt < CHECK_EVERY_MS) return undefined;
     return (this.checking ??= (async () => {
       try {
-        const row = await this.database.get(`SELECT value FROM meta WHERE key = '${this.key}'`);
-        const version = Number(row?.value ?? 0);
+        const version = await metaCounter(this.database, this.key);
         if (version !== this.version) {
           if (this.version !== null) this.moved();
           this.version = version;

@@ -1,8 +1,10 @@
 /**
  * One libSQL client per process. On a `file:` URL every statement runs synchronously on the
  * event loop, so one connection (concurrency 1) is both enough and the only way PRAGMAs stick.
- * Interactive transactions are avoided on purpose (they hand the connection away and block
- * writers); multi-statement writes go through the BatchWriter, see writer.ts.
+ * No interactive transaction ever runs on it: one would hold that single connection across
+ * awaits, and every other request's read would fail (TRANSACTION_ACTIVE) until it closed.
+ * Reads that must agree with each other are one `client.batch(reads, "read")` (a snapshot
+ * taken within one call); writes go through the BatchWriter, see writer.ts.
  *
  * For a database file, the writer's transactions run in the writer thread (writer-thread.ts:
  * its own connection, prepared statements, the fsync off the event loop) and the hottest
@@ -32,7 +34,8 @@ export interface Database {
   filePath: string | null;
   /**
    * First row of a read on a hot path (a prepared statement on the direct connection for a
-   * database file). Plain positional args; rows are objects keyed by column name.
+   * database file). Plain positional args; rows are objects keyed by column name. Called only
+   * by the named functions of hot-reads.ts (the lint rule in eslint.config.js says so).
    */
   get(sql: string, args?: InValue[]): Promise<Row | undefined>;
   close(): void;

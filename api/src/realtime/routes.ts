@@ -2,7 +2,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { REALTIME_CHANNEL, canViewAdmin, messages, type Results, type TokenResponse } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { AppEnv, Deps } from "../deps.ts";
+import { users } from "../db/schema.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
@@ -36,8 +38,8 @@ export function realtimeRoutes(deps: Deps) {
       const access = await checkStreamToken(deps, token, "stream");
       if (!access.ok) fail(401, access.reason === "used" ? messages.streamTokenUsed : messages.sessionExpired);
       const payload = { sub: access.userId };
-      const viewer = await deps.database.get("SELECT role FROM users WHERE id = ?", [payload.sub]);
-      const voter = !canViewAdmin(String(viewer?.role ?? "voter"));
+      const [viewer] = await deps.database.db.select({ role: users.role }).from(users).where(eq(users.id, payload.sub));
+      const voter = !canViewAdmin(viewer?.role ?? "voter");
       return hub.open(channel, {
         signal: c.req.raw.signal,
         // Under @hono/node-server the hub writes to the Node response directly (see hub.ts).

@@ -10,7 +10,9 @@
  *   and the hub's per-user cap instead.
  */
 import { randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
+import { sessions } from "../db/schema.ts";
 import { signToken, verifyToken } from "../security/keys.ts";
 
 type Kind = "stream" | "chat";
@@ -38,10 +40,10 @@ export async function checkStreamToken(deps: Deps, token: string, kind: Kind): P
   const now = deps.clock.now();
   const claims = verifyToken<Claims>(deps.keys, token, kind, now);
   if (!claims || typeof claims.s !== "string" || typeof claims.sub !== "string") return { ok: false, reason: "invalid" };
-  const live = await deps.database.get(
-    "SELECT 1 AS live FROM sessions WHERE token_hash = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?",
-    [claims.s, claims.sub, now],
-  );
+  const [live] = await deps.database.db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, claims.s), eq(sessions.userId, claims.sub), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
   if (!live) return { ok: false, reason: "invalid" };
   if (kind === "stream") {
     if (typeof claims.jti !== "string") return { ok: false, reason: "invalid" };

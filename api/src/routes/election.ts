@@ -7,13 +7,12 @@ import { Hono } from "hono";
 import type { PublicElection } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
-import { getElection } from "../services/election/settings.ts";
 
 export function electionRoutes(deps: Deps) {
   return new Hono<AppEnv>()
     .get("/public", async (c) => {
-      const { title, subtitle } = await getElection(deps.database);
+      const { title, subtitle } = await deps.electionSettings.get();
       return c.json({ title, subtitle } satisfies PublicElection);
     })
-    .get("/", requireUser(deps), async (c) => c.json(await getElection(deps.database)));
+    .get("/", requireUser(deps), async (c) => c.json(await deps.electionSettings.get()));
 }

@@ -35,7 +35,7 @@ export function nominationRoutes(deps: Deps) {
   const { database, clock } = deps;
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireVoter(nominationMessages.nominationVotersOnly))
-    .get("/", async (c) => c.json(await myNominations(database, c.var.user.id, clock.now())))
+    .get("/", async (c) => c.json(await myNominations(database, await deps.electionSettings.get(), c.var.user.id, clock.now())))
 
     .post("/", candidateBodyLimit(), async (c) => {
       const form = await readCandidateForm(c);
@@ -50,7 +50,7 @@ export function nominationRoutes(deps: Deps) {
       const photo = await photoFromForm(form);
       if (!photo) fail(400, nominationMessages.nominationPhotoRequired);
       const { user } = c.var;
-      const nomination = await settle(applyForNomination(database, user, parsed.data, photo, clock.now()));
+      const nomination = await settle(applyForNomination(database, await deps.electionSettings.get(), user, parsed.data, photo, clock.now()));
       const supporters = [nomination.proposer && `proposer ${nomination.proposer.matricNumber}`, nomination.seconder && `seconder ${nomination.seconder.matricNumber}`].filter(Boolean);
       await audit(deps, c, {
         action: "nomination.apply",

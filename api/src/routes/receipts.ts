@@ -6,7 +6,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { messages, type ReceiptList } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { AppEnv, Deps } from "../deps.ts";
+import { positions } from "../db/schema.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
@@ -16,9 +18,9 @@ const receiptsQuery = z.object({ positionId: z.string({ error: "positionId is re
 export function receiptRoutes(deps: Deps) {
   return new Hono<AppEnv>().use(requireUser(deps)).get("/", validate("query", receiptsQuery), async (c) => {
     const { positionId } = c.req.valid("query");
-    const rs = await deps.database.client.execute({ sql: "SELECT end_time FROM positions WHERE id = ?", args: [positionId] });
-    if (!rs.rows[0]) fail(404, messages.positionNotFound);
-    if (deps.clock.now() < Number(rs.rows[0].end_time) + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
+    const [position] = await deps.database.db.select({ endTime: positions.endTime }).from(positions).where(eq(positions.id, positionId));
+    if (!position) return fail(404, messages.positionNotFound);
+    if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
     const receipts = await deps.receiptLists.of(positionId);
     return c.json({ positionId, total: receipts.length, receipts } satisfies ReceiptList);
   });

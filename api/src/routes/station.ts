@@ -16,7 +16,9 @@ import {
   type StationPackage,
   type StationSessionInfo,
 } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { AppEnv, Deps } from "../deps.ts";
+import { users } from "../db/schema.ts";
 import { requestAddress, requireUser } from "../http/auth.ts";
 import { fail, tooMany } from "../http/errors.ts";
 import { verifySecret } from "../security/passwords.ts";
@@ -24,7 +26,6 @@ import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
 import { audit } from "../http/audit.ts";
 import { listPositions } from "../services/election/catalog.ts";
-import { getElection } from "../services/election/settings.ts";
 import { deliverStationBallot } from "../services/stations/station-ballots.ts";
 import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
@@ -76,8 +77,8 @@ export function stationRoutes(deps: Deps) {
     try {
       const begun = await deps.throttle.begin(c.var.user.matricNumber, address);
       if (!begun.ok) tooMany(begun.waitMs);
-      const row = await database.get("SELECT password_hash FROM users WHERE id = ?", [c.var.user.id]);
-      const ok = row?.password_hash ? await verifySecret(String(row.password_hash), password) : false;
+      const [row] = await database.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, c.var.user.id));
+      const ok = row?.passwordHash ? await verifySecret(row.passwordHash, password) : false;
       if (!ok) {
         await begun.attempt.failed();
         fail(400, messages.stationPasswordWrong);
@@ -145,7 +146,7 @@ export function stationRoutes(deps: Deps) {
 
     .get("/package", async (c) => {
       const { station } = await liveSession(c, c.req.query("session"));
-      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), getElection(database)]);
+      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), deps.electionSettings.get()]);
       return c.json({
         station: { _id: station.id, name: station.name },
         // The station's cards show Yes/No exactly where the vote page does.

@@ -21,7 +21,7 @@ import { signToken, verifyToken } from "../security/keys.ts";
 import { issueStreamToken } from "../realtime/stream-auth.ts";
 import { methodVoteChoice } from "../services/votes/ballot-rules.ts";
 import { listPositions, voterGroups } from "../services/election/catalog.ts";
-import { getElection, orderForVoter } from "../services/election/settings.ts";
+import { orderForVoter } from "../services/election/settings.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes/cast.ts";
 
 interface BallotTicket {
@@ -80,7 +80,7 @@ export function voteRoutes(deps: Deps, hot: ReturnType<typeof voteHotRoutes>) {
       const isVoter = canVote(c.var.user.role);
       const [positions, election, groups] = await Promise.all([
         listPositions(database.db),
-        getElection(database),
+        deps.electionSettings.get(),
         isVoter ? voterGroups(database, c.var.user.id) : [],
       ]);
       // 'Random' order is the voter's own; a position the voter may not vote for
@@ -137,7 +137,7 @@ async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, 
     typeof methodChoice === "string"
       ? methodChoice
       : single && position && body.choice && body.choice !== "yes"
-        ? choiceProblem(body.choice, { ...position, unopposed: (await getElection(database)).unopposed })
+        ? choiceProblem(body.choice, { ...position, unopposed: (await deps.electionSettings.get()).unopposed })
         : null;
   const eligible = !position?.eligibleGroups.length || isEligible(position.eligibleGroups, await voterGroups(database, voterId));
   const candidateOk = !single || body.choice !== undefined || (candidate !== undefined && candidate.positionId === positionId);

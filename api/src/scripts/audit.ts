@@ -8,17 +8,16 @@ import { pathToFileURL } from "node:url";
 import type { Database } from "../db/client.ts";
 import { verifyAuditChain } from "../services/accountability/audit-log.ts";
 import { checkTallies } from "../services/accountability/tally-check.ts";
-import { checkBallotMatches, tallyProblems } from "../services/accountability/ballot-integrity.ts";
+import { chainProblems, runIntegrityCheck, tallyProblems } from "../services/accountability/ballot-integrity.ts";
 import type { Keys } from "../security/keys.ts";
 
 export async function runAudit(database: Database, keys: Keys | null) {
-  // One after the other: the recount holds the client's one connection for its read transaction.
-  const data = await checkTallies(database, keys);
-  // With the key: every participation against its ballot, and every ballot's MAC.
-  const ballots = keys ? await checkBallotMatches(database, keys) : null;
-  const chain = await verifyAuditChain(database, keys?.audit ?? null);
-  const lines = [...tallyProblems(data), ...(ballots?.problems ?? [])];
-  lines.push(...chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`));
+  // With the key: every participation against its ballot and every ballot's MAC, beside the recounts.
+  const checked = keys ? await runIntegrityCheck(database, keys) : null;
+  const data = checked?.tallies ?? (await checkTallies(database));
+  const chain = checked?.chain ?? (await verifyAuditChain(database, null));
+  const ballots = checked?.ballots ?? null;
+  const lines = checked ? [...checked.problems] : [...tallyProblems(data), ...chainProblems(chain)];
   if (!ballots) lines.push("Ballots not checked against participations: the server key (BALLOT_KEY or ballot.key) was not found");
   if (chain.anchor === "unchecked") lines.push("Audit log head not checked: the server key (BALLOT_KEY or ballot.key) was not found");
   return {

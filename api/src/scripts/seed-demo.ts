@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { ensureAdmin } from "../bootstrap.ts";
 import { openDatabase } from "../db/client.ts";
+import { positions } from "../db/schema.ts";
 import { parseEnv } from "../env.ts";
 import { avatarPng } from "../services/election/avatar.ts";
 import { bumpResultsVersionSql } from "../services/results/results.ts";
@@ -31,8 +32,7 @@ const keys = loadKeys({ secret: env.BALLOT_KEY, keyFile: serverKeyFile(env, data
 const now = Date.now();
 await ensureAdmin(database, { matricNumber: env.ADMIN_MATRIC, name: env.ADMIN_NAME, password: env.ADMIN_PASSWORD }, now);
 
-const existing = await database.client.execute("SELECT count(*) AS n FROM positions");
-if (Number(existing.rows[0].n) > 0 && !process.argv.includes("--force")) {
+if ((await database.db.$count(positions)) > 0 && !process.argv.includes("--force")) {
   console.log("This database already has positions; nothing seeded. Use `npm run seed:demo -- --force` to add another election.");
   database.close();
   process.exit(0);
@@ -61,7 +61,7 @@ for (const [index, [title, names]] of ELECTION.entries()) {
 // The election's own window matches its positions: the first screen must not say it ended above open ballots.
 statements.push({ sql: "UPDATE election_settings SET start_time = ?, end_time = ?, updated_at = ? WHERE id = 1", args: [now - 60_000, now + 8 * 3_600_000, now] });
 statements.push(bumpResultsVersionSql);
-await database.client.batch(statements, "write");
+await database.writer.submit(statements);
 
 const samples: string[] = [];
 // Matric numbers 2021/5570NNNN from a random block, so a forced re-seed rarely collides.
@@ -84,7 +84,8 @@ for (let i = 0; i < VOTERS; i += 20) {
     if (samples.length < 5) samples.push(`  ${u.matricNumber}  date of birth ${u.dob}  (${u.name})`);
   }
 }
-await database.client.execute(bumpResultsVersionSql);
+await database.writer.submit([bumpResultsVersionSql]);
+await database.writer.drain();
 database.close();
 
 console.log(`Seeded ${ELECTION.length} positions open until ${new Date(now + 8 * 3_600_000).toLocaleString()}, ${ELECTION.reduce((n, [, c]) => n + c.length, 0)} candidates with photos, ${created} voters.`);

@@ -23,6 +23,7 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Database } from "../db/client.ts";
+import { signinWait } from "../db/hot-reads.ts";
 
 export const LIMITS = {
   FREE_TRIES: 5,
@@ -96,11 +97,6 @@ const TAKE_TRY = `INSERT INTO signin_tries (account, address, tries, last_at, lo
   WHERE locked_until <= :now
   RETURNING tries`;
 
-const WAIT = `SELECT
-   (SELECT locked_until FROM signin_tries WHERE account = ?1) AS locked,
-   (SELECT count(*) FROM signin_tries WHERE address = ?2 AND failed_at > ?3 AND account <> ?1) AS failing,
-   (SELECT min(failed_at) FROM signin_tries WHERE address = ?2 AND failed_at > ?3) AS oldest`;
-
 /** One counted try. */
 export interface Attempt {
   /** The secret was wrong (or the wrong kind of secret was offered). */
@@ -172,12 +168,10 @@ export class SignInThrottle {
   }
 
   private async waitMs(args: { account: string; address: string; now: number; windowStart: number }): Promise<number> {
-    // Positional, for the prepared-statement read path (a refusal is the common case in a flood).
-    const r = await this.database.get(WAIT, [args.account, args.address, args.windowStart]);
+    const r = await signinWait(this.database, args.account, args.address, args.windowStart);
     const { ADDRESS_ACCOUNTS, ADDRESS_WINDOW_MS } = this.limits;
-    const accountWait = Math.max(0, Number(r?.locked ?? 0) - args.now);
-    const addressWait =
-      Number(r?.failing ?? 0) >= ADDRESS_ACCOUNTS ? Math.max(0, Number(r?.oldest ?? 0) + ADDRESS_WINDOW_MS - args.now) : 0;
+    const accountWait = Math.max(0, r.lockedUntil - args.now);
+    const addressWait = r.failingAccounts >= ADDRESS_ACCOUNTS ? Math.max(0, (r.oldestFailure ?? 0) + ADDRESS_WINDOW_MS - args.now) : 0;
     // A race (the lock ended between the two statements) still answers a short wait.
     return Math.max(accountWait, addressWait, 1_000);
   }

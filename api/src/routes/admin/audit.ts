@@ -8,7 +8,9 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { AUDIT_PAGE_SIZE, toCsv, type AuditEntryView, type AuditPage, type AuditVerification } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
+import { and, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { auditLog } from "../../db/schema.ts";
 import { validate } from "../../http/validate.ts";
 import { verifyAuditChain } from "../../services/accountability/audit-log.ts";
 
@@ -19,65 +21,65 @@ const auditQuery = z.object({
 });
 type AuditQuery = z.infer<typeof auditQuery>;
 
-/** WHERE clause for the filters: action exact, actor by part of the name or matric number. */
-function filters({ action, actor }: AuditQuery) {
-  const where: string[] = [];
-  const args: string[] = [];
-  if (action) {
-    where.push("action = ?");
-    args.push(action);
-  }
-  if (actor) {
-    const like = `%${actor.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    where.push("(lower(actor_name) LIKE ? ESCAPE '\\' OR lower(actor_matric) LIKE ? ESCAPE '\\')");
-    args.push(like, like);
-  }
-  return { sql: where.length ? `WHERE ${where.join(" AND ")}` : "", args };
+/** The filters: action exact, actor by part of the name or matric number (any case). */
+function filters({ action, actor }: AuditQuery): SQL | undefined {
+  const like = actor ? `%${actor.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  return and(
+    action ? eq(auditLog.action, action) : undefined,
+    like ? or(sql`lower(${auditLog.actorName}) LIKE ${like} ESCAPE '\\'`, sql`lower(${auditLog.actorMatric}) LIKE ${like} ESCAPE '\\'`) : undefined,
+  );
 }
 
-const COLUMNS = "seq, id, at, actor_name, actor_matric, action, target, summary, address, hash";
+const selectEntries = (database: Database) =>
+  database.db
+    .select({
+      seq: auditLog.seq,
+      id: auditLog.id,
+      at: auditLog.at,
+      actorName: auditLog.actorName,
+      actorMatric: auditLog.actorMatric,
+      action: auditLog.action,
+      target: auditLog.target,
+      summary: auditLog.summary,
+      address: auditLog.address,
+      hash: auditLog.hash,
+    })
+    .from(auditLog);
 
-const toView = (r: Record<string, unknown>): AuditEntryView => ({
-  _id: String(r.id),
-  seq: Number(r.seq),
-  at: new Date(Number(r.at)).toISOString(),
-  actor: { name: String(r.actor_name), matricNumber: String(r.actor_matric) },
-  action: String(r.action),
-  target: String(r.target),
-  summary: String(r.summary),
-  address: String(r.address),
-  hash: String(r.hash),
+const toView = ({ id, at, actorName, actorMatric, ...r }: Awaited<ReturnType<typeof selectEntries>>[number]): AuditEntryView => ({
+  _id: id,
+  ...r,
+  at: new Date(at).toISOString(),
+  actor: { name: actorName, matricNumber: actorMatric },
 });
 
 export async function auditPage(database: Database, query: AuditQuery): Promise<AuditPage> {
   const where = filters(query);
-  const [rows, count, actions] = await database.client.batch(
-    [
-      {
-        sql: `SELECT ${COLUMNS} FROM audit_log ${where.sql} ORDER BY seq DESC LIMIT ? OFFSET ?`,
-        args: [...where.args, AUDIT_PAGE_SIZE, (query.page - 1) * AUDIT_PAGE_SIZE],
-      },
-      { sql: `SELECT count(*) AS n FROM audit_log ${where.sql}`, args: where.args },
-      "SELECT DISTINCT action FROM audit_log ORDER BY action",
-    ],
-    "read",
-  );
+  const { db } = database;
+  const [rows, total, actions] = await db.batch([
+    selectEntries(database)
+      .where(where)
+      .orderBy(desc(auditLog.seq))
+      .limit(AUDIT_PAGE_SIZE)
+      .offset((query.page - 1) * AUDIT_PAGE_SIZE),
+    db.select({ n: count() }).from(auditLog).where(where),
+    db.selectDistinct({ action: auditLog.action }).from(auditLog).orderBy(auditLog.action),
+  ]);
   return {
-    items: rows.rows.map((r) => toView(r as Record<string, unknown>)),
-    total: Number(count.rows[0]?.n ?? 0),
+    items: rows.map(toView),
+    total: total[0]?.n ?? 0,
     page: query.page,
     pageSize: AUDIT_PAGE_SIZE,
-    actions: actions.rows.map((r) => String(r.action)),
+    actions: actions.map((r) => r.action),
   };
 }
 
 export const AUDIT_CSV_HEADER = ["seq", "at", "actorName", "actorMatric", "action", "target", "summary", "address", "hash"];
 
 export async function auditCsv(database: Database, query: AuditQuery): Promise<string> {
-  const where = filters(query);
-  const rs = await database.client.execute({ sql: `SELECT ${COLUMNS} FROM audit_log ${where.sql} ORDER BY seq`, args: where.args });
-  const rows = rs.rows.map((r) => {
-    const e = toView(r as Record<string, unknown>);
+  const entries = await selectEntries(database).where(filters(query)).orderBy(auditLog.seq);
+  const rows = entries.map((r) => {
+    const e = toView(r);
     return [e.seq, e.at, e.actor.name, e.actor.matricNumber, e.action, e.target, e.summary, e.address, e.hash];
   });
   return toCsv(AUDIT_CSV_HEADER, rows);

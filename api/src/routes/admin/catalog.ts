@@ -40,7 +40,7 @@ export function catalogRoutes(deps: Deps) {
       const input = c.req.valid("json");
       const user = await createUser(database, input, clock.now(), deps.keys);
       if (!user) fail(409, messages.duplicateMatric);
-      await database.client.execute(bumpResultsVersionSql); // registered voters changed
+      await database.writer.submit([bumpResultsVersionSql]); // registered voters changed
       deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "user.create",
@@ -207,8 +207,8 @@ export function catalogRoutes(deps: Deps) {
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
       if (deleted.rowsAffected === 0) {
         // A candidate without votes of their own is still frozen on a ballot that has votes.
-        const own = await database.get("SELECT vote_count FROM candidates WHERE id = ?", [id]);
-        fail(409, Number(own?.vote_count ?? 0) > 0 ? messages.candidateHasVotes : messages.ballotFrozen);
+        const [own] = await db.select({ voteCount: candidates.voteCount }).from(candidates).where(eq(candidates.id, id));
+        fail(409, (own?.voteCount ?? 0) > 0 ? messages.candidateHasVotes : messages.ballotFrozen);
       }
       deps.hub.resultsChanged();
       const name = existing[0].name;

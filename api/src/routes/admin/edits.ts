@@ -13,7 +13,9 @@ import {
   updatePositionSchema,
   windowEditProblem,
 } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { AppEnv, Deps } from "../../deps.ts";
+import { candidates } from "../../db/schema.ts";
 import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
@@ -47,8 +49,7 @@ export function editRoutes(deps: Deps) {
       const methodChange =
         method.method !== current.method || method.seats !== current.seats || method.question !== current.question || method.passThreshold !== current.passThreshold;
       if (method.method === "referendum" && current.method !== "referendum") {
-        const held = await database.get("SELECT 1 FROM candidates WHERE position_id = ? LIMIT 1", [id]);
-        if (held) fail(400, messages.referendumHasNoCandidates);
+        if ((await database.db.$count(candidates, eq(candidates.positionId, id))) > 0) fail(400, messages.referendumHasNoCandidates);
       }
       const updated = {
         ...current,
@@ -118,7 +119,7 @@ export function editRoutes(deps: Deps) {
       // A move is refused if either position has a vote; checked in the same write as the
       // update, which the writer serialises with votes, so no vote slips in between.
       const moving = positionId !== current.positionId;
-      const oldPhoto = photo ? await database.get("SELECT photo_id FROM candidates WHERE id = ?", [id]) : undefined;
+      const [oldPhoto] = photo ? await db.select({ photoId: candidates.photoId }).from(candidates).where(eq(candidates.id, id)) : [];
       // What a voter saw on the ballot (name, photo, manifesto) is frozen once the position has a
       // vote too: a rename would move counted votes to another name.
       const rewriting = name !== current.name || manifesto !== (current.manifesto ?? null) || photo !== null;
@@ -137,7 +138,7 @@ export function editRoutes(deps: Deps) {
         const unused = "DELETE FROM photos WHERE id = ? AND NOT EXISTS (SELECT 1 FROM candidates WHERE photo_id = ?)";
         statements.unshift({ sql: "INSERT INTO photos (id, mime, data, created_at) VALUES (?, ?, ?, ?)", args: [photo.id, photo.mime, photo.data, clock.now()] });
         statements.push({ sql: unused, args: [photo.id, photo.id] });
-        if (oldPhoto?.photo_id) statements.push({ sql: unused, args: [String(oldPhoto.photo_id), String(oldPhoto.photo_id)] });
+        if (oldPhoto?.photoId) statements.push({ sql: unused, args: [oldPhoto.photoId, oldPhoto.photoId] });
       }
       const results = await database.writer.submit(statements);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates

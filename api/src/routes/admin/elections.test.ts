@@ -172,6 +172,8 @@ describe("starting a new election", () => {
 
   it("before any vote, ends the current one unlisted and starts the next", async () => {
     await t.openElection(admin, ["Ada"], "President");
+    // The settings are now held in memory: the start must make this process forget them.
+    expect((await (await t.request("/election", { token: admin })).json()).title).not.toBe(next.title);
     const res = await post("/admin/elections", admin, { ...next, copyPositions: false });
     expect(res.status).toBe(201);
     expect((await res.json()).election).toMatchObject({ id: 2, title: next.title, state: "open" });

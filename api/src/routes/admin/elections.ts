@@ -13,7 +13,6 @@ import { audit } from "../../http/audit.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { declarableAt, declareElection, oneAtATime, toSummary } from "../../services/election/declare.ts";
 import { currentElection } from "../../services/election/elections.ts";
-import { forgetElection } from "../../services/election/settings.ts";
 import { electionHasVotes, startElection } from "../../services/election/next-election.ts";
 
 export function electionLifecycleRoutes(deps: Deps) {
@@ -52,7 +51,7 @@ export function electionLifecycleRoutes(deps: Deps) {
       // Positions, settings and (keepRoll false) sessions changed in one write: every cache forgets.
       deps.ballotRules.invalidate();
       deps.sessions.invalidate();
-      forgetElection(database);
+      deps.electionSettings.invalidate();
       deps.results.changed();
       deps.hub.resultsChanged();
       deps.chat.changed();

@@ -20,7 +20,9 @@
  * Never put a secret, a date of birth, or anything about how someone voted in an entry.
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { auditLog, users } from "../../db/schema.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Keys } from "../../security/keys.ts";
 
@@ -84,9 +86,9 @@ export class AuditLog {
     const { database } = this;
     const key = this.keys.audit;
     for (let attempt = 0; ; attempt++) {
-      const tip = await database.client.execute("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
-      const prevHash = tip.rows[0] ? String(tip.rows[0].hash) : GENESIS_HASH;
-      const seq = tip.rows[0] ? Number(tip.rows[0].seq) + 1 : 1;
+      const [tip] = await database.db.select({ seq: auditLog.seq, hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+      const prevHash = tip ? tip.hash : GENESIS_HASH;
+      const seq = tip ? tip.seq + 1 : 1;
       const id = randomUUID();
       const full = { ...entry, id };
       const hash = entryHash(prevHash, full);
@@ -128,6 +130,14 @@ export interface ChainProblem {
 /** Rows read per query while verifying: the walk yields to the event loop between pages. */
 const VERIFY_PAGE = 1_000;
 
+export interface AuditChainReport {
+  entries: number;
+  head: string;
+  headSeq: number;
+  anchor: "ok" | "broken" | "unchecked";
+  problems: ChainProblem[];
+}
+
 /**
  * Walks the whole chain; returns every row where it breaks (empty when intact). With the
  * server's audit key it also checks the signed head: entries removed from the end, or
@@ -137,12 +147,15 @@ const VERIFY_PAGE = 1_000;
  * The walk reads a page at a time (a long log must not hold the server's event loop for
  * seconds) and reads the signed head after it: an entry and its head commit together, so
  * every entry walked is covered by that head, and entries appended meanwhile are walked too.
+ *
+ * SQL read as stored and coerced here, not through the schema's types: an edited copy may
+ * hold anything in any column, and every row must be named, never crash the check.
  */
 export async function verifyAuditChain(
   database: Database,
   key: Buffer | null,
   pageSize = VERIFY_PAGE,
-): Promise<{ entries: number; head: string; headSeq: number; anchor: "ok" | "broken" | "unchecked"; problems: ChainProblem[] }> {
+): Promise<AuditChainReport> {
   const problems: ChainProblem[] = [];
   let prev = GENESIS_HASH;
   let expectedSeq = 1;
@@ -219,14 +232,16 @@ export async function verifyAuditChain(
 
 /** The chain's newest entry (what a printed results sheet quotes): GENESIS_HASH when empty. */
 export async function auditHead(database: Database): Promise<{ entries: number; headSeq: number; head: string }> {
-  const rs = await database.client.execute("SELECT seq, hash, (SELECT count(*) FROM audit_log) AS n FROM audit_log ORDER BY seq DESC LIMIT 1");
-  const row = rs.rows[0];
-  return row ? { entries: Number(row.n), headSeq: Number(row.seq), head: String(row.hash) } : { entries: 0, headSeq: 0, head: GENESIS_HASH };
+  const [row] = await database.db
+    .select({ seq: auditLog.seq, hash: auditLog.hash, entries: sql<number>`(SELECT count(*) FROM ${auditLog})` })
+    .from(auditLog)
+    .orderBy(desc(auditLog.seq))
+    .limit(1);
+  return row ? { entries: Number(row.entries), headSeq: row.seq, head: row.hash } : { entries: 0, headSeq: 0, head: GENESIS_HASH };
 }
 
 /** `user:<id> <matric> <name>` for an entry's target (just the id when the account is gone). */
 export async function userTarget(database: Database, userId: string): Promise<string> {
-  const rs = await database.client.execute({ sql: "SELECT name, matric_number FROM users WHERE id = ?", args: [userId] });
-  const row = rs.rows[0];
-  return row ? `user:${userId} ${String(row.matric_number)} ${String(row.name)}` : `user:${userId}`;
+  const [row] = await database.db.select({ name: users.name, matricNumber: users.matricNumber }).from(users).where(eq(users.id, userId));
+  return row ? `user:${userId} ${row.matricNumber} ${row.name}` : `user:${userId}`;
 }

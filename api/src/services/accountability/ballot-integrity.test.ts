@@ -91,3 +91,41 @@ it("runs by itself when a position closes", async () => {
   const last = (await (await t.request("/admin/integrity", { token: admin })).json()) as { ok: boolean; trigger: string };
   expect(last).toMatchObject({ ok: true, trigger: "close" });
 });
+
+it("an integrity check run on demand while votes, mixer passes and results reads go on: nothing fails, every figure is right", async () => {
+  const admin = await t.adminToken();
+  const { position, candidates } = await t.openElection(admin, ["Alice", "Bob"]);
+  const voters = [];
+  for (let i = 0; i < 24; i++) voters.push(await t.createVoter(admin));
+  const statuses: number[] = [];
+  const checks: { ok: boolean; problems: string[] }[] = [];
+  const send = async (path: string, init: Parameters<TestApp["request"]>[1]) => {
+    const res = await t.request(path, init);
+    statuses.push(res.status);
+    return res;
+  };
+  // Every request at once: each vote's mixer pass and results recompute meets a running check.
+  await Promise.all(
+    voters.flatMap((v, i) => [
+      send("/vote", { method: "POST", token: v.token, json: { positionId: position._id, candidateId: candidates[i % 3 === 0 ? 1 : 0]._id } }),
+      send("/vote/results", { token: v.token }),
+      ...(i % 4 === 0
+        ? [
+            send("/admin/integrity/check", { method: "POST", token: admin }).then(async (res) => {
+              if (res.status === 200) checks.push((await res.json()) as { ok: boolean; problems: string[] });
+            }),
+            t.deps.mixer.mix(),
+          ]
+        : []),
+    ]),
+  );
+  expect(statuses.filter((s) => s >= 500)).toEqual([]);
+  expect(statuses.filter((s) => s === 201)).toHaveLength(24);
+  expect(checks).toHaveLength(6);
+  for (const check of checks) expect(check).toMatchObject({ ok: true, problems: [] });
+  await t.deps.mixer.mix();
+  // The tallies (the results snapshot may lag a busy recompute by design: services/results/results.ts).
+  const tallies = await sql("SELECT name, vote_count FROM candidates WHERE position_id = ? ORDER BY name", [position._id]);
+  expect(tallies.rows.map((r) => [r.name, r.vote_count])).toEqual([["Alice", 16], ["Bob", 8]]);
+  expect((await runAudit(t.database, t.deps.keys)).ok).toBe(true);
+});

@@ -16,15 +16,18 @@
  * Runs at every position's close (IntegrityService), on demand from the Admin Panel, and as
  * part of `npm run audit`; each run in the service is recorded in `integrity_checks`.
  */
+import type { ResultSet } from "@libsql/client";
 import { decodeMarks } from "@evoting/shared";
+import { and, desc, eq, gt, lte, max, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { integrityChecks, positions } from "../../db/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
-import { unsealPending, type Mixer } from "../votes/mixer.ts";
-import { verifyAuditChain } from "./audit-log.ts";
-import { checkTallies, type TallyCheckReport } from "./tally-check.ts";
+import { appliedPendingByPosition, unsealPending, type Mixer } from "../votes/mixer.ts";
+import { verifyAuditChain, type AuditChainReport } from "./audit-log.ts";
+import { TALLY_READS, tallyReport, type TallyCheckReport } from "./tally-check.ts";
 
 export interface BallotMatchReport {
   ok: boolean;
@@ -62,18 +65,22 @@ const bucketOf = (c: Choice) => JSON.stringify([c.positionId, c.kind, c.candidat
 const YIELD_EVERY = 1_000;
 const breathe = (i: number) => (i % YIELD_EVERY === YIELD_EVERY - 1 ? new Promise((resolve) => setImmediate(resolve)) : null);
 
+/** What the ballot match reads, in the order `matchBallots` takes them. */
+const BALLOT_READS: readonly string[] = [
+  "SELECT voter_id, position_id, sealed_choice FROM participations",
+  "SELECT id, position_id, sealed FROM pending_ballots",
+  "SELECT id, position_id, choice, candidate_id, marks, mac FROM ballots",
+];
+
 /** Participations against ballots and pending ballots, one to one, and each ballot's MAC. */
 export async function checkBallotMatches(database: Pick<Database, "client">, keys: Keys): Promise<BallotMatchReport> {
-  // One read transaction: the mixer may commit meanwhile, and a ballot must not be seen both
-  // pending and applied, or neither.
-  const tx = await database.client.transaction("read");
-  const [participations, pending, ballots] = await tx
-    .batch([
-      "SELECT voter_id, position_id, sealed_choice FROM participations",
-      "SELECT id, position_id, sealed FROM pending_ballots",
-      "SELECT id, position_id, choice, candidate_id, marks, mac FROM ballots",
-    ])
-    .finally(() => tx.close());
+  // One read batch: the mixer may commit meanwhile, and a ballot must not be seen both pending
+  // and applied, or neither.
+  return matchBallots(keys, await database.client.batch([...BALLOT_READS], "read"));
+}
+
+/** The match, from the results of `BALLOT_READS`, all read in one snapshot. */
+async function matchBallots(keys: Keys, [participations, pending, ballots]: ResultSet[]): Promise<BallotMatchReport> {
   const problems: string[] = [];
 
   // What each participation says its ballot is. Votes sealed before ballot ids existed (the
@@ -162,21 +169,28 @@ export interface IntegrityResult {
   problems: string[];
   tallies: TallyCheckReport;
   ballots: BallotMatchReport;
+  chain: AuditChainReport;
 }
 
-/** Everything the integrity check covers, with the key. */
+/**
+ * Everything the integrity check covers, with the key. The recounts and the ballots are read
+ * in ONE read batch, a consistent snapshot that holds the connection only within that call
+ * (never across an await, so the mixer, votes and results reads never meet it), and the
+ * applied pending rows are told from the ballots read in it.
+ */
 export async function runIntegrityCheck(database: Database, keys: Keys): Promise<IntegrityResult> {
-  // One after the other: each read transaction holds the client's one connection.
-  const tallies = await checkTallies(database, keys);
-  const ballots = await checkBallotMatches(database, keys);
+  const rs = await database.client.batch([...TALLY_READS, ...BALLOT_READS], "read");
+  const read = rs.slice(TALLY_READS.length);
+  const applied = appliedPendingByPosition(keys, read[1].rows, new Set(read[2].rows.map((r) => String(r.id))));
+  const tallies = tallyReport(rs, applied);
+  const ballots = await matchBallots(keys, read);
   const chain = await verifyAuditChain(database, keys.audit);
-  const problems = [
-    ...tallyProblems(tallies),
-    ...ballots.problems,
-    ...chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`),
-  ];
-  return { ok: problems.length === 0, problems, tallies, ballots };
+  const problems = [...tallyProblems(tallies), ...ballots.problems, ...chainProblems(chain)];
+  return { ok: problems.length === 0, problems, tallies, ballots, chain };
 }
+
+/** Sentences for what the audit log's check found. */
+export const chainProblems = (chain: AuditChainReport): string[] => chain.problems.map((p) => `Audit log entry ${p.seq}${p.id ? ` (${p.id})` : ""}: ${p.problem}`);
 
 export type IntegrityTrigger = "close" | "declaration" | "admin" | "start";
 
@@ -222,12 +236,13 @@ export class IntegrityService {
   /** One look for positions closed since the last close check; runs one check when there are. */
   async tick(): Promise<IntegrityRecord | null> {
     const closedBy = this.deps.clock.now() - this.deps.config.voteGraceMs;
-    const row = await this.deps.database.get(
-      `SELECT count(*) AS n FROM positions
-        WHERE end_time <= ? AND end_time > coalesce((SELECT max(at) FROM integrity_checks WHERE "trigger" = 'close'), -1) - ?`,
-      [closedBy, this.deps.config.voteGraceMs],
+    const { db } = this.deps.database;
+    const lastClose = db.select({ at: max(integrityChecks.at) }).from(integrityChecks).where(eq(integrityChecks.trigger, "close"));
+    const closed = await db.$count(
+      positions,
+      and(lte(positions.endTime, closedBy), gt(positions.endTime, sql`coalesce((${lastClose}), -1) - ${this.deps.config.voteGraceMs}`)),
     );
-    if (Number(row?.n ?? 0) === 0) return null;
+    if (closed === 0) return null;
     await this.deps.mixer.mix(); // a closed position's remaining ballots, whatever their number
     return this.run("close");
   }
@@ -237,20 +252,6 @@ export class IntegrityService {
     const next = this.running.catch(() => undefined).then(() => this.runNow(trigger));
     this.running = next;
     return next;
-  }
-
-  /**
-   * Runs the check, then `next` with its record before any other run starts: the check reads
-   * in a transaction that holds the client's one connection, so what a declaration reads after
-   * it must not meet a run the close timer queued meanwhile.
-   */
-  runThen<T>(trigger: IntegrityTrigger, next: (record: IntegrityRecord) => Promise<T>, before?: () => Promise<unknown>): Promise<T> {
-    const done = this.running.catch(() => undefined).then(async () => {
-      await before?.();
-      return next(await this.runNow(trigger));
-    });
-    this.running = done;
-    return done;
   }
 
   private async runNow(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
@@ -268,8 +269,11 @@ export class IntegrityService {
 
   /** The latest recorded run, or null before the first. */
   async last(): Promise<IntegrityRecord | null> {
-    const row = await this.deps.database.get(`SELECT at, "trigger", ok, problems FROM integrity_checks ORDER BY id DESC LIMIT 1`);
-    if (!row) return null;
-    return { at: Number(row.at), trigger: String(row.trigger) as IntegrityTrigger, ok: Number(row.ok) === 1, problems: JSON.parse(String(row.problems)) as string[] };
+    const [row] = await this.deps.database.db
+      .select({ at: integrityChecks.at, trigger: integrityChecks.trigger, ok: integrityChecks.ok, problems: integrityChecks.problems })
+      .from(integrityChecks)
+      .orderBy(desc(integrityChecks.id))
+      .limit(1);
+    return row ? { ...row, problems: JSON.parse(row.problems) as string[] } : null;
   }
 }

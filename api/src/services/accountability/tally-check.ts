@@ -4,7 +4,7 @@
  * tallied yet), equals the number of participation records, and every candidate's tally
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
-import type { Transaction } from "@libsql/client";
+import type { ResultSet } from "@libsql/client";
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
 import { appliedPendingByPosition } from "../votes/mixer.ts";
@@ -59,28 +59,39 @@ export interface TallyCheckReport {
   integrity: string;
 }
 
-async function readRecounts(tx: Transaction, keys: Pick<Keys, "seal"> | null) {
-  const recounts = await tx.batch([
-    `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
-            (SELECT count(*) FROM participations) AS participations`,
-    RECOUNT_BY_POSITION_SQL,
-    "PRAGMA quick_check",
-    RECOUNT_BY_CANDIDATE_SQL,
-  ]);
-  const applied = keys && Number(recounts[0].rows[0].pending) > 0 ? await appliedPendingByPosition(tx, keys) : new Map<string, number>();
-  return { recounts, applied };
-}
+/** The recounts, in the order `tallyReport` takes them. */
+export const TALLY_READS: readonly string[] = [
+  `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
+          (SELECT count(*) FROM participations) AS participations`,
+  RECOUNT_BY_POSITION_SQL,
+  "PRAGMA quick_check",
+  RECOUNT_BY_CANDIDATE_SQL,
+];
+
+/**
+ * With the key, beside the recounts: the pending rows, and the ids of the ballots of the
+ * positions that have any (where a pending row's ballot, once applied, is).
+ */
+const PENDING_READS: readonly string[] = [
+  "SELECT id, position_id, sealed FROM pending_ballots",
+  "SELECT id FROM ballots WHERE position_id IN (SELECT position_id FROM pending_ballots)",
+];
 
 /**
  * Reads only through the client, so a bench's plain libSQL client can be audited too. With
  * the server's keys, pending rows whose ballot is applied already count as applied. Every
- * read is in one read transaction: a live database gives one consistent picture, whatever
- * the mixer commits meanwhile. The transaction holds the client's connection (this project's
- * clients have one), so nothing else may use the client until the audit returns.
+ * read is in one read batch: one consistent picture whatever the mixer commits meanwhile,
+ * and the connection is held only within that one call, never across an await.
  */
 export async function checkTallies(database: Pick<Database, "client">, keys?: Pick<Keys, "seal"> | null): Promise<TallyCheckReport> {
-  const tx = await database.client.transaction("read");
-  const { recounts, applied } = await readRecounts(tx, keys ?? null).finally(() => tx.close());
+  if (!keys) return tallyReport(await database.client.batch([...TALLY_READS], "read"), new Map());
+  const rs = await database.client.batch([...TALLY_READS, ...PENDING_READS], "read");
+  const [pending, beside] = rs.slice(TALLY_READS.length);
+  return tallyReport(rs, appliedPendingByPosition(keys, pending.rows, new Set(beside.rows.map((r) => String(r.id)))));
+}
+
+/** The report from the results of `TALLY_READS` (first in `recounts`) and the applied pending rows per position. */
+export function tallyReport(recounts: ResultSet[], applied: Map<string, number>): TallyCheckReport {
   const [totals, perPosition, integrity, perCandidate] = recounts;
   const appliedPending = [...applied.values()].reduce((sum, n) => sum + n, 0);
   const choiceTallyMismatches = perPosition.rows.flatMap((r) =>

@@ -19,6 +19,7 @@ import type { InStatement } from "@libsql/client";
 import { toRole } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
+import { sessionByTokenHash } from "../../db/hot-reads.ts";
 import type { AuthUser } from "./auth-user.ts";
 
 /** Ends every session of the account that is still open at `now` (one statement of a larger write). */
@@ -130,32 +131,20 @@ export class SessionCache {
   private async load(token: string, now: number): Promise<Session | null> {
     const generation = this.generation;
     const tokenHash = hashToken(token);
-    // Raw SQL on purpose: the query builder cost more than the lookup itself (bench/). A
-    // prepared statement on the direct connection for a database file (db/direct.ts).
-    // A station device's token is made with its station session, in the same instant
-    // (openStationSession); a sign-in that opened a station before there were such tokens
-    // stays an ordinary one.
-    const row = await this.database.get(
-      `SELECT u.id, u.name, u.role, u.matric_number, u.email, u.password_hash IS NOT NULL AS has_password, s.expires_at,
-              (SELECT st.id FROM station_sessions st WHERE st.login_token_hash = s.token_hash AND st.opened_at = s.created_at) AS station_session_id
-              FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = ? AND s.expires_at > ? AND s.revoked_at IS NULL AND u.disabled_at IS NULL
-             LIMIT 1`,
-      [tokenHash, now],
-    );
+    const row = await sessionByTokenHash(this.database, tokenHash, now);
     if (!row) return null;
     const session: Session = {
       tokenHash,
-      expiresAt: Number(row.expires_at),
-      ...(row.station_session_id === null ? {} : { stationSessionId: String(row.station_session_id) }),
+      expiresAt: row.expiresAt,
+      ...(row.stationSessionId === null ? {} : { stationSessionId: row.stationSessionId }),
       // Frozen: the same object serves every request of the session.
       user: Object.freeze({
-        id: String(row.id),
-        name: String(row.name),
+        id: row.id,
+        name: row.name,
         role: toRole(row.role),
-        matricNumber: String(row.matric_number),
-        email: row.email === null ? null : String(row.email),
-        hasPassword: Number(row.has_password) === 1,
+        matricNumber: row.matricNumber,
+        email: row.email,
+        hasPassword: row.hasPassword,
       }),
     };
     this.remember(token, session, generation);

@@ -1,6 +1,6 @@
 /** Accounts: creation, lookup, and the public profile shape. */
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Role, StaffAccount, UserProfile } from "@evoting/shared";
 import type { AuthUser } from "./auth-user.ts";
 import type { Database, Db } from "../../db/client.ts";
@@ -94,16 +94,20 @@ export async function checkDateOfBirth(
 }
 
 /** Observers and officers: the accounts an admin may disable (admins and voters are not). */
-const DISABLEABLE = "role IN ('observer', 'officer')";
+const disableable = inArray(users.role, ["observer", "officer"]);
 
 export async function listStaff(database: Database): Promise<StaffAccount[]> {
-  const rs = await database.client.execute(`SELECT id, name, matric_number, role, disabled_at FROM users WHERE ${DISABLEABLE} ORDER BY role, name, matric_number`);
-  return rs.rows.map((r) => ({
-    _id: String(r.id),
-    name: String(r.name),
-    matricNumber: String(r.matric_number),
+  const rows = await database.db
+    .select({ id: users.id, name: users.name, matricNumber: users.matricNumber, role: users.role, disabledAt: users.disabledAt })
+    .from(users)
+    .where(disableable)
+    .orderBy(users.role, users.name, users.matricNumber);
+  return rows.map((r) => ({
+    _id: r.id,
+    name: r.name,
+    matricNumber: r.matricNumber,
     role: r.role === "officer" ? "officer" : "observer",
-    disabled: r.disabled_at !== null,
+    disabled: r.disabledAt !== null,
   }));
 }
 
@@ -117,12 +121,15 @@ export async function setStaffDisabled(
   disabled: boolean,
   now: number,
 ): Promise<{ name: string; matricNumber: string; role: string } | null> {
-  const row = await database.get(`SELECT name, matric_number, role FROM users WHERE id = ? AND ${DISABLEABLE}`, [id]);
+  const [row] = await database.db
+    .select({ name: users.name, matricNumber: users.matricNumber, role: users.role })
+    .from(users)
+    .where(and(eq(users.id, id), disableable));
   if (!row) return null;
   const [updated] = await database.writer.submit([
-    { sql: `UPDATE users SET disabled_at = ? WHERE id = ? AND ${DISABLEABLE}`, args: [disabled ? now : null, id] },
+    statementOf(database.db.update(users).set({ disabledAt: disabled ? now : null }).where(and(eq(users.id, id), disableable))),
     ...(disabled ? [endSessionsStatement(id, now)] : []),
   ]);
   sessions.invalidate();
-  return updated.rowsAffected === 1 ? { name: String(row.name), matricNumber: String(row.matric_number), role: String(row.role) } : null;
+  return updated.rowsAffected === 1 ? row : null;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_PASS_THRESHOLD, type Candidate, type Position } from "@evoting/
 import type { Database, Db } from "../../db/client.ts";
 import { candidates, positions } from "../../db/schema.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
+import { userGroups } from "../../db/hot-reads.ts";
 
 export const photoUrl = (photoId: string | null): string | null => (photoId ? `/api/photos/${photoId}` : null);
 
@@ -106,6 +107,5 @@ export async function findCandidateWithPosition(db: Db, id: string) {
 
 /** The voter's roll groups (users.groups), for positions limited to groups. */
 export async function voterGroups(database: Database, userId: string): Promise<string[]> {
-  const row = await database.get("SELECT groups FROM users WHERE id = ?", [userId]);
-  return parseGroups(row ? String(row.groups) : "[]");
+  return parseGroups((await userGroups(database, userId)) ?? "[]");
 }

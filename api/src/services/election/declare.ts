@@ -7,12 +7,14 @@
  */
 import { createHash } from "node:crypto";
 import { messages, resultsCsv, type ElectionArchive, type ElectionSummary, type Results, type ResultsSheet } from "@evoting/shared";
+import { and, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { disputedBallots, electionArchives, electionSettings, elections, pendingBallots, positions } from "../../db/schema.ts";
 import { BUMP_CATALOG_VERSION, CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import type { Deps } from "../../deps.ts";
 import { auditHead } from "../accountability/audit-log.ts";
 import { listPositions } from "./catalog.ts";
-import { currentElection, toElectionRow, type ElectionRow } from "./elections.ts";
+import { currentElection, type ElectionRow } from "./elections.ts";
 
 export type Refusal = { refused: string; problems?: string[] };
 
@@ -31,9 +33,12 @@ export function oneAtATime<T>(database: Database, work: () => Promise<T>): Promi
 
 /** When the current election's results may be declared: its last end (election or position) plus the grace. */
 export async function declarableAt(database: Database, election: ElectionRow, graceMs: number): Promise<number> {
-  const row = await database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ?`, [election.id]);
-  const settings = await database.get("SELECT end_time FROM election_settings WHERE id = 1");
-  return Math.max(Number(settings?.end_time ?? election.endTime), Number(row?.end ?? -Infinity)) + graceMs;
+  const { db } = database;
+  const [[last], [settings]] = await db.batch([
+    db.select({ end: max(positions.endTime) }).from(positions).where(eq(positions.electionId, election.id)),
+    db.select({ endTime: electionSettings.endTime }).from(electionSettings).where(eq(electionSettings.id, 1)),
+  ]);
+  return Math.max(settings?.endTime ?? election.endTime, last?.end ?? -Infinity) + graceMs;
 }
 
 type DeclareDeps = Pick<Deps, "database" | "mixer" | "integrity" | "results" | "receiptLists" | "config">;
@@ -44,22 +49,18 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
   if (election.state !== "open") return { refused: messages.electionAlreadyDeclared };
   const at = await declarableAt(database, election, deps.config.voteGraceMs);
   if (now < at) return { refused: messages.declareTooEarly(new Date(at).toISOString()) };
-  const held = await database.get("SELECT count(*) AS n FROM disputed_ballots");
-  if (Number(held?.n ?? 0) > 0) return { refused: messages.declareHeldBallots };
+  if ((await database.db.$count(disputedBallots)) > 0) return { refused: messages.declareHeldBallots };
 
-  // Every position has closed for good, so the mixer applies what each still holds, however few:
-  // first in the integrity queue, so its reads never meet a check's transaction.
-  const apply = () => deps.mixer.mix();
-  return deps.integrity.runThen("declaration", async (check): Promise<Refusal | { archive: ElectionArchive }> => {
-    const pending = await database.get("SELECT count(*) AS n FROM pending_ballots");
-    if (Number(pending?.n ?? 0) > 0) return { refused: messages.declarePending };
-    if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
-    const refused = await archiveElection(deps, election, now);
-    if (refused) return refused;
-    const archive = await readArchive(database, election.id);
-    if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
-    return { archive };
-  }, apply);
+  // Every position has closed for good, so the mixer applies what each still holds, however few.
+  await deps.mixer.mix();
+  const check = await deps.integrity.run("declaration");
+  if ((await database.db.$count(pendingBallots)) > 0) return { refused: messages.declarePending };
+  if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
+  const refused = await archiveElection(deps, election, now);
+  if (refused) return refused;
+  const archive = await readArchive(database, election.id);
+  if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
+  return { archive };
 }
 
 /** Freezes the current election's results as published, and marks it declared, in one write. */
@@ -76,7 +77,8 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
     const list = await deps.receiptLists.of(p._id);
     receipts.push({ positionId: p._id, positionTitle: p.title, total: list.length, receipts: list });
   }
-  const settings = { ...(await database.get("SELECT * FROM election_settings WHERE id = 1")) };
+  // SQL: the row is archived as the table holds it (its column names), whatever columns it has.
+  const settings = { ...(await database.client.execute("SELECT * FROM election_settings WHERE id = 1")).rows[0] };
   const record = { sheet, receipts, settings, positions };
 
   try {
@@ -119,25 +121,25 @@ export function toSummary(e: ElectionRow): ElectionSummary {
 
 /** The declared elections, newest first. */
 export async function listDeclared(database: Database): Promise<ElectionSummary[]> {
-  const rs = await database.client.execute("SELECT * FROM elections WHERE state = 'declared' ORDER BY id DESC");
-  return rs.rows.map((r) => toSummary(toElectionRow(r)));
+  const rows = await database.db.select().from(elections).where(eq(elections.state, "declared")).orderBy(desc(elections.id));
+  return rows.map(toSummary);
 }
 
 /** A declared election's archive, as published; undefined for any other id. */
 export async function readArchive(database: Database, id: number): Promise<ElectionArchive | undefined> {
-  const rs = await database.client.execute({
-    sql: `SELECT e.*, a.results_csv, a.results_sha256, a.audit_seq, a.audit_hash, a.record
-            FROM elections e JOIN election_archives a ON a.election_id = e.id WHERE e.id = ? AND e.state = 'declared'`,
-    args: [id],
-  });
-  const row = rs.rows[0];
+  const [row] = await database.db
+    .select({ election: elections, archive: electionArchives })
+    .from(elections)
+    .innerJoin(electionArchives, eq(electionArchives.electionId, elections.id))
+    .where(and(eq(elections.id, id), eq(elections.state, "declared")));
   if (!row) return undefined;
-  const record = JSON.parse(String(row.record)) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions">;
+  const { archive } = row;
+  const record = JSON.parse(archive.record) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions">;
   return {
-    election: toSummary(toElectionRow(row)),
-    resultsCsv: Buffer.from(row.results_csv as ArrayBuffer).toString("utf8"),
-    resultsSha256: String(row.results_sha256),
-    audit: { seq: Number(row.audit_seq), hash: String(row.audit_hash) },
+    election: toSummary(row.election),
+    resultsCsv: archive.resultsCsv.toString("utf8"),
+    resultsSha256: archive.resultsSha256,
+    audit: { seq: archive.auditSeq, hash: archive.auditHash },
     ...record,
   };
 }

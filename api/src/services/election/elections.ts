@@ -1,7 +1,9 @@
 /** The elections an installation has run, and whether one can still change (db/elections.ts says which is current). */
 import type { ElectionState } from "@evoting/shared";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
+import { candidates, elections, positions } from "../../db/schema.ts";
 
 export interface ElectionRow {
   id: number;
@@ -14,23 +16,11 @@ export interface ElectionRow {
   declaredAt: number | null;
 }
 
-export function toElectionRow(r: Record<string, unknown>): ElectionRow {
-  return {
-    id: Number(r.id),
-    title: String(r.title),
-    subtitle: String(r.subtitle),
-    startTime: Number(r.start_time),
-    endTime: Number(r.end_time),
-    state: String(r.state) as ElectionState,
-    createdAt: Number(r.created_at),
-    declaredAt: r.declared_at === null || r.declared_at === undefined ? null : Number(r.declared_at),
-  };
-}
-
+/** The newest election (db/elections.ts). */
 export async function currentElection(database: Database): Promise<ElectionRow> {
-  const row = await database.get(`SELECT * FROM elections WHERE id = ${CURRENT_ELECTION_SQL}`);
+  const [row] = await database.db.select().from(elections).orderBy(desc(elections.id)).limit(1);
   if (!row) throw new Error("elections has no row: was migration 0020 applied?");
-  return toElectionRow(row);
+  return row;
 }
 
 /**
@@ -39,11 +29,15 @@ export async function currentElection(database: Database): Promise<ElectionRow> 
  * route answers its own 404).
  */
 export async function positionFrozen(database: Database, ids: { positionId?: string; candidateId?: string }): Promise<boolean> {
-  const state = `SELECT e.state <> 'open' OR e.id <> ${CURRENT_ELECTION_SQL} AS frozen`;
-  const row = ids.positionId
-    ? await database.get(`${state} FROM positions p JOIN elections e ON e.id = p.election_id WHERE p.id = ?`, [ids.positionId])
-    : await database.get(`${state} FROM candidates c JOIN positions p ON p.id = c.position_id JOIN elections e ON e.id = p.election_id WHERE c.id = ?`, [
-        ids.candidateId ?? "",
-      ]);
+  const { db } = database;
+  const frozen = sql<number>`${elections.state} <> 'open' OR ${elections.id} <> ${sql.raw(CURRENT_ELECTION_SQL)}`;
+  const [row] = ids.positionId
+    ? await db.select({ frozen }).from(positions).innerJoin(elections, eq(elections.id, positions.electionId)).where(eq(positions.id, ids.positionId))
+    : await db
+        .select({ frozen })
+        .from(candidates)
+        .innerJoin(positions, eq(positions.id, candidates.positionId))
+        .innerJoin(elections, eq(elections.id, positions.electionId))
+        .where(eq(candidates.id, ids.candidateId ?? ""));
   return Number(row?.frozen ?? 0) === 1;
 }

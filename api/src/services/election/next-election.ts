@@ -11,7 +11,9 @@
 import { randomUUID } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { messages, type StartElectionInput } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { positions } from "../../db/schema.ts";
 import { BUMP_CATALOG_VERSION, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
@@ -20,12 +22,13 @@ import { currentElection, type ElectionRow } from "./elections.ts";
 
 /** Whether the current election holds any vote: counted, waiting for the mixer, or held from a lost station device. */
 export async function electionHasVotes(database: Database): Promise<boolean> {
-  const row = await database.get(
+  // SQL: one statement of three EXISTS and no FROM, which drizzle's select cannot build.
+  const rs = await database.client.execute(
     `SELECT EXISTS (SELECT 1 FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL})
          OR EXISTS (SELECT 1 FROM pending_ballots WHERE position_id IN ${CURRENT_POSITIONS_SQL})
          OR EXISTS (SELECT 1 FROM disputed_ballots) AS voted`,
   );
-  return Number(row?.voted ?? 0) === 1;
+  return Number(rs.rows[0]?.voted ?? 0) === 1;
 }
 
 export interface StartedElection {
@@ -50,23 +53,23 @@ export async function startElection(database: Database, input: StartElectionInpu
   const copies: InStatement[] = [];
   // Chosen ids imply copying: the schema already refused them alongside copyPositions false.
   if (input.copyPositions || input.positionIds) {
-    const rs = await database.client.execute({
-      sql: `SELECT id, title, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count
-              FROM positions WHERE election_id = ? ORDER BY start_time, created_at, title`,
-      args: [previous.id],
-    });
+    const kept = await database.db
+      .select()
+      .from(positions)
+      .where(eq(positions.electionId, previous.id))
+      .orderBy(positions.startTime, positions.createdAt, positions.title);
     const chosen = input.positionIds ? new Set(input.positionIds) : null;
     if (chosen) {
-      const known = new Set(rs.rows.map((p) => String(p.id)));
+      const known = new Set(kept.map((p) => p.id));
       const unknown = [...chosen].filter((positionId) => !known.has(positionId));
       if (unknown.length > 0) return { refused: messages.copyPositionsUnknown(unknown), status: 400 };
     }
-    rs.rows.filter((p) => !chosen || chosen.has(String(p.id))).forEach((p, i) =>
+    kept.filter((p) => !chosen || chosen.has(p.id)).forEach((p, i) =>
       copies.push({
         sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, eligible_groups, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         // One millisecond apart: the copies keep the old order (positions list by start, then creation).
-        args: [randomUUID(), p.title, startTime, endTime, now + i, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold, p.live_count, id],
+        args: [randomUUID(), p.title, startTime, endTime, now + i, p.eligibleGroups, p.allowAbstain, p.method, p.seats, p.question, p.passThreshold, p.liveCount, id],
       }),
     );
   }

@@ -4,50 +4,61 @@
  * visibility and ballot order.
  */
 import { nominationWindowProblem, type ElectionSettings, type ElectionSettingsInput, type Position } from "@evoting/shared";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { electionSettings } from "../../db/schema.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
 
-/**
- * Every results request and vote page reads the settings: a copy is kept for up to a second
- * (the staleness the live results already allow when another process writes), and dropped at
- * once when this process saves. Whether results are hidden is still decided per request
- * against the clock, so the close is exact.
- */
+/** How long a copy is served without reading the row again. */
 const FRESH_MS = 1_000;
-const cache = new WeakMap<Database, { settings: ElectionSettings; at: number }>();
 
-export async function getElection(database: Database): Promise<ElectionSettings> {
-  const hit = cache.get(database);
-  if (hit && performance.now() - hit.at < FRESH_MS) return hit.settings;
-  const settings = await readElection(database);
-  cache.set(database, { settings, at: performance.now() });
-  return settings;
-}
+/**
+ * The election settings of one database, from memory (`Deps.electionSettings`). Every results
+ * request and vote page reads them: a copy is served for up to a second (the staleness the
+ * live results already allow when another process writes), and forgotten at once when this
+ * process writes them: every write to `election_settings` calls `invalidate()` after its
+ * commit. Whether results are hidden is still decided per request against the clock, so the
+ * close is exact.
+ */
+export class ElectionSettingsCache {
+  private held: { settings: ElectionSettings; at: number } | null = null;
+  /** Moves whenever the copy is forgotten: a read that started before does not store. */
+  private generation = 0;
 
-/** Drops this process's copy after a write elsewhere in it (a new election's settings). */
-export function forgetElection(database: Database): void {
-  cache.delete(database);
+  constructor(private readonly database: Database) {}
+
+  async get(): Promise<ElectionSettings> {
+    const { held, generation } = this;
+    if (held && performance.now() - held.at < FRESH_MS) return held.settings;
+    const settings = await readElection(this.database);
+    if (generation === this.generation) this.held = { settings, at: performance.now() };
+    return settings;
+  }
+
+  /** Forgets the copy: called after any write to the settings in this process. */
+  invalidate(): void {
+    this.held = null;
+    this.generation++;
+  }
 }
 
 async function readElection(database: Database): Promise<ElectionSettings> {
-  const row = await database.get(
-    "SELECT title, subtitle, start_time, end_time, results_visibility, ballot_order, unopposed, ballot_batch, nominations_start, nominations_end FROM election_settings WHERE id = 1",
-  );
+  const [row] = await database.db.select().from(electionSettings).where(eq(electionSettings.id, 1));
   if (!row) throw new Error("election_settings has no row: was migration 0004 applied?");
   return {
-    title: String(row.title),
-    subtitle: String(row.subtitle),
-    startTime: toIso(row.start_time),
-    endTime: toIso(row.end_time),
-    resultsVisibility: row.results_visibility === "after-close" ? "after-close" : "live",
-    ballotOrder: row.ballot_order === "random" ? "random" : "fixed",
+    title: row.title,
+    subtitle: row.subtitle,
+    startTime: toIso(row.startTime),
+    endTime: toIso(row.endTime),
+    resultsVisibility: row.resultsVisibility === "after-close" ? "after-close" : "live",
+    ballotOrder: row.ballotOrder === "random" ? "random" : "fixed",
     unopposed: row.unopposed === "yes-no" ? "yes-no" : "single",
-    ballotBatch: Number(row.ballot_batch),
-    nominationsStart: row.nominations_start === null ? null : toIso(row.nominations_start),
-    nominationsEnd: row.nominations_end === null ? null : toIso(row.nominations_end),
+    ballotBatch: row.ballotBatch,
+    nominationsStart: row.nominationsStart === null ? null : toIso(row.nominationsStart),
+    nominationsEnd: row.nominationsEnd === null ? null : toIso(row.nominationsEnd),
   };
 }
 
@@ -69,7 +80,11 @@ export function mergedNominationWindow(input: ElectionSettingsInput, current: El
 export class SettingsRefused extends Error {}
 
 /** Replaces the settings (a `ballotBatch` or nomination time left out keeps its value); answers what they were and what they are now (for the audit). */
-export async function saveElection(database: Database, input: ElectionSettingsInput, now: number) {
+export async function saveElection(
+  { database, electionSettings }: { database: Database; electionSettings: ElectionSettingsCache },
+  input: ElectionSettingsInput,
+  now: number,
+) {
   const before = await readElection(database);
   const nominations = mergedNominationWindow(input, before);
   if (typeof nominations === "string") throw new SettingsRefused(nominations);
@@ -98,8 +113,8 @@ export async function saveElection(database: Database, input: ElectionSettingsIn
       args: [input.title, input.subtitle, Date.parse(input.startTime), Date.parse(input.endTime)],
     },
   ]);
-  cache.delete(database);
-  return { before, after: await getElection(database) };
+  electionSettings.invalidate();
+  return { before, after: await electionSettings.get() };
 }
 
 /** "title: 'A' -> 'B'; ballotOrder: fixed -> random": what changed, for a person reading the audit log. */

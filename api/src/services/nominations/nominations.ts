@@ -6,7 +6,7 @@
  * A refusal throws `NominationRefusal` and writes nothing.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   isEligible,
@@ -14,6 +14,7 @@ import {
   nominationMessages as m,
   nominationsOpen,
   type ApplyNominationInput,
+  type ElectionSettings,
   type MyNominations,
   type Nomination,
   type NominationRequest,
@@ -23,17 +24,16 @@ import {
 import type { Database } from "../../db/client.ts";
 import { nominations, positions, users } from "../../db/schema.ts";
 import { parseGroups, photoUrl, voterGroups } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { positionHasVoteSql } from "../election/ballot-freeze.ts";
-import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { CURRENT_ELECTION_SQL, inCurrentPositions } from "../../db/elections.ts";
 import { positionFrozen } from "../election/elections.ts";
 
 /**
  * A nomination belongs to its position's election: the lists show the current election's, and
  * nothing about a past or declared election's nominations changes.
  */
-const ofCurrentElection = sql`${nominations.positionId} IN ${sql.raw(CURRENT_POSITIONS_SQL)}`;
+const ofCurrentElection = inCurrentPositions(nominations.positionId);
 
 async function refuseIfPastElection(database: Database, positionId: string): Promise<void> {
   if (await positionFrozen(database, { positionId })) refuse(409, messages.electionDeclared);
@@ -115,12 +115,13 @@ export function listNominations(database: Database, filters: { state?: Nominatio
 }
 
 async function positionHasVote(database: Database, positionId: string): Promise<boolean> {
-  return Boolean(await database.get(`SELECT 1 AS voted WHERE ${positionHasVoteSql("?")}`, [positionId, positionId]));
+  // SQL: the very test the writes below freeze a ballot by (election/ballot-freeze.ts).
+  const rs = await database.client.execute({ sql: `SELECT 1 AS voted WHERE ${positionHasVoteSql("?")}`, args: [positionId, positionId] });
+  return rs.rows.length > 0;
 }
 
 /** The window, the positions this voter may apply for, their applications and the answers asked of them. */
-export async function myNominations(database: Database, userId: string, now: number): Promise<MyNominations> {
-  const election = await getElection(database);
+export async function myNominations(database: Database, election: ElectionSettings, userId: string, now: number): Promise<MyNominations> {
   const open = nominationsOpen(now, election);
   const askedAs = (role: "proposer" | "seconder") =>
     readNominations(
@@ -149,6 +150,7 @@ export async function myNominations(database: Database, userId: string, now: num
 
 /** Positions that take candidates and whose ballot is not yet published (no vote). */
 async function openPositions(database: Database): Promise<{ _id: string; title: string; eligibleGroups: string[] }[]> {
+  // SQL: the ballot-freeze test (election/ballot-freeze.ts) is SQL text shared with the writes.
   const rows = await database.client.execute(
     `SELECT id, title, eligible_groups FROM positions p
       WHERE p.election_id = ${CURRENT_ELECTION_SQL} AND method <> 'referendum' AND NOT ${positionHasVoteSql("p.id")}
@@ -187,8 +189,14 @@ export interface PhotoRow {
 }
 
 /** A voter's application; answers the stored nomination. */
-export async function applyForNomination(database: Database, voter: Voter, input: ApplyNominationInput, photo: PhotoRow, now: number): Promise<Nomination> {
-  const election = await getElection(database);
+export async function applyForNomination(
+  database: Database,
+  election: ElectionSettings,
+  voter: Voter,
+  input: ApplyNominationInput,
+  photo: PhotoRow,
+  now: number,
+): Promise<Nomination> {
   if (!nominationsOpen(now, election)) refuse(409, m.nominationsClosed);
 
   const position = (await database.db.select().from(positions).where(eq(positions.id, input.positionId)).limit(1))[0];
@@ -241,10 +249,13 @@ export async function applyForNomination(database: Database, voter: Voter, input
 
 /** A named proposer or seconder confirms or declines; the last confirmation submits it for screening. */
 export async function answerNomination(database: Database, id: string, userId: string, answer: "confirmed" | "declined"): Promise<{ nomination: Nomination; role: "proposer" | "seconder" }> {
-  const row = await database.get("SELECT position_id, proposer_id, seconder_id, proposer_answer, seconder_answer, state FROM nominations WHERE id = ?", [id]);
-  if (!row) refuse(404, m.nominationNotFound);
-  const role = row!.proposer_id === userId ? "proposer" : row!.seconder_id === userId ? "seconder" : refuse(403, m.nominationNotYours);
-  await refuseIfPastElection(database, String(row!.position_id));
+  const [row] = await database.db
+    .select({ positionId: nominations.positionId, proposerId: nominations.proposerId, seconderId: nominations.seconderId, proposerAnswer: nominations.proposerAnswer, seconderAnswer: nominations.seconderAnswer })
+    .from(nominations)
+    .where(eq(nominations.id, id));
+  if (!row) return refuse(404, m.nominationNotFound);
+  const role = row.proposerId === userId ? "proposer" : row.seconderId === userId ? "seconder" : refuse(403, m.nominationNotYours);
+  await refuseIfPastElection(database, row.positionId);
   const other = role === "proposer" ? "seconder" : "proposer";
   const [updated] = await database.writer.submit([
     {
@@ -254,7 +265,7 @@ export async function answerNomination(database: Database, id: string, userId: s
       args: [answer, answer, id, userId],
     },
   ]);
-  if (updated.rowsAffected === 0) refuse(409, row![`${role}_answer`] !== "pending" ? m.nominationAlreadyAnswered : m.nominationNotAwaiting);
+  if (updated.rowsAffected === 0) refuse(409, row[`${role}Answer`] !== "pending" ? m.nominationAlreadyAnswered : m.nominationNotAwaiting);
   return { nomination: (await findNomination(database, id))!, role };
 }
 
@@ -288,9 +299,9 @@ export async function withdrawNomination(database: Database, id: string, userId:
 }
 
 async function findNominationOwned(database: Database, id: string, userId: string): Promise<Nomination> {
-  const owner = await database.get("SELECT applicant_id FROM nominations WHERE id = ?", [id]);
+  const [owner] = await database.db.select({ applicantId: nominations.applicantId }).from(nominations).where(eq(nominations.id, id));
   // Someone else's application is as unknown as a missing one: ids are not disclosed.
-  if (!owner || owner.applicant_id !== userId) refuse(404, m.nominationNotFound);
+  if (!owner || owner.applicantId !== userId) refuse(404, m.nominationNotFound);
   return (await findNomination(database, id))!;
 }
 
@@ -325,8 +336,8 @@ export async function approveNomination(database: Database, id: string, now: num
   if (after.state === "approved" && after.candidateId === candidateId) return after;
   if (after.state !== "submitted") refuse(409, `${m.nominationNotSubmitted} ${after.state}`);
   if (await positionHasVote(database, after.positionId)) refuse(409, messages.ballotFrozen);
-  const method = await database.get("SELECT method FROM positions WHERE id = ?", [after.positionId]);
-  if (method?.method === "referendum") refuse(409, m.nominationReferendum);
+  const [position] = await database.db.select({ method: positions.method }).from(positions).where(eq(positions.id, after.positionId));
+  if (position?.method === "referendum") refuse(409, m.nominationReferendum);
   return refuse(409, m.nominationAlreadyCandidate);
 }
 

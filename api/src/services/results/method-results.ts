@@ -14,7 +14,9 @@ import {
   type CountRule,
   type PositionResult,
 } from "@evoting/shared";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { ballots } from "../../db/schema.ts";
 
 export interface PositionMethodRow {
   method: BallotMethod;
@@ -30,8 +32,11 @@ export interface PositionMethodRow {
 
 /** A ranked position's ballots, as stored (shared `encodeMarks`), first preference first. */
 export async function rankedBallots(database: Database, positionId: string): Promise<string[][]> {
-  const rs = await database.client.execute({ sql: "SELECT marks FROM ballots WHERE position_id = ? AND choice = 'ranked'", args: [positionId] });
-  return rs.rows.map((r) => decodeMarks(r.marks === null ? null : String(r.marks)));
+  const rows = await database.db
+    .select({ marks: ballots.marks })
+    .from(ballots)
+    .where(and(eq(ballots.positionId, positionId), eq(ballots.choice, "ranked")));
+  return rows.map((r) => decodeMarks(r.marks));
 }
 
 /**

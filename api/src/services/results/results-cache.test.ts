@@ -28,7 +28,7 @@ describe("results from memory", () => {
     const { candidates } = await t.openElection(admin, ["Ada"]);
     // Never costly here: on a loaded machine (a CI run beside other work) a recompute of one
     // candidate took over 5 ms and the stale snapshot was served, as it is meant to be at scale.
-    const results = new ResultsService(t.database, t.clock, Infinity);
+    const results = new ResultsService(t.database, t.clock, t.deps.electionSettings, Infinity);
     const votes = async () => (await results.get()).results[0].breakdown[0].votes;
     expect(await votes()).toBe(0);
 
@@ -48,7 +48,7 @@ describe("results from memory", () => {
     t = await createTestApp();
     const admin = await t.adminToken();
     const { candidates } = await t.openElection(admin, ["Ada"]);
-    const results = new ResultsService(t.database, t.clock, Infinity);
+    const results = new ResultsService(t.database, t.clock, t.deps.electionSettings, Infinity);
     const first = await results.json();
     expect(JSON.parse(first).results[0].breakdown[0].votes).toBe(0);
     expect(await results.json()).toBe(first);

@@ -12,9 +12,11 @@ import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Rol
 import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Clock } from "../../clock.ts";
-import { RESULTS_VERSION } from "../../db/schema.ts";
+import { max, sql } from "drizzle-orm";
+import { positions, RESULTS_VERSION } from "../../db/schema.ts";
+import { metaCounter } from "../../db/hot-reads.ts";
 import { photoUrl } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
+import type { ElectionSettingsCache } from "../election/settings.ts";
 import { withMethod, type PositionMethodRow } from "./method-results.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
@@ -57,6 +59,7 @@ export class ResultsService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly electionSettings: ElectionSettingsCache,
     /** A recompute slower than this lets a stale snapshot be served meanwhile (COSTLY_MS). */
     private readonly costlyMs = COSTLY_MS,
     /** The offline grace after a position's end (Config.voteGraceMs): it is closed only after both; a ranked position's full count waits for that. */
@@ -64,9 +67,7 @@ export class ResultsService {
   ) {}
 
   async version(): Promise<number> {
-    // Every results request and every live tick reads this: a prepared statement (db/direct.ts).
-    const row = await this.database.get(`SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`);
-    return Number(row?.value ?? 0);
+    return metaCounter(this.database, RESULTS_VERSION);
   }
 
   /** 'after-close' visibility withholds tallies from voters until the window ends and every position has closed. */
@@ -98,8 +99,11 @@ export class ResultsService {
     const at = performance.now();
     const held = this.settings;
     if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held;
-    const [value, last] = await Promise.all([getElection(this.database), this.database.get(`SELECT max(end_time) AS end FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL}`)]);
-    const lastEnd = last?.end === null || last?.end === undefined ? -Infinity : Number(last.end);
+    const [value, [last]] = await Promise.all([
+      this.electionSettings.get(),
+      this.database.db.select({ end: max(positions.endTime) }).from(positions).where(sql`${positions.electionId} = ${sql.raw(CURRENT_ELECTION_SQL)}`),
+    ]);
+    const lastEnd = last?.end ?? -Infinity;
     this.settings = { value, lastEnd, changes, at };
     return this.settings;
   }
@@ -169,7 +173,8 @@ export class ResultsService {
   private async compute(): Promise<{ version: number; results: Results; refreshAt: number }> {
     const started = performance.now();
     const client = this.database.client;
-    // One read batch: a consistent view of counter, voters, participation and tallies.
+    // One read batch: a consistent view of counter, voters, participation and tallies. SQL:
+    // the results path (p99 < 10 ms at 500,000 ballots, bench/), with json_each for turnout.
     const [v, voters, voted, rows, eligible, settings, pending] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,

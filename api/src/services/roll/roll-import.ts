@@ -25,6 +25,7 @@ import {
   type RollReport,
 } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
+import { users } from "../../db/schema.ts";
 import type { Keys } from "../../security/keys.ts";
 import { hashDateOfBirth } from "../../security/passwords.ts";
 import type { Deps } from "../../deps.ts";
@@ -127,18 +128,10 @@ export interface RollPlan {
 export async function planRollImport(database: Database, keys: Pick<Keys, "dob">, text: string, now: number): Promise<RollPlan> {
   const { rows, issues } = readRollCsv(text);
   const stored = new Map<string, StoredVoter>();
-  const rs = await database.client.execute("SELECT id, matric_number, name, email, groups, role, dob_hash, disabled_at FROM users");
-  for (const r of rs.rows) {
-    stored.set(String(r.matric_number), {
-      id: String(r.id),
-      name: String(r.name),
-      email: r.email === null ? null : String(r.email),
-      groups: String(r.groups),
-      role: String(r.role),
-      dobHash: r.dob_hash === null ? null : String(r.dob_hash),
-      offRoll: r.disabled_at !== null,
-    });
-  }
+  const roll = await database.db
+    .select({ id: users.id, matricNumber: users.matricNumber, name: users.name, email: users.email, groups: users.groups, role: users.role, dobHash: users.dobHash, disabledAt: users.disabledAt })
+    .from(users);
+  for (const { matricNumber, disabledAt, ...r } of roll) stored.set(matricNumber, { ...r, offRoll: disabledAt !== null });
 
   const statements: InStatement[] = [];
   const firstSeen = new Map<string, number>();

@@ -31,6 +31,10 @@ export interface VoterFilter {
   voted?: boolean;
 }
 
+/**
+ * SQL: the filter is SQL text shared by the list, its count and the export (LIKE ... ESCAPE,
+ * instr on the stored JSON, the voted subquery), measured on a 10,000-voter roll.
+ */
 function where(filter: VoterFilter): { sql: string; args: InArgs } {
   const parts = [VOTER];
   const args: (string | number)[] = [];
@@ -82,6 +86,7 @@ export async function listVoters(database: Database, filter: VoterFilter, page: 
 
 /** Every group label on the roll with how many voters carry it (the filter's choices). */
 export async function rollGroups(database: Database): Promise<{ name: string; voters: number }[]> {
+  // SQL: json_each, a table-valued function drizzle has no builder for.
   const rs = await database.client.execute(
     `SELECT g.value AS name, count(*) AS voters FROM users u, json_each(u.groups) g WHERE ${VOTER} GROUP BY g.value ORDER BY g.value`,
   );

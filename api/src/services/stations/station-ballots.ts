@@ -31,9 +31,10 @@ import {
 } from "@evoting/shared";
 import type { Deps } from "../../deps.ts";
 import type { Keys } from "../../security/keys.ts";
+import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { disputedBallots, stationBallots } from "../../db/schema.ts";
 import { listPositions } from "../election/catalog.ts";
-import { getElection } from "../election/settings.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
 import { methodVoteChoice } from "../votes/ballot-rules.ts";
@@ -80,7 +81,7 @@ export interface DeliverInput {
   graceMs: number;
 }
 
-export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer">, input: DeliverInput): Promise<StationDelivery> {
+export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">, input: DeliverInput): Promise<StationDelivery> {
   const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
@@ -96,11 +97,11 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
 
   // A replay answers as the first delivery did, even once the station is revoked: the device
   // that lost that answer must learn its ballot counted.
-  const stored = await database.get("SELECT answer FROM station_ballots WHERE id = ?", [ballot.ballotId]);
-  if (stored) return { kind: "answer", answer: JSON.parse(String(stored.answer)) as StationBallotAnswer, fresh: false, station };
+  const stored = await storedAnswer(database, ballot.ballotId);
+  if (stored) return { kind: "answer", answer: stored, fresh: false, station };
 
   const voter = await findRollEntry(database, ballot.voterId);
-  const [list, { unopposed }] = await Promise.all([listPositions(database.db), getElection(database)]);
+  const [list, { unopposed }] = await Promise.all([listPositions(database.db), deps.electionSettings.get()]);
   const positions = new Map(list.map((p) => [p._id, p]));
   // One choice per position: the first.
   const chosen = ballot.choices.filter((c, i) => ballot.choices.findIndex((d) => d.positionId === c.positionId) === i);
@@ -186,7 +187,7 @@ async function hold(
  * settled as refused. Either way its sealed copy is deleted with the decision.
  */
 export async function decideHeld(
-  deps: Pick<Deps, "database" | "keys" | "mixer">,
+  deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">,
   sessionId: string,
   accept: boolean,
   now: number,
@@ -196,18 +197,21 @@ export async function decideHeld(
   const row = session ? await findStation(database, session.stationId) : null;
   if (!session || !row) return null;
   const station = { id: row.id, name: row.name };
-  const held = await database.client.execute({ sql: "SELECT id, sealed, positions FROM disputed_ballots WHERE session_id = ?", args: [sessionId] });
+  const held = await database.db
+    .select({ id: disputedBallots.id, sealed: disputedBallots.sealed, positions: disputedBallots.positions })
+    .from(disputedBallots)
+    .where(eq(disputedBallots.sessionId, sessionId));
   const titles = new Map((await listPositions(database.db)).map((p) => [p._id, p.title]));
   const answers: StationBallotAnswer[] = [];
   const fresh: StationBallotAnswer[] = [];
-  for (const r of held.rows) {
-    const ballotId = String(r.id);
+  for (const r of held) {
+    const ballotId = r.id;
     let result: StationDelivery;
     if (accept) {
-      const sealed = JSON.parse(String(r.sealed)) as SealedStationBallot;
+      const sealed = JSON.parse(r.sealed) as SealedStationBallot;
       result = await deliverStationBallot(deps, { sealed, idempotencyKey: ballotId, officerId: null, committee: true, now, graceMs: Number.POSITIVE_INFINITY });
     } else {
-      const outcomes = (JSON.parse(String(r.positions)) as string[]).map((positionId) => ({ positionId, positionTitle: titles.get(positionId) ?? "", counted: false, message: messages.stationBallotRejected }));
+      const outcomes = (JSON.parse(r.positions) as string[]).map((positionId) => ({ positionId, positionTitle: titles.get(positionId) ?? "", counted: false, message: messages.stationBallotRejected }));
       result = await settle(database, station, { ballotId, voter: { matricNumber: "", name: "" }, outcomes });
     }
     await database.writer.submit([{ sql: "DELETE FROM disputed_ballots WHERE id = ?", args: [ballotId] }]);
@@ -227,8 +231,13 @@ async function settle(database: Database, station: { id: string; name: string },
   ]);
   if (inserted.rowsAffected === 1) return { kind: "answer", answer, fresh: true, station };
   // Another delivery of the same ballot stored its answer first: that one stands.
-  const first = await database.get("SELECT answer FROM station_ballots WHERE id = ?", [answer.ballotId]);
-  return { kind: "answer", answer: first ? (JSON.parse(String(first.answer)) as StationBallotAnswer) : answer, fresh: false, station };
+  return { kind: "answer", answer: (await storedAnswer(database, answer.ballotId)) ?? answer, fresh: false, station };
+}
+
+/** The answer stored for a station ballot, or null before its first delivery settled. */
+async function storedAnswer(database: Database, ballotId: string): Promise<StationBallotAnswer | null> {
+  const [row] = await database.db.select({ answer: stationBallots.answer }).from(stationBallots).where(eq(stationBallots.id, ballotId));
+  return row ? (JSON.parse(row.answer) as StationBallotAnswer) : null;
 }
 
 /** Why this position's choice is refused (the vote page's rules, at the device's cast instant), or null. */

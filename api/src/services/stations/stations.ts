@@ -5,7 +5,9 @@
  */
 import { hkdfSync, randomBytes, randomUUID } from "node:crypto";
 import { isStaff, matricSearchKey, toRole, type RollEntry, type StationDevice, type StationInfo, type StationOfficer, type StationTally } from "@evoting/shared";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { disputedBallots, sessions, stationOfficers, stationSessions, stations, users } from "../../db/schema.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
@@ -27,44 +29,40 @@ export interface StationRow {
 }
 
 export async function findStation(database: Database, id: string): Promise<StationRow | null> {
-  const row = await database.get("SELECT id, name, revoked_at FROM stations WHERE id = ?", [id]);
-  if (!row) return null;
-  return { id: String(row.id), name: String(row.name), revokedAt: row.revoked_at === null ? null : Number(row.revoked_at) };
+  const [row] = await database.db.select({ id: stations.id, name: stations.name, revokedAt: stations.revokedAt }).from(stations).where(eq(stations.id, id));
+  return row ?? null;
 }
 
 export async function listStations(database: Database): Promise<StationInfo[]> {
-  const [stationRows, officerRows] = await Promise.all([
-    database.client.execute("SELECT id, name, created_at, revoked_at, ballots_taken FROM stations ORDER BY created_at, name"),
-    database.client.execute(
-      `SELECT o.station_id, u.id, u.name, u.matric_number, u.role
-         FROM station_officers o JOIN users u ON u.id = o.user_id ORDER BY u.name`,
-    ),
+  const { db } = database;
+  const [stationRows, officerRows] = await db.batch([
+    db.select().from(stations).orderBy(stations.createdAt, stations.name),
+    db
+      .select({ stationId: stationOfficers.stationId, id: users.id, name: users.name, matricNumber: users.matricNumber, role: users.role })
+      .from(stationOfficers)
+      .innerJoin(users, eq(users.id, stationOfficers.userId))
+      .orderBy(users.name),
   ]);
   const officers = new Map<string, StationOfficer[]>();
-  for (const r of officerRows.rows) {
-    const list = officers.get(String(r.station_id)) ?? [];
-    list.push({ _id: String(r.id), name: String(r.name), matricNumber: String(r.matric_number), role: toRole(r.role) });
-    officers.set(String(r.station_id), list);
+  for (const r of officerRows) {
+    const list = officers.get(r.stationId) ?? [];
+    list.push({ _id: r.id, name: r.name, matricNumber: r.matricNumber, role: toRole(r.role) });
+    officers.set(r.stationId, list);
   }
-  return stationRows.rows.map((r) => ({
-    _id: String(r.id),
-    name: String(r.name),
-    createdAt: new Date(Number(r.created_at)).toISOString(),
-    revokedAt: iso(r.revoked_at === null ? null : Number(r.revoked_at)),
-    ballotsTaken: Number(r.ballots_taken),
-    officers: officers.get(String(r.id)) ?? [],
+  return stationRows.map((r) => ({
+    _id: r.id,
+    name: r.name,
+    createdAt: new Date(r.createdAt).toISOString(),
+    revokedAt: iso(r.revokedAt),
+    ballotsTaken: r.ballotsTaken,
+    officers: officers.get(r.id) ?? [],
   }));
 }
 
 export async function stationTally(database: Database): Promise<StationTally> {
-  const rs = await database.client.execute("SELECT id, name, revoked_at, ballots_taken FROM stations ORDER BY created_at, name");
-  const stations = rs.rows.map((r) => ({
-    _id: String(r.id),
-    name: String(r.name),
-    revoked: r.revoked_at !== null,
-    ballotsTaken: Number(r.ballots_taken),
-  }));
-  return { stations, total: stations.reduce((sum, s) => sum + s.ballotsTaken, 0) };
+  const rows = await database.db.select().from(stations).orderBy(stations.createdAt, stations.name);
+  const list = rows.map((r) => ({ _id: r.id, name: r.name, revoked: r.revokedAt !== null, ballotsTaken: r.ballotsTaken }));
+  return { stations: list, total: list.reduce((sum, s) => sum + s.ballotsTaken, 0) };
 }
 
 export async function createStation(database: Database, name: string, now: number) {
@@ -85,14 +83,14 @@ export async function revokeStation(database: Database, id: string, now: number)
 export type AssignResult = { officer: StationOfficer } | "no-user" | "not-staff";
 
 export async function assignOfficer(database: Database, stationId: string, matricNumber: string, now: number): Promise<AssignResult> {
-  const row = await database.get("SELECT id, name, matric_number, role FROM users WHERE matric_number = ?", [matricNumber]);
+  const [row] = await database.db.select({ id: users.id, name: users.name, matricNumber: users.matricNumber, role: users.role }).from(users).where(eq(users.matricNumber, matricNumber));
   if (!row) return "no-user";
   const role = toRole(row.role);
   if (!isStaff(role)) return "not-staff";
   await database.writer.submit([
-    { sql: "INSERT OR IGNORE INTO station_officers (station_id, user_id, assigned_at) VALUES (?, ?, ?)", args: [stationId, String(row.id), now] },
+    { sql: "INSERT OR IGNORE INTO station_officers (station_id, user_id, assigned_at) VALUES (?, ?, ?)", args: [stationId, row.id, now] },
   ]);
-  return { officer: { _id: String(row.id), name: String(row.name), matricNumber: String(row.matric_number), role } };
+  return { officer: { _id: row.id, name: row.name, matricNumber: row.matricNumber, role } };
 }
 
 /** Unassigning also ends the officer's open sessions at this station: their device stops taking ballots. */
@@ -108,17 +106,21 @@ export async function removeOfficer(database: Database, stationId: string, userI
 }
 
 export async function isAssigned(database: Database, stationId: string, userId: string): Promise<boolean> {
-  return !!(await database.get("SELECT 1 AS ok FROM station_officers WHERE station_id = ? AND user_id = ?", [stationId, userId]));
+  const held = await database.db
+    .select({ userId: stationOfficers.userId })
+    .from(stationOfficers)
+    .where(and(eq(stationOfficers.stationId, stationId), eq(stationOfficers.userId, userId)));
+  return held.length > 0;
 }
 
 /** Live stations this user may staff. */
 export async function stationsOf(database: Database, userId: string) {
-  const rs = await database.client.execute({
-    sql: `SELECT s.id, s.name FROM stations s JOIN station_officers o ON o.station_id = s.id
-           WHERE o.user_id = ? AND s.revoked_at IS NULL ORDER BY s.name`,
-    args: [userId],
-  });
-  return rs.rows.map((r) => ({ _id: String(r.id), name: String(r.name) }));
+  return database.db
+    .select({ _id: stations.id, name: stations.name })
+    .from(stations)
+    .innerJoin(stationOfficers, eq(stationOfficers.stationId, stations.id))
+    .where(and(eq(stationOfficers.userId, userId), isNull(stations.revokedAt)))
+    .orderBy(stations.name);
 }
 
 export interface StationSessionRow {
@@ -147,14 +149,14 @@ export async function openStationSession(
   database: Database,
   input: { stationId: string; officerId: string; openerTokenHash: string; now: number },
 ): Promise<{ row: StationSessionRow; token: string }> {
-  const opener = await database.get("SELECT expires_at FROM sessions WHERE token_hash = ?", [input.openerTokenHash]);
+  const [opener] = await database.db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.tokenHash, input.openerTokenHash));
   const token = randomBytes(32).toString("base64url");
   const row: StationSessionRow = {
     id: randomUUID(),
     stationId: input.stationId,
     officerId: input.officerId,
     loginTokenHash: hashToken(token),
-    loginExpiresAt: opener ? Number(opener.expires_at) : input.now,
+    loginExpiresAt: opener ? opener.expiresAt : input.now,
     openedAt: input.now,
     closedAt: null,
     lostAt: null,
@@ -176,22 +178,9 @@ export async function openStationSession(
 }
 
 export async function findStationSession(database: Database, id: string): Promise<StationSessionRow | null> {
-  const r = await database.get(
-    "SELECT id, station_id, officer_id, login_token_hash, login_expires_at, opened_at, closed_at, lost_at, closed_pending FROM station_sessions WHERE id = ?",
-    [id],
-  );
+  const [r] = await database.db.select().from(stationSessions).where(eq(stationSessions.id, id));
   if (!r) return null;
-  return {
-    id: String(r.id),
-    stationId: String(r.station_id),
-    officerId: String(r.officer_id),
-    loginTokenHash: String(r.login_token_hash),
-    loginExpiresAt: Number(r.login_expires_at),
-    openedAt: Number(r.opened_at),
-    closedAt: r.closed_at === null ? null : Number(r.closed_at),
-    lostAt: r.lost_at === null ? null : Number(r.lost_at),
-    closedPending: r.closed_pending === null ? null : (JSON.parse(String(r.closed_pending)) as string[]),
-  };
+  return { ...r, closedPending: r.closedPending === null ? null : (JSON.parse(r.closedPending) as string[]) };
 }
 
 /** The device closes its own session, naming the ballots it still holds: after this, only those can count. */
@@ -207,12 +196,15 @@ export async function closeStationSession(database: Database, id: string, now: n
  * ballot cast at or after this instant was not cast with an officer signed in.
  */
 export async function sessionEnd(database: Database, session: StationSessionRow): Promise<number> {
-  const login = await database.get("SELECT expires_at, revoked_at FROM sessions WHERE token_hash = ?", [session.loginTokenHash]);
+  const [login] = await database.db
+    .select({ expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, session.loginTokenHash));
   // The live row when it is still there (its expiry may have been extended); the copy taken
   // at opening once clean-up has removed it.
-  const ends = [login ? Number(login.expires_at) : session.loginExpiresAt];
+  const ends = [login ? login.expiresAt : session.loginExpiresAt];
   if (session.closedAt !== null) ends.push(session.closedAt);
-  if (login && login.revoked_at !== null) ends.push(Number(login.revoked_at));
+  if (login && login.revokedAt !== null) ends.push(login.revokedAt);
   return Math.min(...ends);
 }
 
@@ -225,6 +217,7 @@ const parseGroups = (value: unknown): string[] => {
   }
 };
 
+// SQL: a correlated group_concat over the current election's positions, shared by both roll reads.
 const ROLL_COLUMNS = `u.id, u.matric_number, u.name, u.groups, u.role,
   (SELECT group_concat(p.position_id) FROM participations p WHERE p.voter_id = u.id AND p.position_id IN ${CURRENT_POSITIONS_SQL}) AS voted`;
 
@@ -264,9 +257,12 @@ function toRoll(rows: Record<string, unknown>[]): RollEntry[] {
 }
 
 export async function findRollEntry(database: Database, voterId: string): Promise<(RollEntry & { role: string }) | null> {
-  const r = await database.get("SELECT id, matric_number, name, groups, role FROM users WHERE id = ?", [voterId]);
+  const [r] = await database.db
+    .select({ id: users.id, matricNumber: users.matricNumber, name: users.name, groups: users.groups, role: users.role })
+    .from(users)
+    .where(eq(users.id, voterId));
   if (!r) return null;
-  return { _id: String(r.id), matricNumber: String(r.matric_number), name: String(r.name), groups: parseGroups(r.groups), voted: [], role: toRole(r.role) };
+  return { _id: r.id, matricNumber: r.matricNumber, name: r.name, groups: parseGroups(r.groups), voted: [], role: toRole(r.role) };
 }
 
 /**
@@ -283,31 +279,41 @@ export async function markSessionLost(database: Database, sessionId: string, now
 
 /** Every device a station was opened on (its station sessions), with the ballots held from lost ones, per position. */
 export async function listStationDevices(database: Database, titles: ReadonlyMap<string, string>): Promise<StationDevice[]> {
-  const [sessions, held] = await database.client.batch(
-    [
-      `SELECT s.id, s.station_id, st.name AS station_name, u.name AS officer_name, u.matric_number, s.opened_at, s.closed_at, s.lost_at
-         FROM station_sessions s JOIN stations st ON st.id = s.station_id JOIN users u ON u.id = s.officer_id
-        ORDER BY st.name, s.opened_at`,
-      "SELECT session_id, positions FROM disputed_ballots",
-    ],
-    "read",
-  );
+  const { db } = database;
+  const [opened, held] = await db.batch([
+    db
+      .select({
+        id: stationSessions.id,
+        stationId: stationSessions.stationId,
+        stationName: stations.name,
+        officerName: users.name,
+        matricNumber: users.matricNumber,
+        openedAt: stationSessions.openedAt,
+        closedAt: stationSessions.closedAt,
+        lostAt: stationSessions.lostAt,
+      })
+      .from(stationSessions)
+      .innerJoin(stations, eq(stations.id, stationSessions.stationId))
+      .innerJoin(users, eq(users.id, stationSessions.officerId))
+      .orderBy(stations.name, stationSessions.openedAt),
+    db.select({ sessionId: disputedBallots.sessionId, positions: disputedBallots.positions }).from(disputedBallots),
+  ]);
   const counts = new Map<string, { total: number; byPosition: Map<string, number> }>();
-  for (const r of held.rows) {
-    const entry = counts.get(String(r.session_id)) ?? { total: 0, byPosition: new Map<string, number>() };
+  for (const r of held) {
+    const entry = counts.get(r.sessionId) ?? { total: 0, byPosition: new Map<string, number>() };
     entry.total++;
-    for (const id of JSON.parse(String(r.positions)) as string[]) entry.byPosition.set(id, (entry.byPosition.get(id) ?? 0) + 1);
-    counts.set(String(r.session_id), entry);
+    for (const id of JSON.parse(r.positions) as string[]) entry.byPosition.set(id, (entry.byPosition.get(id) ?? 0) + 1);
+    counts.set(r.sessionId, entry);
   }
-  return sessions.rows.map((r) => {
-    const c = counts.get(String(r.id));
+  return opened.map((r) => {
+    const c = counts.get(r.id);
     return {
-      _id: String(r.id),
-      station: { _id: String(r.station_id), name: String(r.station_name) },
-      officer: { name: String(r.officer_name), matricNumber: String(r.matric_number) },
-      openedAt: new Date(Number(r.opened_at)).toISOString(),
-      closedAt: iso(r.closed_at === null ? null : Number(r.closed_at)),
-      lostAt: iso(r.lost_at === null ? null : Number(r.lost_at)),
+      _id: r.id,
+      station: { _id: r.stationId, name: r.stationName },
+      officer: { name: r.officerName, matricNumber: r.matricNumber },
+      openedAt: new Date(r.openedAt).toISOString(),
+      closedAt: iso(r.closedAt),
+      lostAt: iso(r.lostAt),
       held: {
         total: c?.total ?? 0,
         positions: [...(c?.byPosition ?? new Map<string, number>())].map(([positionId, ballots]) => ({ positionId, positionTitle: titles.get(positionId) ?? "", ballots })),

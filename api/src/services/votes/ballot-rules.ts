@@ -11,9 +11,11 @@
  *   old rule;
  * - from another process within a second, through `meta.catalog_version` (db/cache-versions.ts).
  */
-import { marksCapacity, messages, methodBallot, type BallotMethod, type MethodBallotRules, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
+import { marksCapacity, messages, methodBallot, type MethodBallotRules, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
 import type { VoteChoice } from "./cast.ts";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { candidates, elections, positions } from "../../db/schema.ts";
 import { CATALOG_VERSION, VersionWatch } from "../../db/cache-versions.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { parseGroups } from "../election/catalog.ts";
@@ -67,37 +69,42 @@ export class BallotRules {
 
   private async load(): Promise<Snapshot> {
     const generation = this.generation;
-    const [positionRows, candidateRows] = await Promise.all([
-      this.database.client.execute(`SELECT p.id, p.start_time, p.end_time, p.eligible_groups, p.allow_abstain, p.method, p.seats, p.question, p.pass_threshold,
-                e.state <> 'open' OR e.id <> ${CURRENT_ELECTION_SQL} AS frozen
-           FROM positions p JOIN elections e ON e.id = p.election_id`),
-      this.database.client.execute("SELECT id, name, position_id FROM candidates"),
+    const { db } = this.database;
+    const [positionRows, candidateRows] = await db.batch([
+      db
+        .select({
+          id: positions.id,
+          startTime: positions.startTime,
+          endTime: positions.endTime,
+          eligibleGroups: positions.eligibleGroups,
+          allowAbstain: positions.allowAbstain,
+          method: positions.method,
+          seats: positions.seats,
+          question: positions.question,
+          passThreshold: positions.passThreshold,
+          frozen: sql<number>`${elections.state} <> 'open' OR ${elections.id} <> ${sql.raw(CURRENT_ELECTION_SQL)}`,
+        })
+        .from(positions)
+        .innerJoin(elections, eq(elections.id, positions.electionId)),
+      db.select({ id: candidates.id, name: candidates.name, positionId: candidates.positionId }).from(candidates),
     ]);
-    const candidates = new Map<string, CandidateRef>();
+    const candidateRefs = new Map<string, CandidateRef>();
     const idsOf = new Map<string, string[]>();
-    for (const r of candidateRows.rows) {
-      const positionId = String(r.position_id);
-      candidates.set(String(r.id), { name: String(r.name), positionId });
-      idsOf.set(positionId, [...(idsOf.get(positionId) ?? []), String(r.id)]);
+    for (const { id, name, positionId } of candidateRows) {
+      candidateRefs.set(id, { name, positionId });
+      idsOf.set(positionId, [...(idsOf.get(positionId) ?? []), id]);
     }
-    const positions = new Map<string, PositionRules>();
-    for (const r of positionRows.rows) {
-      const id = String(r.id);
-      positions.set(id, {
-        startTime: Number(r.start_time),
-        endTime: Number(r.end_time),
-        eligibleGroups: parseGroups(String(r.eligible_groups)),
-        allowAbstain: Number(r.allow_abstain) === 1,
+    const rules = new Map<string, PositionRules>();
+    for (const { id, eligibleGroups, frozen, ...r } of positionRows) {
+      rules.set(id, {
+        ...r,
+        eligibleGroups: parseGroups(eligibleGroups),
         candidateCount: idsOf.get(id)?.length ?? 0,
         candidateIds: idsOf.get(id) ?? [],
-        method: String(r.method ?? "single") as BallotMethod,
-        seats: Number(r.seats ?? 1),
-        question: r.question === null || r.question === undefined ? null : String(r.question),
-        passThreshold: Number(r.pass_threshold ?? 0.5),
-        frozen: Number(r.frozen) === 1,
+        frozen: Number(frozen) === 1,
       });
     }
-    const snapshot = { positions, candidates };
+    const snapshot = { positions: rules, candidates: candidateRefs };
     if (generation === this.generation) {
       this.snapshot = snapshot;
       this.loading = null;

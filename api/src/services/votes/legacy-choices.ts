@@ -17,7 +17,8 @@ export async function resealLegacyChoices(database: Database, keys: Keys): Promi
   let resealed = 0;
   let after = ["", ""];
   for (;;) {
-    // Keyset pages over every row not at the fixed length (a legacy row may be longer too).
+    // Keyset pages over every row not at the fixed length (a legacy row may be longer too);
+    // SQL: a row-value comparison, which drizzle has no operator for.
     const rs = await database.client.execute({
       sql: `SELECT voter_id, position_id, sealed_choice FROM participations
              WHERE length(sealed_choice) <> ? AND (voter_id, position_id) > (?, ?)

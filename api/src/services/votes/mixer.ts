@@ -30,7 +30,9 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import type { BallotKind } from "@evoting/shared";
+import { count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { electionSettings, pendingBallots, positions } from "../../db/schema.ts";
 import type { WriteStatement } from "../../db/writer.ts";
 import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
@@ -209,23 +211,15 @@ const deleteDoneStatement = (ids: readonly string[]): WriteStatement => ({
  * Pending rows whose ballot exists already, per position: applied by a pass that a crash cut
  * off before its last commit (the next pass deletes them), or by one still running. The audit
  * counts them as applied, not pending. Needs the key: nothing else ties a pending row to its
- * ballot. Rows that do not unseal with it are left out (they count as pending).
+ * ballot. Rows that do not unseal with it are left out (they count as pending). `applied`
+ * holds the ids of ballots read in the same snapshot as `pending`.
  */
-export async function appliedPendingByPosition(client: Pick<Database["client"], "execute">, keys: Pick<Keys, "seal">): Promise<Map<string, number>> {
+export function appliedPendingByPosition(keys: Pick<Keys, "seal">, pending: readonly Record<string, unknown>[], applied: ReadonlySet<string>): Map<string, number> {
   const byPosition = new Map<string, number>();
-  const pending = await client.execute("SELECT id, position_id, sealed FROM pending_ballots");
-  const positionOf = new Map<string, string>();
-  for (const row of pending.rows) {
+  for (const row of pending) {
     const record = unsealPending(keys, String(row.id), String(row.sealed));
-    if (record) positionOf.set(record.b, String(row.position_id));
-  }
-  if (positionOf.size === 0) return byPosition;
-  const found = await client.execute({
-    sql: "SELECT value AS id FROM json_each(?) WHERE EXISTS (SELECT 1 FROM ballots b WHERE b.id = value)",
-    args: [JSON.stringify([...positionOf.keys()])],
-  });
-  for (const row of found.rows) {
-    const position = positionOf.get(String(row.id)) as string;
+    if (!record || !applied.has(record.b)) continue;
+    const position = String(row.position_id);
     byPosition.set(position, (byPosition.get(position) ?? 0) + 1);
   }
   return byPosition;
@@ -308,18 +302,20 @@ export class Mixer {
    * observer, a station officer) could tie those few voters to their choices.
    */
   private async duePositions(): Promise<{ due: Set<string>; batch: number }> {
-    const [waiting, settings] = await this.database.client.batch(
-      [
-        { sql: `SELECT q.position_id, count(*) AS n, p.end_time FROM pending_ballots q JOIN positions p ON p.id = q.position_id GROUP BY q.position_id`, args: [] },
-        "SELECT ballot_batch FROM election_settings WHERE id = 1",
-      ],
-      "read",
-    );
-    const batch = Math.max(1, Number(settings.rows[0]?.ballot_batch ?? 1));
+    const { db } = this.database;
+    const [waiting, settings] = await db.batch([
+      db
+        .select({ positionId: pendingBallots.positionId, n: count(), endTime: positions.endTime })
+        .from(pendingBallots)
+        .innerJoin(positions, eq(positions.id, pendingBallots.positionId))
+        .groupBy(pendingBallots.positionId),
+      db.select({ ballotBatch: electionSettings.ballotBatch }).from(electionSettings).where(eq(electionSettings.id, 1)),
+    ]);
+    const batch = Math.max(1, settings[0]?.ballotBatch ?? 1);
     const closedBefore = this.options.now() - this.options.graceMs;
     const due = new Set<string>();
-    for (const r of waiting.rows) {
-      if (Number(r.n) >= batch || Number(r.end_time) <= closedBefore) due.add(String(r.position_id));
+    for (const r of waiting) {
+      if (r.n >= batch || r.endTime <= closedBefore) due.add(r.positionId);
     }
     return { due, batch };
   }
@@ -327,21 +323,19 @@ export class Mixer {
   private async pass(): Promise<number> {
     const { due, batch } = await this.duePositions();
     if (due.size === 0) return 0;
-    const rs = await this.database.client.execute({
-      sql: "SELECT id, position_id, sealed FROM pending_ballots WHERE position_id IN (SELECT value FROM json_each(?))",
-      args: [JSON.stringify([...due])],
-    });
+    const rows = await this.database.db
+      .select({ id: pendingBallots.id, positionId: pendingBallots.positionId, sealed: pendingBallots.sealed })
+      .from(pendingBallots)
+      .where(inArray(pendingBallots.positionId, [...due]));
     // Each due position's ballots, all of them: a commit applies a position's ballots only in
     // parts of at least the batch (a commit between would show its tally moved by less).
     const groups = new Map<string, [string, string][]>();
     let read = 0;
-    for (const row of rs.rows) {
-      const id = String(row.id);
+    for (const { id, positionId, sealed } of rows) {
       if (this.unreadable.has(id)) continue;
-      const position = String(row.position_id);
-      let group = groups.get(position);
-      if (!group) groups.set(position, (group = []));
-      group.push([id, String(row.sealed)]);
+      let group = groups.get(positionId);
+      if (!group) groups.set(positionId, (group = []));
+      group.push([id, sealed]);
       read++;
     }
     if (read === 0) return 0;

@@ -7,7 +7,9 @@
  * each voter can find theirs and anyone can check the count equals the tally.
  */
 import { randomUUID } from "node:crypto";
+import { eq, sum } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
+import { ballots, candidates, positions } from "../../db/schema.ts";
 import type { Keys } from "../../security/keys.ts";
 import { receiptCode } from "../../security/receipt-code.ts";
 
@@ -37,15 +39,16 @@ export class ReceiptLists {
   async of(positionId: string): Promise<string[]> {
     // The position's tallies: its ballots' count (the mixer raises them in the ballot's commit)
     // without a pass over the ballots, which have no index by position.
-    const counted = await this.database.client.execute({
-      sql: `SELECT p.no_count + p.abstain_count + coalesce((SELECT sum(vote_count) FROM candidates c WHERE c.position_id = p.id), 0) AS n
-              FROM positions p WHERE p.id = ?`,
-      args: [positionId],
-    });
+    const { db } = this.database;
+    const [[position], [byCandidates]] = await db.batch([
+      db.select({ no: positions.noCount, abstain: positions.abstainCount }).from(positions).where(eq(positions.id, positionId)),
+      db.select({ votes: sum(candidates.voteCount).mapWith(Number) }).from(candidates).where(eq(candidates.positionId, positionId)),
+    ]);
+    const counted = position ? position.no + position.abstain + (byCandidates?.votes ?? 0) : 0;
     const kept = this.lists.get(positionId);
-    if (kept && kept.length === Number(counted.rows[0]?.n ?? 0)) return kept;
-    const rs = await this.database.client.execute({ sql: "SELECT id FROM ballots WHERE position_id = ?", args: [positionId] });
-    const receipts = rs.rows.map((r) => receiptCode(this.keys, String(r.id))).sort();
+    if (kept && kept.length === counted) return kept;
+    const rows = await db.select({ id: ballots.id }).from(ballots).where(eq(ballots.positionId, positionId));
+    const receipts = rows.map((r) => receiptCode(this.keys, r.id)).sort();
     this.lists.set(positionId, receipts);
     return receipts;
   }

@@ -26,6 +26,7 @@
 import { randomUUID } from "node:crypto";
 import type { BallotKind, BallotMarks, CastVoteResponse, MyVote, VoteChoiceFields } from "@evoting/shared";
 import { decodeMarks, encodeMarks, messages, talliedCandidate } from "@evoting/shared";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, choiceRecordBytes, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
@@ -34,7 +35,8 @@ import { bumpResultsVersionSql } from "../results/results.ts";
 import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement, type Mixer } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
-import { CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
+import { inCurrentPositions } from "../../db/elections.ts";
+import { candidates, idempotencyKeys, participations } from "../../db/schema.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
@@ -139,9 +141,22 @@ export function toMyVote(
   return { positionId, candidateId: "", candidateName: "", choice: kind };
 }
 
-/** Where a key's answer is: the participation it counted, else a refused (or pre-0009) row. */
-const KEY_ANSWER_SQL = `SELECT idem_fingerprint AS fingerprint, 201 AS status, '' AS sealed_body FROM participations WHERE voter_id = ? AND idem_key = ?
-  UNION ALL SELECT fingerprint, status, sealed_body FROM idempotency_keys WHERE user_id = ? AND key = ? LIMIT 1`;
+/**
+ * Where a key's answer is: the participation it counted, else a refused row (or one written
+ * before migration 0009), in one read.
+ */
+function keyAnswer(database: Database, voterId: string, key: string) {
+  const { db } = database;
+  const counted = db
+    .select({ fingerprint: participations.idemFingerprint, status: sql<number>`201`.as("status"), sealedBody: sql<string>`''`.as("sealed_body") })
+    .from(participations)
+    .where(and(eq(participations.voterId, voterId), eq(participations.idemKey, key)));
+  const refused = db
+    .select({ fingerprint: idempotencyKeys.fingerprint, status: idempotencyKeys.status, sealedBody: idempotencyKeys.sealedBody })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, voterId), eq(idempotencyKeys.key, key)));
+  return counted.unionAll(refused).limit(1);
+}
 
 /** A participation counted with the key (args: voter, key). */
 const KEY_COUNTED = "SELECT 1 FROM participations WHERE voter_id = ? AND idem_key = ?";
@@ -163,12 +178,11 @@ export async function findIdempotentAnswer(
   positionId: string,
   choice: ChoiceRef,
 ): Promise<StoredAnswer | "mismatch" | null> {
-  const rs = await database.client.execute({ sql: KEY_ANSWER_SQL, args: [voterId, key, voterId, key] });
-  const row = rs.rows[0];
+  const [row] = await keyAnswer(database, voterId, key);
   if (!row) return null;
   if (row.fingerprint !== requestFingerprint(keys, voterId, key, positionId, choice)) return "mismatch";
   // A row written before answers were rebuilt keeps its sealed answer.
-  if (row.sealed_body) return unsealPadded<StoredAnswer>(keys, String(row.sealed_body), answerContext(voterId, key));
+  if (row.sealedBody) return unsealPadded<StoredAnswer>(keys, row.sealedBody, answerContext(voterId, key));
   if (Number(row.status) !== 201) return conflictAnswer();
   // A 201 is the participation this key inserted (or, before migration 0009, a row written only
   // where it did), and (voter, position) holds one participation: read it as my-votes reads it.
@@ -271,11 +285,11 @@ export interface HeldVote {
 
 /** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
 export async function heldVotes(database: Database, keys: Keys, voterId: string): Promise<HeldVote[]> {
-  const rs = await database.client.execute({
-    sql: `SELECT position_id, sealed_choice FROM participations WHERE voter_id = ? AND position_id IN ${CURRENT_POSITIONS_SQL}`,
-    args: [voterId],
-  });
-  return rs.rows.map((r) => unsealChoice(keys, voterId, String(r.position_id), String(r.sealed_choice)));
+  const rows = await database.db
+    .select({ positionId: participations.positionId, sealedChoice: participations.sealedChoice })
+    .from(participations)
+    .where(and(eq(participations.voterId, voterId), inCurrentPositions(participations.positionId)));
+  return rows.map((r) => unsealChoice(keys, voterId, r.positionId, r.sealedChoice));
 }
 
 /** A participation's sealed choice, read; `legacy` when it was sealed before fixed-length sealing ({candidateId, candidateName}, unpadded). */
@@ -297,11 +311,8 @@ export async function myVotes(database: Database, keys: Keys, voterId: string): 
   const ids = [...new Set(held.flatMap((h) => [...(h.candidateId ? [h.candidateId] : []), ...h.marks]))];
   const names = new Map<string, string>();
   if (ids.length > 0) {
-    const rs = await database.client.execute({
-      sql: `SELECT id, name FROM candidates WHERE id IN (${ids.map(() => "?").join(", ")})`,
-      args: ids,
-    });
-    for (const r of rs.rows) names.set(String(r.id), String(r.name));
+    const rows = await database.db.select({ id: candidates.id, name: candidates.name }).from(candidates).where(inArray(candidates.id, ids));
+    for (const r of rows) names.set(r.id, r.name);
   }
   return held.map((h) => ({
     ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null, {

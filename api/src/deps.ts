@@ -15,6 +15,7 @@ import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
 import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 import type { ElectionSettingsCache } from "./services/election/settings.ts";
+import type { LifecycleQueue } from "./services/election/declare.ts";
 
 export interface Config {
   sessionMs: number;
@@ -58,6 +59,8 @@ export interface Deps {
   receiptLists: ReceiptLists;
   /** The integrity check with the key: by itself at every close, and on demand; `stop()` with the mixer. */
   integrity: IntegrityService;
+  /** Declaring and starting an election, one at a time in this process. */
+  lifecycle: LifecycleQueue;
 }
 
 export type { AuthUser };

@@ -105,6 +105,17 @@ describe("declaring the results", () => {
     expect((await t.request("/elections/abc", { token: voter.token })).status).toBe(400);
   });
 
+  it("two at once: one declares, the other waits for it and is told the election is declared, checking nothing", async () => {
+    await polledElection();
+    closeAndGrace();
+    const [first, second] = await Promise.all([declare(), declare()]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect((await (first.status === 409 ? first : second).json()).message).toBe(messages.electionAlreadyDeclared);
+    expect(await count("SELECT count(*) AS n FROM election_archives")).toBe(1);
+    // The second never reached the integrity check: it ran after the first had declared.
+    expect(await count("SELECT count(*) AS n FROM integrity_checks WHERE \"trigger\" = 'declaration'")).toBe(1);
+  });
+
   it("applies ballots still waiting for their batch before it archives the count", async () => {
     await t.close();
     t = await createTestApp({ ballotBatch: 10, config: { mixer: { immediate: false, intervalMs: 3_600_000 } } });

@@ -11,7 +11,7 @@ import { messages, startElectionSchema, type CurrentElectionStatus } from "@evot
 import type { AppEnv, Deps } from "../../deps.ts";
 import { audit } from "../../http/audit.ts";
 import { jsonBody } from "../../http/validate.ts";
-import { declarableAt, declareElection, oneAtATime, toSummary } from "../../services/election/declare.ts";
+import { declarableAt, declareElection, toSummary } from "../../services/election/declare.ts";
 import { currentElection } from "../../services/election/elections.ts";
 import { electionHasVotes, startElection } from "../../services/election/next-election.ts";
 
@@ -28,7 +28,7 @@ export function electionLifecycleRoutes(deps: Deps) {
     })
 
     .post("/election/declare", async (c) => {
-      const outcome = await oneAtATime(database, () => declareElection(deps, deps.clock.now()));
+      const outcome = await deps.lifecycle.run(() => declareElection(deps, deps.clock.now()));
       if ("refused" in outcome) return c.json({ message: outcome.refused, ...(outcome.problems ? { problems: outcome.problems } : {}) }, 409);
       const { archive } = outcome;
       deps.ballotRules.invalidate();
@@ -46,7 +46,7 @@ export function electionLifecycleRoutes(deps: Deps) {
 
     .post("/elections", jsonBody(startElectionSchema), async (c) => {
       const input = c.req.valid("json");
-      const started = await oneAtATime(database, () => startElection(database, input, c.var.user.id, deps.clock.now()));
+      const started = await deps.lifecycle.run(() => startElection(database, input, c.var.user.id, deps.clock.now()));
       if ("refused" in started) return c.json({ message: started.refused }, started.status);
       // Positions, settings and (keepRoll false) sessions changed in one write: every cache forgets.
       deps.ballotRules.invalidate();

@@ -15,6 +15,7 @@ import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
 import { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 import { ElectionSettingsCache } from "./services/election/settings.ts";
+import { LifecycleQueue } from "./services/election/declare.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const log = config.log ?? silentLogger;
@@ -23,7 +24,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
   const results = new ResultsService(database, clock, electionSettings, undefined, fullConfig.voteGraceMs);
   const hub = createHub(results, config.realtime, log);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }, log).start();
-  const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer }).start();
+  const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer, log }).start();
   return {
     database,
     clock,
@@ -41,5 +42,21 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     electionSettings,
     receiptLists: new ReceiptLists(database, keys),
     integrity,
+    lifecycle: new LifecycleQueue(),
   };
+}
+
+/**
+ * Stops what runs in the background and closes the database, in the order that lets nothing
+ * outlive it: the hub; a look or integrity check under way; the writes queued; the mixer's
+ * last pass (it applies what is due); then the connections. The server's shutdown and every
+ * test app end this way.
+ */
+export async function closeDeps(deps: Deps): Promise<void> {
+  deps.hub.close();
+  await deps.integrity.stop();
+  await deps.database.writer.drain();
+  await deps.mixer.stop();
+  await deps.database.writer.drain();
+  deps.database.close();
 }

@@ -5,7 +5,7 @@ import { createApp } from "./app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
 import { listen } from "./http/pipeline.ts";
 import { systemClock } from "./clock.ts";
-import { buildDeps } from "./context.ts";
+import { buildDeps, closeDeps } from "./context.ts";
 import { openDatabase } from "./db/client.ts";
 import { parseEnv } from "./env.ts";
 import { createLogger } from "./log.ts";
@@ -45,12 +45,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info(`${signal}: finishing queued writes and closing`);
-  deps.hub.close();
-  deps.integrity.stop();
   server.close();
-  await database.writer.drain();
-  await deps.mixer.stop(); // applies what is due; smaller groups wait in the database for the next start
-  database.close();
+  // The mixer applies what is due; smaller groups wait in the database for the next start.
+  await closeDeps(deps);
   log.flush(() => process.exit(0));
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));

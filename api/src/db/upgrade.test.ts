@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { FakeClock } from "../clock.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { loadKeys } from "../security/keys.ts";
 import { checkTallies } from "../services/accountability/tally-check.ts";
 import fixture from "../test/fixtures/release-fixture.json";
@@ -61,10 +61,7 @@ describe.each(releases)("a database made by release %s", (release) => {
     const keys = loadKeys({ secret: FIXTURE.ballotKey });
     const deps = buildDeps(database, new FakeClock(Date.parse("2027-03-02T09:00:00Z")), keys, { mixer: { immediate: true } });
     cleanup = async () => {
-      deps.hub.close();
-      await deps.mixer.stop();
-      await database.writer.drain();
-      database.close();
+      await closeDeps(deps);
       rmSync(dir, { recursive: true, force: true });
     };
     const applied = await database.client.execute("SELECT count(*) AS n FROM __drizzle_migrations");

@@ -138,6 +138,29 @@ describe("the writer thread", () => {
   });
 });
 
+describe("a closed database's writer", () => {
+  it("refuses a write submitted after the close instead of opening the file again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "evoting-writer-"));
+    const url = `file:${join(dir, "c.db")}`;
+    const database = await openDatabase({ url, synchronous: "NORMAL" });
+    try {
+      await database.client.execute("CREATE TABLE t (id TEXT PRIMARY KEY)");
+      await database.writer.submit([{ sql: "INSERT INTO t (id) VALUES ('before')", args: [] }]);
+      await database.writer.drain();
+      database.close();
+      await expect(database.writer.submit([{ sql: "INSERT INTO t (id) VALUES ('after')", args: [] }])).rejects.toThrow(/is closed/);
+      const again = await openDatabase({ url, synchronous: "NORMAL" });
+      try {
+        expect((await again.client.execute("SELECT group_concat(id) AS ids FROM t")).rows[0].ids).toBe("before");
+      } finally {
+        again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("group commit of queued transactions", () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

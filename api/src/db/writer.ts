@@ -274,7 +274,10 @@ export interface ThreadExecutor extends WriteExecutor {
 export function threadExecutor(path: string, options: ConnectionSettings): ThreadExecutor {
   const db = nextDb++;
   let opened: Worker | null = null;
+  let closed = false;
   const send = (msg: ToWriter) => {
+    // Refused, not opened again: work that outlives its app must not hold a connection no one will close.
+    if (closed) throw new Error(`the database ${path} is closed`);
     const w = thread();
     // Opened lazily, and again if the thread was replaced after a crash.
     if (opened !== w) {
@@ -293,6 +296,7 @@ export function threadExecutor(path: string, options: ConnectionSettings): Threa
     close() {
       if (opened && opened === worker) opened.postMessage({ op: "close", db } satisfies ToWriter);
       opened = null;
+      closed = true;
     },
   };
 }

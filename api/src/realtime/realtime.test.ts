@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Results } from "@evoting/shared";
 import { createApp } from "../app.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { readSse, sleep } from "./sse-reader.ts";
@@ -185,9 +185,7 @@ describe("several processes on one database", () => {
     const b = createApp(deps);
     apps.push({
       close: async () => {
-        deps.hub.close();
-        await database.writer.drain();
-        database.close();
+        await closeDeps(deps);
       },
     });
     const request = (path: string, init: { token?: string } = {}) =>

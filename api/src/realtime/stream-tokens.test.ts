@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { messages } from "@evoting/shared";
 import { createApp } from "../app.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { HUB_DEFAULTS } from "./hub.ts";
@@ -43,9 +43,7 @@ describe("stream tokens", () => {
       const other = await createApp(deps).request(`/api/realtime?channel=ballot-updates&token=${token}`);
       expect(other.status).toBe(401);
     } finally {
-      deps.hub.close();
-      await database.writer.drain();
-      database.close();
+      await closeDeps(deps);
     }
     await first.close();
   });

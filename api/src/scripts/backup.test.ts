@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { backupDatabase } from "./backup.ts";
@@ -63,8 +63,8 @@ describe("backup", () => {
 
     // Restore: the copy plus the same ballot key is a working server with those votes.
     const restored = await openDatabase({ url: `file:${out}` });
+    const restoredDeps = buildDeps(restored, t.clock, t.deps.keys);
     try {
-      const restoredDeps = buildDeps(restored, t.clock, t.deps.keys);
       const app = createApp(restoredDeps);
       await restoredDeps.mixer.stop(); // the restored server's first pass applies what was pending
       const first = voters[0];
@@ -74,7 +74,7 @@ describe("backup", () => {
       const results = await (await app.request("/api/vote/results", { headers: { authorization: `Bearer ${first.token}` } })).json();
       expect(results.results.reduce((n: number, p: { totalVotes: number }) => n + p.totalVotes, 0)).toBe(result.audit.ballots + result.audit.pending);
     } finally {
-      restored.close();
+      await closeDeps(restoredDeps);
     }
   });
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import { messages } from "@evoting/shared";
 import { createApp } from "../app.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import { requestAddress } from "../http/auth.ts";
 import { ADMIN, createTestApp, type TestApp } from "../test/harness.ts";
@@ -104,9 +104,7 @@ describe("one count for every process", () => {
       });
       expect(res.status).toBe(429);
     } finally {
-      deps.hub.close();
-      await database.writer.drain();
-      database.close();
+      await closeDeps(deps);
     }
   });
 });

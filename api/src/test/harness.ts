@@ -14,7 +14,7 @@ import { afterEach } from "vitest";
 import { createApp } from "../app.ts";
 import { ensureAdmin } from "../bootstrap.ts";
 import { FakeClock } from "../clock.ts";
-import { buildDeps } from "../context.ts";
+import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import type { Config } from "../deps.ts";
 import { keysFromMaster } from "../security/keys.ts";
@@ -124,11 +124,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
     }
-    deps.hub.close();
-    deps.integrity.stop();
-    await deps.mixer.stop();
-    await database.writer.drain();
-    database.close();
+    await closeDeps(deps);
     rmSync(dir, { recursive: true, force: true });
   }
 

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { runAudit } from "../../scripts/audit.ts";
+import { createLogger } from "../../log.ts";
 
 let t: TestApp;
 // A batch of 1: these tests read each vote in the tallies as soon as it is applied.
@@ -90,6 +91,26 @@ it("runs by itself when a position closes", async () => {
   const admin = await t.adminToken();
   const last = (await (await t.request("/admin/integrity", { token: admin })).json()) as { ok: boolean; trigger: string };
   expect(last).toMatchObject({ ok: true, trigger: "close" });
+});
+
+it("closing the app waits for a check under way: it finishes and is recorded, none outlives the database", async () => {
+  const lines: string[] = [];
+  const u = await createTestApp({ ballotBatch: 1, config: { log: createLogger("error", { write: (line: string) => void lines.push(line) }) } });
+  let closed = false;
+  try {
+    const admin = await u.adminToken();
+    const { position, candidates } = await u.openElection(admin, ["Alice", "Bob"]);
+    for (let i = 0; i < 6; i++) {
+      const v = await u.createVoter(admin);
+      expect((await u.request("/vote", { method: "POST", token: v.token, json: { positionId: position._id, candidateId: candidates[i % 2]._id } })).status).toBe(201);
+    }
+    // The check's reads and its record's write all land before the database closes.
+    const [record] = await Promise.all([u.deps.integrity.run("admin"), u.close().then(() => (closed = true))]);
+    expect(record).toMatchObject({ ok: true, trigger: "admin" });
+    expect(lines).toEqual([]);
+  } finally {
+    if (!closed) await u.close();
+  }
 });
 
 it("an integrity check run on demand while votes, mixer passes and results reads go on: nothing fails, every figure is right", async () => {

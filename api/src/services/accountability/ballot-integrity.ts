@@ -23,6 +23,7 @@ import type { Database } from "../../db/client.ts";
 import { integrityChecks, positions } from "../../db/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
+import type { Logger } from "../../log.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
 import { appliedPendingByPosition, unsealPending, type Mixer } from "../votes/mixer.ts";
@@ -213,24 +214,38 @@ const CLOSE_POLL_MS = 1_000;
 export class IntegrityService {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
+  /** The timer's look for closed positions under way (with the check it may run), or null. */
+  private looking: Promise<unknown> | null = null;
+  private stopped = false;
 
   constructor(
-    private readonly deps: { database: Database; keys: Keys; clock: Clock; config: { voteGraceMs: number }; mixer: Mixer },
+    private readonly deps: { database: Database; keys: Keys; clock: Clock; config: { voteGraceMs: number }; mixer: Mixer; log: Logger },
   ) {}
 
   start(): this {
-    if (this.timer) return this;
+    if (this.timer || this.stopped) return this;
     this.timer = setInterval(() => {
-      if (this.deps.database.client.closed) return this.stop();
-      this.tick().catch((error) => console.error("integrity check:", error));
+      // A database closed under a timer (an app that was never stopped): nothing to do.
+      if (this.deps.database.client.closed) return void this.stop();
+      if (this.looking) return;
+      this.looking = this.tick()
+        .catch((error: unknown) => this.deps.log.error({ err: error }, "integrity check: the look for closed positions failed"))
+        .finally(() => (this.looking = null));
     }, CLOSE_POLL_MS);
     this.timer.unref();
     return this;
   }
 
-  stop(): void {
+  /**
+   * Stops the timer and waits for a look or a check already under way, so none outlives the
+   * database: call it before closing the database (as the mixer's `stop`).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.looking;
+    await this.running.catch(() => undefined);
   }
 
   /** One look for positions closed since the last close check; runs one check when there are. */
@@ -263,7 +278,8 @@ export class IntegrityService {
         args: [record.at, trigger, record.ok ? 1 : 0, JSON.stringify(record.problems)],
       },
     ]);
-    if (!record.ok) console.error(`Integrity check (${trigger}) failed:\n${record.problems.join("\n")}`);
+    // The problems name ballot ids and positions, never a voter beside a choice (see the top of this file).
+    if (!record.ok) this.deps.log.error({ trigger, problems: record.problems }, "integrity check failed");
     return record;
   }
 

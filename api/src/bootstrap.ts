@@ -11,6 +11,8 @@ export interface AdminSeed {
   password?: string;
 }
 
+// The console by default, not the log: a generated password is shown once to whoever starts the
+// server and never goes into a log line.
 export async function ensureAdmin(database: Database, seed: AdminSeed, now: number, log = console.log): Promise<void> {
   const existing = await database.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
   if (existing.length > 0) return;

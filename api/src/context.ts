@@ -15,7 +15,7 @@ import { BallotRules } from "./services/votes/ballot-rules.ts";
 import { ReceiptLists } from "./services/votes/receipts.ts";
 import { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 import { ElectionSettingsCache } from "./services/election/settings.ts";
-import { LifecycleQueue } from "./services/election/declare.ts";
+import { OneAtATime } from "./one-at-a-time.ts";
 
 export function buildDeps(database: Database, clock: Clock, keys: Keys, config: Partial<Config> = {}): Deps {
   const log = config.log ?? silentLogger;
@@ -42,7 +42,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     electionSettings,
     receiptLists: new ReceiptLists(database, keys),
     integrity,
-    lifecycle: new LifecycleQueue(),
+    lifecycle: new OneAtATime(),
   };
 }
 

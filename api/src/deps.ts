@@ -15,7 +15,7 @@ import type { BallotRules } from "./services/votes/ballot-rules.ts";
 import type { ReceiptLists } from "./services/votes/receipts.ts";
 import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 import type { ElectionSettingsCache } from "./services/election/settings.ts";
-import type { LifecycleQueue } from "./services/election/declare.ts";
+import type { OneAtATime } from "./one-at-a-time.ts";
 
 export interface Config {
   sessionMs: number;
@@ -60,7 +60,7 @@ export interface Deps {
   /** The integrity check with the key: by itself at every close, and on demand; `stop()` with the mixer. */
   integrity: IntegrityService;
   /** Declaring and starting an election, one at a time in this process. */
-  lifecycle: LifecycleQueue;
+  lifecycle: OneAtATime;
 }
 
 export type { AuthUser };

@@ -40,6 +40,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    // Before any logger: LOG_LEVEL is itself one of the variables refused here.
     console.error(`Invalid environment:\n${lines.join("\n")}`);
     process.exit(1);
   }

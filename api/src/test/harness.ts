@@ -19,6 +19,14 @@ import { openDatabase } from "../db/client.ts";
 import type { Config } from "../deps.ts";
 import { keysFromMaster } from "../security/keys.ts";
 import { listen } from "../http/pipeline.ts";
+import { createLogger } from "../log.ts";
+import type { LevelWithSilent } from "pino";
+
+/**
+ * Silent unless TEST_LOG_LEVEL names a level (`TEST_LOG_LEVEL=error npx vitest run ...`): then
+ * every app logs to stderr, so a 500 in a flaky run shows its cause.
+ */
+const TEST_LOG_LEVEL = process.env.TEST_LOG_LEVEL as LevelWithSilent | undefined;
 
 export const ADMIN = { matricNumber: "0000/5570000", password: "admin-secret-1", name: "Returning Officer" };
 
@@ -42,7 +50,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const clock = new FakeClock(Date.parse(options.now ?? "2026-03-02T09:00:00Z"));
   // Each ballot is applied before its vote is answered (services/votes/mixer.ts), so a test reads
   // counts and results right after a 201; the secrecy tests turn this off to mix in batches.
-  const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), { ...options.config, mixer: { immediate: true, ...options.config?.mixer } });
+  const deps = buildDeps(database, clock, keysFromMaster(randomBytes(32)), {
+    ...(TEST_LOG_LEVEL ? { log: createLogger(TEST_LOG_LEVEL, process.stderr) } : {}),
+    ...options.config,
+    mixer: { immediate: true, ...options.config?.mixer },
+  });
   await ensureAdmin(database, ADMIN, clock.now(), () => {});
   if (options.ballotBatch !== undefined) {
     await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch] });

@@ -24,6 +24,7 @@ import { integrityChecks, positions } from "../../db/schema.ts";
 import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
 import type { Logger } from "../../log.ts";
+import { OneAtATime } from "../../one-at-a-time.ts";
 import { ballotMacMatches } from "../votes/ballot-mac.ts";
 import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
 import { appliedPendingByPosition, unsealPending, type Mixer } from "../votes/mixer.ts";
@@ -213,7 +214,7 @@ const CLOSE_POLL_MS = 1_000;
  */
 export class IntegrityService {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly checks = new OneAtATime();
   /** The timer's look for closed positions under way (with the check it may run), or null. */
   private looking: Promise<unknown> | null = null;
   private stopped = false;
@@ -245,7 +246,7 @@ export class IntegrityService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.looking;
-    await this.running.catch(() => undefined);
+    await this.checks.settled();
   }
 
   /** One look for positions closed since the last close check; runs one check when there are. */
@@ -264,9 +265,7 @@ export class IntegrityService {
 
   /** Runs the check now and records it; one run at a time in this process. */
   run(trigger: IntegrityTrigger): Promise<IntegrityRecord> {
-    const next = this.running.catch(() => undefined).then(() => this.runNow(trigger));
-    this.running = next;
-    return next;
+    return this.checks.run(() => this.runNow(trigger));
   }
 
   private async runNow(trigger: IntegrityTrigger): Promise<IntegrityRecord> {

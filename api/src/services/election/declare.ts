@@ -23,20 +23,6 @@ const sha256Hex = (bytes: Buffer) => createHash("sha256").update(bytes).digest("
 /** A statement that fails the write (undoing it whole) unless the one before changed exactly one row. */
 export const onlyIfOneRow = (why: string) => `SELECT CASE WHEN changes() = 1 THEN 1 ELSE json('${why}') END`;
 
-/**
- * Lifecycle changes (a declaration, the next election) one at a time in this process: two
- * clicks never declare or start twice. Each waits for the one before, whatever its outcome.
- */
-export class LifecycleQueue {
-  private last: Promise<unknown> = Promise.resolve();
-
-  run<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.last.catch(() => undefined).then(work);
-    this.last = next;
-    return next;
-  }
-}
-
 /** When the current election's results may be declared: its last end (election or position) plus the grace. */
 export async function declarableAt(database: Database, election: ElectionRow, graceMs: number): Promise<number> {
   const { db } = database;

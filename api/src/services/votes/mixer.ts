@@ -87,8 +87,8 @@ const PENDING_PREFIX = "pending:";
 const pendingContext = (pendingId: string) => PENDING_PREFIX + pendingId;
 
 /**
- * Pending ids follow arrival within a process: a random prefix per process, then a counter
- *. So a commit's pending rows go to the end of one B-tree page, not
+ * Pending ids follow arrival within a process: a random prefix per process, then a counter.
+ * So a commit's pending rows go to the end of one B-tree page, not
  * one random page each (3-14% more votes/s, alternating). The order says nothing about a
  * choice: a pending row is sealed, names no voter, and is deleted (secure_delete) when the
  * mixer applies it to a ballot with its own random id.

@@ -1,10 +1,10 @@
-/** Lifecycle changes run one at a time, each after the one before whatever its outcome. */
+/** Work runs one piece at a time, each after the one before whatever its outcome. */
 import { describe, expect, it } from "vitest";
-import { LifecycleQueue } from "./declare.ts";
+import { OneAtATime } from "./one-at-a-time.ts";
 
-describe("LifecycleQueue", () => {
+describe("OneAtATime", () => {
   it("starts each piece of work only once the one before has settled, even when it failed", async () => {
-    const queue = new LifecycleQueue();
+    const queue = new OneAtATime();
     const events: string[] = [];
     let release!: () => void;
     const gate = new Promise<void>((ok) => (release = ok));
@@ -27,11 +27,18 @@ describe("LifecycleQueue", () => {
     expect(events).toEqual(["first starts", "first fails", "second starts"]);
   });
 
-  it("is one per app: two apps' queues do not wait for each other", async () => {
-    const a = new LifecycleQueue();
-    const b = new LifecycleQueue();
-    const held = a.run(() => new Promise<void>(() => {}));
+  it("settles once the queued work has, and queues stay apart: two apps' never wait for each other", async () => {
+    const a = new OneAtATime();
+    const b = new OneAtATime();
+    let release!: () => void;
+    void a.run(() => new Promise<void>((ok) => (release = ok)));
     await expect(b.run(async () => "ran")).resolves.toBe("ran");
-    void held;
+    let settled = false;
+    const waiting = a.settled().then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    release();
+    await waiting;
+    expect(settled).toBe(true);
   });
 });

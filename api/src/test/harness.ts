@@ -1,8 +1,9 @@
 /**
  * Test harness: a fresh migrated libSQL database per app (a temp file by default, so the
  * real file path, WAL and the writer are exercised), a fake clock, an in-memory key, and
- * helpers that go through HTTP: `app.request()`, or with `listen` the production listener
- * (http/pipeline.ts `listen`) on a free port, so a suite can run against what serves in production.
+ * helpers that go through HTTP: by default the production listener (http/pipeline.ts `listen`)
+ * on a free port, so the API suite runs against what serves in production; `listen: false`
+ * answers in process with `app.request()` (a test of in-process stream backpressure, say).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,7 +35,11 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   memory?: boolean;
   now?: string;
-  /** Serve through the production listener on 127.0.0.1 and a free port; `request` goes over it. */
+  /**
+   * Serve through the production listener on 127.0.0.1 and a free port, so `request` goes over
+   * it (the default: what is tested is what serves); `false` answers in process with
+   * `app.request()`.
+   */
   listen?: boolean;
   /**
    * The election's `ballotBatch`; left out, the installation's default (10). A test that reads
@@ -60,7 +65,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     await database.client.execute({ sql: "UPDATE election_settings SET ballot_batch = ? WHERE id = 1", args: [options.ballotBatch] });
   }
   const app = createApp(deps);
-  const server: Server | null = options.listen ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
+  const server: Server | null = (options.listen ?? true) ? await listen(app, deps, { port: 0, hostname: "127.0.0.1" }) : null;
   const origin = server ? `http://127.0.0.1:${(server.address() as AddressInfo).port}` : "";
 
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {

@@ -98,7 +98,7 @@ describe("every audited action leaves exactly one entry, with no secret in it", 
     expect((await rows(t.database)).length).toBe(seen);
 
     const last = (await rows(t.database)).at(-1)!;
-    expect(last).toMatchObject({ actor_name: ADMIN.name, actor_matric: ADMIN.matricNumber, address: "local" });
+    expect(last).toMatchObject({ actor_name: ADMIN.name, actor_matric: ADMIN.matricNumber, address: "127.0.0.1" });
     expect(last.summary).toBe("Deleted position President");
     expect(await verifyAuditChain(t.database, t.deps.keys.audit)).toMatchObject({ problems: [], anchor: "ok", entries: seen });
   });

@@ -13,6 +13,7 @@ import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
+import { deviceRows } from "./support/device-store";
 import { serverApi, setDeviceOffline, waitForController } from "./support/server-api";
 
 const LAB_VOTER = { name: "Tolu Bello", matric: "2021/5570818", dob: "20040404" };
@@ -23,30 +24,6 @@ let api: ReturnType<typeof serverApi>;
 let adminToken = "";
 let voter: Browser;
 const ids: Record<string, string> = {};
-
-/** Everything the app keeps in IndexedDB, read the way any later user of the computer could. */
-function deviceRows(page: Page) {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open("evoting");
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    const rows: Record<string, { userId: string; state?: string; candidateName?: string; ballotTicket?: string }[]> = {};
-    for (const name of ["cache", "marks", "outbox", "outcomes"]) {
-      if (!db.objectStoreNames.contains(name)) {
-        rows[name] = [];
-        continue;
-      }
-      rows[name] = await new Promise((resolve) => {
-        const request = db.transaction(name).objectStore(name).getAll();
-        request.onsuccess = () => resolve(request.result);
-      });
-    }
-    db.close();
-    return rows;
-  });
-}
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 

@@ -16,6 +16,7 @@ import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { serverApi, setDeviceOffline, waitForController, waitForStaffScreens } from "./support/server-api";
 import { expectToast } from "./support/steps";
+import { waitForDeviceCopy } from "./support/device-store";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 
 const OFFLINE_VOTER = { name: "Bisi Adeyemi", matric: "2021/5570909", dob: "20030707" };
@@ -108,6 +109,8 @@ describe("offline-first", () => {
     await expect
       .poll(() => page.evaluate(async () => (await (await caches.open("candidate-photos")).keys()).length), { timeout: 20_000 })
       .toBe(4);
+    // And the page kept its own copy of the ballot and of the voter's votes.
+    await waitForDeviceCopy(page, ["positions", "myVotes"]);
 
     await setDeviceOffline(context, wifi, true);
     await page.reload();

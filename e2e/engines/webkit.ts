@@ -68,6 +68,9 @@ interface Session {
   driver: ChildProcess;
 }
 
+/** The last lines WebKitWebDriver and the browser it started wrote, by driver address. */
+const driverLogs = new Map<string, string>();
+
 async function call<T = unknown>(base: string, method: string, path: string, body?: unknown, ms = 20_000): Promise<T> {
   const response = await fetch(`${base}${path}`, {
     method,
@@ -76,7 +79,12 @@ async function call<T = unknown>(base: string, method: string, path: string, bod
     signal: AbortSignal.timeout(ms),
   });
   const json = (await response.json().catch(() => ({}))) as { value?: { error?: string; message?: string } & T };
-  if (!response.ok) throw new Error(`WebKitWebDriver ${method} ${path}: ${json.value?.error ?? response.status} ${json.value?.message ?? ""}`);
+  if (!response.ok) {
+    const error = json.value?.error ?? String(response.status);
+    // A session that is gone means the browser went away: say what it last wrote.
+    const log = error === "invalid session id" ? `\n${driverLogs.get(base) ?? "(the driver wrote nothing)"}` : "";
+    throw new Error(`WebKitWebDriver ${method} ${path}: ${error} ${json.value?.message ?? ""}${log}`);
+  }
   return json.value as T;
 }
 
@@ -84,9 +92,10 @@ async function startDriver(display: string): Promise<{ base: string; driver: Chi
   const port = await freePort();
   const driver = spawn("WebKitWebDriver", [`--port=${port}`, "--host=127.0.0.1"], {
     env: { ...process.env, DISPLAY: display },
-    stdio: "ignore",
+    stdio: ["ignore", "ignore", "pipe"],
   });
   const base = `http://127.0.0.1:${port}`;
+  driver.stderr?.on("data", (d: Buffer) => driverLogs.set(base, ((driverLogs.get(base) ?? "") + d.toString()).slice(-4_000)));
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {

@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes } from "react";
+import { useFocusOnMount } from "../../hooks/use-focus-on-mount";
 import { cx } from "../../lib/cx";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost" | "danger-ghost";
@@ -33,5 +34,6 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function Button({ variant, size, className, type = "button", ...props }: ButtonProps) {
-  return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
+  const ref = useFocusOnMount<HTMLButtonElement>(props.autoFocus);
+  return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
 }

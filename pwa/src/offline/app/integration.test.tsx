@@ -161,7 +161,7 @@ describe("screens that need the network", () => {
     await act(async () => {
       window.dispatchEvent(new Event("online"));
     });
-    expect(screen.queryByText("This needs a connection. You are offline.")).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText("This needs a connection. You are offline.")).not.toBeInTheDocument());
     expect(screen.getByRole("button", { name: "Create User" })).toBeEnabled();
   });
 });

@@ -31,7 +31,7 @@ export default defineConfig({
         },
         resolve: {
           // One copy of Preact in the tests, as in the build: `use-sync-external-store` is CommonJS
-          // and Node \`require\`s Preact's CommonJS files, so everything else imports those too.
+          // and Node `require`s Preact's CommonJS files, so everything else imports those too.
           // Two copies (one per format) would keep hooks apart.
           alias: [
             { find: /^@testing-library\/react$/, replacement: "@testing-library/react/dist/@testing-library/react.esm.js" },

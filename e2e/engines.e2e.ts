@@ -12,6 +12,7 @@ import { ENGINES, IPHONE_SAFARI, openEngine, type EnginePage, type Query } from 
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 import { serverApi } from "./support/server-api";
+import { readDeviceStore } from "./support/device-store";
 
 const VOTER = { name: "Ada Okafor", matric: "2021/5570401", dob: "20030505" };
 const OTHER = { name: "Chidi Eze", matric: "2021/5570402", dob: "20040606" };
@@ -209,30 +210,11 @@ for (const engine of ENGINES) {
       // Nothing is queued, so 'Logout' goes straight to the sign-in page.
       await page.waitForPath("/login");
       expect(await page.find(warning)).toBe(false);
-      const left = () =>
-        page.evaluate(async () => {
-          const read = async () => {
-            const db = await new Promise<IDBDatabase>((resolve, reject) => {
-              const open = indexedDB.open("evoting");
-              open.onsuccess = () => resolve(open.result);
-              open.onerror = () => reject(open.error);
-              open.onblocked = () => reject(new Error("the device store is blocked by another connection"));
-            });
-            let rows = 0;
-            for (const name of ["cache", "marks", "outbox", "outcomes"]) {
-              if (!db.objectStoreNames.contains(name)) continue;
-              rows += await new Promise<number>((resolve) => {
-                const request = db.transaction(name).objectStore(name).count();
-                request.onsuccess = () => resolve(request.result);
-              });
-            }
-            db.close();
-            const keys = Object.keys(localStorage).concat(Object.keys(sessionStorage));
-            return { rows, session: keys.filter((k) => /token|user/i.test(k)) };
-          };
-          // null: the store did not answer within 5 s.
-          return Promise.race([read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000))]);
-        });
+      // What is left: how many rows, and the session's keys; null when the store did not answer.
+      const left = async () => {
+        const store = await page.evaluate(readDeviceStore, 5_000);
+        return store && { rows: Object.values(store.rows).reduce((n, rows) => n + rows.length, 0), session: store.session };
+      };
       // WebKit's storage process can stall for seconds, and an open request queued behind a
       // stalled one may never answer in that page: a read that hangs is tried again from a
       // freshly loaded page.

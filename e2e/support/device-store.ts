@@ -13,28 +13,46 @@ export interface DeviceRow {
   ballotTicket?: string;
 }
 
-/** Every row of the app's stores, by store. */
-export function deviceRows(page: Page): Promise<Record<string, DeviceRow[]>> {
-  return page.evaluate(async () => {
+export interface DeviceStore {
+  /** Every row of the app's stores, by store. */
+  rows: Record<string, DeviceRow[]>;
+  /** The session's keys left in localStorage and sessionStorage. */
+  session: string[];
+}
+
+/**
+ * Reads the device store in the page: every row by store, and the session's storage keys; null
+ * when the store has not answered within `timeoutMs` (WebKit's storage process can stall).
+ * Self-contained, so either browser driver can send its source to the page.
+ */
+export async function readDeviceStore(timeoutMs?: number): Promise<DeviceStore | null> {
+  const read = async (): Promise<DeviceStore> => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open("evoting");
       open.onsuccess = () => resolve(open.result);
       open.onerror = () => reject(open.error);
+      open.onblocked = () => reject(new Error("the device store is blocked by another connection"));
     });
-    const rows: Record<string, { userId: string }[]> = {};
+    const rows: Record<string, DeviceRow[]> = {};
     for (const name of ["cache", "marks", "outbox", "outcomes"]) {
-      if (!db.objectStoreNames.contains(name)) {
-        rows[name] = [];
-        continue;
-      }
-      rows[name] = await new Promise((resolve) => {
-        const request = db.transaction(name).objectStore(name).getAll();
-        request.onsuccess = () => resolve(request.result);
-      });
+      rows[name] = !db.objectStoreNames.contains(name)
+        ? []
+        : await new Promise((resolve) => {
+            const request = db.transaction(name).objectStore(name).getAll();
+            request.onsuccess = () => resolve(request.result);
+          });
     }
     db.close();
-    return rows;
-  });
+    const keys = Object.keys(localStorage).concat(Object.keys(sessionStorage));
+    return { rows, session: keys.filter((k) => /token|user/i.test(k)) };
+  };
+  if (timeoutMs === undefined) return read();
+  return Promise.race([read(), new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs))]);
+}
+
+/** Every row of the app's stores, by store. */
+export async function deviceRows(page: Page): Promise<Record<string, DeviceRow[]>> {
+  return (await page.evaluate(readDeviceStore, undefined))!.rows;
 }
 
 /**

@@ -203,7 +203,7 @@ for (const engine of ENGINES) {
       await page.click({ within: panel, role: "button", name: { re: "^Close" } }).catch(() => page.reload());
     });
 
-    test("logout on a shared device leaves nothing of the voter in storage", { timeout: 120_000 }, async () => {
+    test("logout on a shared device leaves nothing of the voter in storage", { timeout: 150_000 }, async () => {
       await page.goto("/vote");
       await page.click({ role: "button", name: "Logout" });
       const warning: Query = { role: "alertdialog" };
@@ -220,10 +220,14 @@ for (const engine of ENGINES) {
       // freshly loaded page.
       const nothingLeft = async () => {
         const found = await left();
-        if (found === null) await page.reload();
-        return found?.rows === 0 ? found : null;
+        if (found === null) {
+          await page.reload();
+          throw new Error("the device store did not answer within 5 s");
+        }
+        if (found.rows > 0) throw new Error(`${found.rows} rows of the voter left`);
+        return found;
       };
-      expect(await page.until("no voter rows left", nothingLeft, 70_000)).toEqual({ rows: 0, session: [] });
+      expect(await page.until("no voter rows left", nothingLeft, 110_000)).toEqual({ rows: 0, session: [] });
     });
 
     test("the polling station's offline path: open, take two ballots offline, deliver", async () => {

@@ -23,7 +23,7 @@ export const STAFF_ROUTE = /^src\/routes\/(?:.*\/)?(?:admin|station)(?:[/.?]|$)/
  * The voter's precache, gzipped as the server sends it: a few KB above today's 197 KB, so growth
  * is a decision. The libraries the design names (TanStack Router and Query, Dexie, zod, Radix
  * Dialog, sonner, Preact as React) and the page come to ~140 KB before any screen's code, so
- * issue 33's 150 KB is not reachable with them (docs/decisions/0024-precache-budget.md).
+ * a budget near 150 KB would need some of them replaced (docs/decisions/0024-precache-budget.md).
  * `npm run precache-by-package -w pwa` shows what the precache is made of.
  */
 export const VOTER_PRECACHE_BUDGET_KB = 205;

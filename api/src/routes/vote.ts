@@ -179,6 +179,13 @@ async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, 
     now,
   });
   if (answer === "mismatch") fail(422, messages.idempotencyKeyReused);
+  if (answer === "stale") {
+    // The ballot changed between the checks above and the write: answer as the rules now read.
+    const now = await deps.ballotRules.find(positionId, candidateId ?? "");
+    if (!now.position) fail(404, messages.positionNotFound);
+    if (now.position.frozen) fail(409, messages.electionDeclared);
+    fail(404, messages.candidateNotFound);
+  }
   if (answer.status === 201) deps.hub.resultsChanged();
   if (answer.status === 409) {
     // Tell the voter what the server holds, so a device that queued a vote elsewhere can

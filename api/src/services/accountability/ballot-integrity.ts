@@ -72,6 +72,7 @@ const BALLOT_READS: readonly string[] = [
   "SELECT voter_id, position_id, sealed_choice FROM participations",
   "SELECT id, position_id, sealed FROM pending_ballots",
   "SELECT id, position_id, choice, candidate_id, marks, mac FROM ballots",
+  "SELECT id FROM candidates",
 ];
 
 /** Participations against ballots and pending ballots, one to one, and each ballot's MAC. */
@@ -82,8 +83,9 @@ export async function checkBallotMatches(database: Pick<Database, "client">, key
 }
 
 /** The match, from the results of `BALLOT_READS`, all read in one snapshot. */
-async function matchBallots(keys: Keys, [participations, pending, ballots]: ResultSet[]): Promise<BallotMatchReport> {
+async function matchBallots(keys: Keys, [participations, pending, ballots, candidates]: ResultSet[]): Promise<BallotMatchReport> {
   const problems: string[] = [];
+  const candidateIds = new Set(candidates.rows.map((r) => String(r.id)));
 
   // What each participation says its ballot is. Votes sealed before ballot ids existed (the
   // legacy re-seal) name only a choice: they may match any one ballot of that choice.
@@ -141,6 +143,11 @@ async function matchBallots(keys: Keys, [participations, pending, ballots]: Resu
       continue;
     }
     if (matched.has(record.b)) continue; // applied; its pending row goes at the end of the pass
+    // The mixer leaves such a ballot pending for ever: it would hold up the declaration unseen.
+    const named = [...new Set([...(record.c ? [record.c] : []), ...(marksOf(record.r) ?? [])])];
+    for (const gone of named.filter((id) => !candidateIds.has(id))) {
+      problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) names candidate ${gone}, which no longer exists: it can never be counted`);
+    }
     const claim = expected.get(record.b);
     if (!claim) problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) has no participation`);
     else if (!sameChoice(claim, { positionId: String(r.position_id), kind: record.k, candidateId: record.c, marks: marksOf(record.r) })) {

@@ -153,8 +153,12 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
       idempotencyKey: `station:${ballot.ballotId}:${position._id}`,
       now,
     });
-    const counted = answer !== "mismatch" && answer.status === 201;
-    outcomes.push(counted ? { positionId: position._id, positionTitle: position.title, counted, message: messages.stationBallotCounted } : refusal(position._id, messages.stationVotedElsewhere));
+    const counted = answer !== "mismatch" && answer !== "stale" && answer.status === 201;
+    outcomes.push(
+      counted
+        ? { positionId: position._id, positionTitle: position.title, counted, message: messages.stationBallotCounted }
+        : refusal(position._id, answer === "stale" ? messages.candidateNotFound : messages.stationVotedElsewhere),
+    );
   }
   return settle(database, station, { ballotId: ballot.ballotId, voter: { matricNumber: voter.matricNumber, name: voter.name }, outcomes });
 }

@@ -4,6 +4,8 @@
  *      database, not this code, is what allows one vote per voter and position. A keyed vote
  *      carries its Idempotency-Key and fingerprint on this row, and is inserted only while no
  *      row holds that key (a participation or a refused answer);
+ *      It is inserted only while the ballot still fits, judged in the same statement: the
+ *      position is in the current, open election and every mark is a candidate of it;
  *   2. add the sealed PENDING ballot only if 1 inserted (`changes()`).
  * So concurrent duplicates and replays can never count twice, and a ballot never exists
  * without its participation. A keyed vote that did not count then stores its refusal (409)
@@ -35,7 +37,7 @@ import { bumpResultsVersionSql } from "../results/results.ts";
 import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement, type Mixer } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
-import { inCurrentPositions } from "../../db/elections.ts";
+import { CURRENT_ELECTION_SQL, inCurrentPositions } from "../../db/elections.ts";
 import { candidates, idempotencyKeys, participations } from "../../db/schema.ts";
 
 export const HOUR = 3_600_000;
@@ -165,6 +167,22 @@ const KEY_COUNTED = "SELECT 1 FROM participations WHERE voter_id = ? AND idem_ke
 const KEY_UNUSED = `NOT EXISTS (${KEY_COUNTED}) AND NOT EXISTS (SELECT 1 FROM idempotency_keys WHERE user_id = ? AND key = ?)`;
 
 /**
+ * The ballot still fits, judged inside the vote's own write: the position is in the current,
+ * open election and every mark is a candidate of it. The route checked this against the rules
+ * kept in memory, but a withdrawal, a deleted candidate or a new election may commit between
+ * that check and this write, and a ballot naming a candidate that is gone could never be
+ * applied (args: `ballotFitsArgs`).
+ */
+const BALLOT_FITS = `EXISTS (SELECT 1 FROM positions p JOIN elections e ON e.id = p.election_id
+                        WHERE p.id = ? AND e.state = 'open' AND e.id = ${CURRENT_ELECTION_SQL})
+  AND (SELECT count(*) FROM candidates WHERE position_id = ? AND id IN (SELECT value FROM json_each(?)))
+    = (SELECT count(DISTINCT value) FROM json_each(?))`;
+const ballotFitsArgs = (positionId: string, marks: readonly string[]) => {
+  const list = JSON.stringify(marks);
+  return [positionId, positionId, list, list];
+};
+
+/**
  * The answer an Idempotency-Key replays: `mismatch` when the key was used for another body,
  * null when there is none (no row, or the vote it counted is gone with its position).
  * `positionId` and `choice` are the replaying request's, equal to the first one's when the
@@ -206,7 +224,7 @@ export interface CastVoteInput {
 export async function castVote(
   { database, keys, mixer }: { database: Database; keys: Keys; mixer: Mixer },
   input: CastVoteInput,
-): Promise<VoteAnswer | StoredAnswer | "mismatch"> {
+): Promise<VoteAnswer | StoredAnswer | "mismatch" | "stale"> {
   const { voterId, positionId, choice, idempotencyKey: key, now } = input;
   const ballot = marksOf(choice);
   const candidateId = talliedCandidate(ballot);
@@ -227,15 +245,16 @@ export async function castVote(
   const fingerprinted = key ? requestFingerprint(keys, voterId, key, positionId, ref) : null;
   const record: ChoiceRecord = { k: choice.kind, c: candidateId, b: ballotId, ...(marks ? { r: marks } : {}) };
   const sealed = sealChoice(keys, voterId, positionId, record, size);
+  const fits = ballotFitsArgs(positionId, ballot.marks);
   const participation = key
     ? {
         sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id, idem_key, idem_fingerprint)
-              SELECT ?, ?, ?, ?, ?, ? WHERE ${KEY_UNUSED}`,
-        args: [voterId, positionId, sealed, input.stationId ?? null, key, fingerprinted, voterId, key, voterId, key],
+              SELECT ?, ?, ?, ?, ?, ? WHERE ${KEY_UNUSED} AND ${BALLOT_FITS}`,
+        args: [voterId, positionId, sealed, input.stationId ?? null, key, fingerprinted, voterId, key, voterId, key, ...fits],
       }
     : {
-        sql: "INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
-        args: [voterId, positionId, sealed, input.stationId ?? null],
+        sql: `INSERT OR IGNORE INTO participations (voter_id, position_id, sealed_choice, station_id) SELECT ?, ?, ?, ? WHERE ${BALLOT_FITS}`,
+        args: [voterId, positionId, sealed, input.stationId ?? null, ...fits],
       };
   const mac = ballotMac(keys, { id: ballotId, positionId, choice: choice.kind, candidateId, marks });
   const pending = pendingBallotStatement(keys, positionId, { k: choice.kind, c: candidateId, b: ballotId, m: mac, ...(marks ? { r: marks } : {}) }, size);
@@ -256,6 +275,9 @@ export async function castVote(
     if (mixer.immediate) await mixer.mix();
     return success;
   }
+  // Not counted. A ballot that no longer fits is refused as such and stores nothing (a
+  // keyed retry is judged afresh); the read only picks the answer, the write decided.
+  if (!(await ballotFits(database, positionId, ballot.marks))) return "stale";
   if (!key || !fingerprinted) return conflictAnswer();
   // Not counted: the key's own refusal is stored unless a row already holds the key (a replay,
   // or another request with this key committed first), in which case that row answers.
@@ -271,6 +293,12 @@ export async function castVote(
   );
   if (refusal.rowsAffected === 1) return conflictAnswer();
   return (await findIdempotentAnswer(database, keys, voterId, key, positionId, ref)) ?? conflictAnswer();
+}
+
+async function ballotFits(database: Database, positionId: string, marks: readonly string[]): Promise<boolean> {
+  // SQL: the condition the vote's write was inserted under, read as it is (no FROM).
+  const rs = await database.client.execute({ sql: `SELECT ${BALLOT_FITS} AS fits`, args: ballotFitsArgs(positionId, marks) });
+  return Number(rs.rows[0]?.fits ?? 0) === 1;
 }
 
 /** A voter's held choice with its ballot id (receipts are derived from it). */

@@ -107,3 +107,49 @@ describe("a withdrawal racing a first vote", () => {
     expect(check.problems).toContainEqual(expect.stringMatching(new RegExp(`^Pending ballot .* \\(position ${position._id}\\) names candidate ${candidates[1]._id}, which no longer exists`)));
   });
 });
+
+describe("starting the next election racing a first vote", () => {
+  const next = { title: "Union Elections 2027", subtitle: "Year two", startTime: "2026-03-03T08:00:00.000Z", endTime: "2026-03-03T16:00:00.000Z", copyPositions: true };
+
+  it("a vote committed after the no-votes check and before the start's write: the start is refused, the vote stays in the open election", async () => {
+    const t = await fresh({ ballotBatch: 1 });
+    const admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    const writer = t.database.writer;
+    const submit = writer.submit.bind(writer);
+    let voted = 0;
+    writer.submit = async (statements, once) => {
+      if (statements.some((s) => typeof s !== "string" && s.sql.includes("INSERT INTO elections")) && voted === 0) {
+        voted = (await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status;
+      }
+      return submit(statements, once);
+    };
+    const start = await t.request("/admin/elections", { method: "POST", token: admin, json: next });
+    expect(voted).toBe(201);
+    expect(start.status).toBe(409);
+    expect((await json<{ message: string }>(start)).message).toBe(messages.newElectionHasVotes);
+    expect(await count(t, "SELECT count(*) AS n FROM elections")).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM elections WHERE state = 'open'")).toBe(1);
+    expect(await count(t, "SELECT count(*) AS n FROM positions")).toBe(1);
+    const results = await json<{ results: { positionId: string }[] }>(await t.request("/vote/results", { token: admin }));
+    expect(results.results.map((r) => r.positionId)).toEqual([position._id]);
+  });
+
+  it("a vote checked before the start and written after it is refused and stores nothing", async () => {
+    const t = await fresh({ ballotBatch: 1 });
+    const admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"]);
+    const voter = await t.createVoter(admin);
+    let started = 0;
+    betweenCheckAndWrite(t, async () => {
+      started = (await t.request("/admin/elections", { method: "POST", token: admin, json: next })).status;
+    });
+    const vote = await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } });
+    expect(started).toBe(201);
+    expect(vote.status).toBe(409);
+    expect((await json<{ message: string }>(vote)).message).toBe(messages.electionDeclared);
+    expect(await count(t, "SELECT count(*) AS n FROM participations")).toBe(0);
+    expect(await count(t, "SELECT count(*) AS n FROM pending_ballots")).toBe(0);
+  });
+});

@@ -20,14 +20,18 @@ import { bumpResultsVersionSql } from "../results/results.ts";
 import { onlyIfOneRow, type Refusal } from "./declare.ts";
 import { currentElection, type ElectionRow } from "./elections.ts";
 
-/** Whether the current election holds any vote: counted, waiting for the mixer, or held from a lost station device. */
+/**
+ * The current election holds a vote: counted, waiting for the mixer, or held from a lost station
+ * device. One SQL text for the read that picks the answer and the write that decides.
+ */
+const HAS_VOTES_SQL = `EXISTS (SELECT 1 FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL})
+         OR EXISTS (SELECT 1 FROM pending_ballots WHERE position_id IN ${CURRENT_POSITIONS_SQL})
+         OR EXISTS (SELECT 1 FROM disputed_ballots)`;
+
+/** Whether the current election holds any vote. */
 export async function electionHasVotes(database: Database): Promise<boolean> {
   // SQL: one statement of three EXISTS and no FROM, which drizzle's select cannot build.
-  const rs = await database.client.execute(
-    `SELECT EXISTS (SELECT 1 FROM participations WHERE position_id IN ${CURRENT_POSITIONS_SQL})
-         OR EXISTS (SELECT 1 FROM pending_ballots WHERE position_id IN ${CURRENT_POSITIONS_SQL})
-         OR EXISTS (SELECT 1 FROM disputed_ballots) AS voted`,
-  );
+  const rs = await database.client.execute(`SELECT ${HAS_VOTES_SQL} AS voted`);
   return Number(rs.rows[0]?.voted ?? 0) === 1;
 }
 
@@ -86,7 +90,13 @@ export async function startElection(database: Database, input: StartElectionInpu
       ]
     : [];
 
+  // An open election is replaced only while it has no vote, judged in this write: a first vote
+  // committed since the read above undoes it (votes are written only to the current, open
+  // election, so none can land in it once this commits).
+  const noVotes: InStatement[] =
+    previous.state === "open" ? [`SELECT CASE WHEN ${HAS_VOTES_SQL} THEN json('the election received a vote meanwhile') ELSE 1 END`] : [];
   const statements: InStatement[] = [
+    ...noVotes,
     // Inserts nothing if another process started an election meanwhile, and the guard then
     // undoes the whole write.
     {
@@ -122,11 +132,12 @@ export async function startElection(database: Database, input: StartElectionInpu
   try {
     results = await database.writer.submit(statements);
   } catch (error) {
-    // The guard's failure: another process started one first.
+    // A guard's failure: another process started one first, or a vote came in.
     if ((await currentElection(database)).id !== previous.id) return { refused: messages.electionChangedMeanwhile, status: 409 };
+    if (previous.state === "open" && (await electionHasVotes(database))) return { refused: messages.newElectionHasVotes, status: 409 };
     throw error;
   }
-  const rollAt = 4 + copies.length + 5;
+  const rollAt = noVotes.length + 4 + copies.length + 5;
   return {
     previous,
     id,

@@ -60,7 +60,7 @@ try {
   console.log(`audit appends:      ${ENTRIES} in ${(appendMs / 1000).toFixed(1)} s (${Math.round(ENTRIES / (appendMs / 1000))}/s)`);
   console.log(`chain verification: ${chain.entries} entries in ${verifyMs.toFixed(0)} ms, ${chain.problems.length} problems, signed head ${chain.anchor}`);
   console.log(`filtered page:      ${page.items.length} of ${page.total} in ${pageMs.toFixed(1)} ms`);
-  console.log(`receipt list:       ${receipts.length} codes in ${firstMs.toFixed(0)} ms first, ${cachedMs.toFixed(1)} ms cached`);
+  console.log(`receipt list:       ${receipts?.length ?? 0} codes in ${firstMs.toFixed(0)} ms first, ${cachedMs.toFixed(1)} ms cached`);
 } finally {
   await database.writer.drain();
   database.close();

@@ -85,3 +85,37 @@ describe("receipts", () => {
     expect(receiptCode({ receipt: Buffer.alloc(32, 1) }, "ballot-1")).not.toBe(a);
   });
 });
+
+describe("the published list of every method", () => {
+  it("holds every ballot: a referendum's 'yes' ballots applied at the close join the list, and no list is published while ballots wait", async () => {
+    const app = await createTestApp({ ballotBatch: 10 });
+    try {
+      const token = await app.adminToken();
+      const now = app.clock.now();
+      const created = await app.request("/admin/positions", {
+        method: "POST",
+        token,
+        json: { title: "Constitution", method: "referendum", question: "Adopt it?", startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString() },
+      });
+      const position = (await created.json()) as { _id: string };
+      const given: string[] = [];
+      for (const choice of [...Array<string>(10).fill("no"), "yes", "yes", "yes"]) {
+        const voter = await app.createVoter(token);
+        const res = await app.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, choice } });
+        expect(res.status).toBe(201);
+        given.push(((await res.json()) as { receipt: string }).receipt);
+      }
+      // Ten applied as a batch, three still waiting for the close.
+      expect(Number((await app.database.client.execute("SELECT count(*) AS n FROM pending_ballots")).rows[0].n)).toBe(3);
+      app.clock.advance(3_600_000 + app.deps.config.voteGraceMs);
+      const waiting = await app.request(`/vote/receipts?positionId=${position._id}`, { token });
+      expect(waiting.status).toBe(403);
+      await app.deps.mixer.mix();
+      const list = (await (await app.request(`/vote/receipts?positionId=${position._id}`, { token })).json()) as ReceiptList;
+      expect(list.total).toBe(13);
+      expect(list.receipts).toEqual([...given].sort());
+    } finally {
+      await app.close();
+    }
+  });
+});

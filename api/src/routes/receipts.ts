@@ -22,6 +22,8 @@ export function receiptRoutes(deps: Deps) {
     if (!position) return fail(404, messages.positionNotFound);
     if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
     const receipts = await deps.receiptLists.of(positionId);
+    // Ballots still waiting for the mixer (it applies a closed position's rest within a second).
+    if (!receipts) fail(403, messages.receiptsNotYet);
     return c.json({ positionId, total: receipts.length, receipts } satisfies ReceiptList);
   });
 }

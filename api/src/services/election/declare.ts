@@ -67,6 +67,7 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
   const receipts = [];
   for (const p of positions) {
     const list = await deps.receiptLists.of(p._id);
+    if (!list) return { refused: messages.declarePending };
     receipts.push({ positionId: p._id, positionTitle: p.title, total: list.length, receipts: list });
   }
   // SQL: the row is archived as the table holds it (its column names), whatever columns it has.

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, sum } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { ballots, candidates, positions } from "../../db/schema.ts";
+import { ballots, candidates, pendingBallots, positions } from "../../db/schema.ts";
 import type { Keys } from "../../security/keys.ts";
 import { receiptCode } from "../../security/receipt-code.ts";
 
@@ -26,6 +26,9 @@ export function newBallot(keys: Pick<Keys, "receipt">): { ballotId: string; rece
  * for only once its position has closed for good, when its ballots no longer change, so it is
  * kept while its ballot count stays the same: one sum of its tallies per request instead of an
  * HMAC per ballot (10,000 codes took 170-260 ms of event loop on the 2-core dev machine).
+ * The count is the position's ballots for every method, from the tallies each kind of ballot
+ * raises (one per ballot: 'no', 'abstain', 'yes', a several-seat ballot's `multi_count`, a
+ * single choice's or ranking's first preference; a several-seat ballot's marks are not ballots).
  */
 export class ReceiptLists {
   private readonly lists = new Map<string, string[]>();
@@ -35,16 +38,25 @@ export class ReceiptLists {
     private readonly keys: Pick<Keys, "receipt">,
   ) {}
 
-  /** Every counted ballot's receipt for a position, sorted (so the order says nothing of time). */
-  async of(positionId: string): Promise<string[]> {
+  /**
+   * Every counted ballot's receipt for a position, sorted (so the order says nothing of time);
+   * null while some of its ballots still wait for the mixer, as no list may be published and
+   * then grow.
+   */
+  async of(positionId: string): Promise<string[] | null> {
     // The position's tallies: its ballots' count (the mixer raises them in the ballot's commit)
     // without a pass over the ballots, which have no index by position.
     const { db } = this.database;
-    const [[position], [byCandidates]] = await db.batch([
-      db.select({ no: positions.noCount, abstain: positions.abstainCount }).from(positions).where(eq(positions.id, positionId)),
+    const [[position], [byCandidates], waiting] = await db.batch([
+      db
+        .select({ method: positions.method, no: positions.noCount, abstain: positions.abstainCount, yes: positions.yesCount, multi: positions.multiCount })
+        .from(positions)
+        .where(eq(positions.id, positionId)),
       db.select({ votes: sum(candidates.voteCount).mapWith(Number) }).from(candidates).where(eq(candidates.positionId, positionId)),
+      db.select({ id: pendingBallots.id }).from(pendingBallots).where(eq(pendingBallots.positionId, positionId)).limit(1),
     ]);
-    const counted = position ? position.no + position.abstain + (byCandidates?.votes ?? 0) : 0;
+    if (waiting.length > 0) return null;
+    const counted = position ? position.no + position.abstain + position.yes + (position.method === "multi" ? position.multi : (byCandidates?.votes ?? 0)) : 0;
     const kept = this.lists.get(positionId);
     if (kept && kept.length === counted) return kept;
     const rows = await db.select({ id: ballots.id }).from(ballots).where(eq(ballots.positionId, positionId));

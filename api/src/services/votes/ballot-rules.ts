@@ -141,9 +141,10 @@ export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFi
   }
   const ballot = methodBallot(position, body);
   if (typeof ballot === "string") return ballot;
-  if (ballot.kind === "multi" || ballot.kind === "ranked") {
-    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateIds.length) };
-  }
-  if (ballot.kind === "yes" || ballot.kind === "no" || ballot.kind === "abstain") return { kind: ballot.kind };
+  const capacity = marksCapacity(position.method, position.seats, position.candidateIds.length);
+  if (ballot.kind === "multi" || ballot.kind === "ranked") return { kind: ballot.kind, marks: ballot.marks, capacity };
+  // Padded as the position's marked ballots are, so its length never tells an abstention.
+  if (ballot.kind === "no" || ballot.kind === "abstain") return position.method === "referendum" ? { kind: ballot.kind } : { kind: ballot.kind, capacity };
+  if (ballot.kind === "yes") return { kind: ballot.kind };
   return messages.methodNeedsOwnBody;
 }

@@ -48,12 +48,12 @@ export type ChoiceKind = BallotKind;
 /**
  * What a vote chooses. 'Yes' on an unopposed position is its candidate; a referendum's is
  * 'yes'. Multi and ranked ballots carry their marks and the position's capacity (the largest
- * ballot it allows), which every stored record of the vote is padded to.
+ * ballot it allows), which every stored record of the vote is padded to; so does a 'no' or an
+ * abstention on such a position.
  */
 export type VoteChoice =
   | { kind: "candidate"; candidateId: string; candidateName: string }
-  | { kind: "no" }
-  | { kind: "abstain" }
+  | { kind: "no" | "abstain"; capacity?: number }
   | { kind: "yes" }
   | { kind: "multi" | "ranked"; marks: string[]; capacity: number };
 
@@ -91,9 +91,12 @@ export interface ChoiceRecord {
   r?: string | null;
 }
 
-/** The length every sealed record of a vote with this choice is padded to: one per position. */
+/**
+ * The length every sealed record of a vote with this choice is padded to: one per position, so
+ * a 'no' or an abstention on a multi or ranked position is padded to its largest ballot too.
+ */
 export const recordBytesOf = (choice: VoteChoice) =>
-  choice.kind === "multi" || choice.kind === "ranked" ? choiceRecordBytes(choice.capacity) : CHOICE_RECORD_BYTES;
+  "capacity" in choice && choice.capacity !== undefined ? choiceRecordBytes(choice.capacity) : CHOICE_RECORD_BYTES;
 
 export interface VoteAnswer {
   status: 201 | 409;

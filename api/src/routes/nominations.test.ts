@@ -162,6 +162,18 @@ describe("applying", () => {
     expect(await count(t, "SELECT count(*) AS n FROM photos")).toBe(2);
   });
 
+  it("a voter taken off the roll cannot be named proposer or seconder", async () => {
+    const { t, president, ada, bola } = await setup();
+    // Taken off the roll as a new election with a replaced roll leaves a voter who voted before: disabled.
+    await t.database.client.execute({ sql: "UPDATE users SET disabled_at = ? WHERE matric_number = ?", args: [t.clock.now(), bola.matricNumber] });
+    for (const role of ["proposer", "seconder"]) {
+      const res = await application(t, ada.token, { positionId: president._id, manifesto: "x", [role]: bola.matricNumber });
+      expect(res.status).toBe(400);
+      expect((await json<{ message: string }>(res)).message).toBe(`The ${role} (${bola.matricNumber}) ${m.supporterNotOnRoll}`);
+    }
+    expect(await count(t, "SELECT count(*) AS n FROM nominations")).toBe(0);
+  });
+
   it("staff cannot stand, and /nominations needs a sign-in", async () => {
     const { t, admin, president } = await setup();
     expect((await t.request("/nominations")).status).toBe(401);

@@ -172,6 +172,18 @@ describe("the device's token", () => {
 });
 
 describe("station ballots", () => {
+  it("leaves a voter taken off the roll out of the package and refuses their ballot", async () => {
+    const s = await setUp();
+    // Taken off the roll as a new election with a replaced roll leaves a voter who voted before: disabled.
+    await t.database.client.execute({ sql: "UPDATE users SET disabled_at = ? WHERE id = ?", args: [t.clock.now(), s.voterId] });
+    const pkg = (await (await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token })).json()) as StationPackage;
+    expect(pkg.roll.map((r) => r.matricNumber)).not.toContain(s.voter.matricNumber);
+    const res = await deliver(s.officer.token, seal(s.session, s.voterId, [s.choice]));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationVoterNotFound })]);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+  });
+
   it("counts a ballot once, with the station in the participation only, however often it is replayed", async () => {
     const s = await setUp();
     const ballot = seal(s.session, s.voterId, [s.choice]);

@@ -172,12 +172,13 @@ async function supporterOf(database: Database, matricNumber: string | null, appl
   if (!matricNumber) return null;
   const row = (
     await database.db
-      .select({ id: users.id, name: users.name, matricNumber: users.matricNumber, role: users.role })
+      .select({ id: users.id, name: users.name, matricNumber: users.matricNumber, role: users.role, disabledAt: users.disabledAt })
       .from(users)
       .where(eq(users.matricNumber, matricNumber))
       .limit(1)
   )[0];
-  if (!row || row.role !== "voter") refuse(400, `The ${label} (${matricNumber}) ${m.supporterNotOnRoll}`);
+  // A voter taken off the roll (disabled) is not on it.
+  if (!row || row.role !== "voter" || row.disabledAt !== null) refuse(400, `The ${label} (${matricNumber}) ${m.supporterNotOnRoll}`);
   if (row!.id === applicantId) refuse(400, m.supporterIsApplicant);
   return row!;
 }

@@ -223,7 +223,8 @@ const ROLL_COLUMNS = `u.id, u.matric_number, u.name, u.groups, u.role,
 
 /** The roll a station needs to work alone: no date of birth, no hash of one, no password. */
 export async function stationRoll(database: Database): Promise<RollEntry[]> {
-  return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u ORDER BY u.matric_number`)).rows);
+  // A voter taken off the roll (disabled) is no voter at a station either.
+  return toRoll((await database.client.execute(`SELECT ${ROLL_COLUMNS} FROM users u WHERE ${isVoterSql("u")} ORDER BY u.matric_number`)).rows);
 }
 
 /**
@@ -258,10 +259,11 @@ function toRoll(rows: Record<string, unknown>[]): RollEntry[] {
 
 export async function findRollEntry(database: Database, voterId: string): Promise<(RollEntry & { role: string }) | null> {
   const [r] = await database.db
-    .select({ id: users.id, matricNumber: users.matricNumber, name: users.name, groups: users.groups, role: users.role })
+    .select({ id: users.id, matricNumber: users.matricNumber, name: users.name, groups: users.groups, role: users.role, disabledAt: users.disabledAt })
     .from(users)
     .where(eq(users.id, voterId));
-  if (!r) return null;
+  // Off the roll (disabled): not on the roll a station may take a ballot for.
+  if (!r || r.disabledAt !== null) return null;
   return { _id: r.id, matricNumber: r.matricNumber, name: r.name, groups: parseGroups(r.groups), voted: [], role: toRole(r.role) };
 }
 

@@ -118,6 +118,7 @@ export const messages = {
   copyPositionsUnknown: (ids: readonly string[]) =>
     `Only the last election's positions can be copied; not one of them: ${ids.join(", ")}`,
   electionNotFound: "Election not found",
+  archiveBroken: "This election's archive fails its seal check: it was changed after the declaration. Tell the returning officer",
   ballotBatchInvalid: `Ballot batch must be a whole number from 1 to ${MAX_BALLOT_BATCH}`,
   updatePositionSuccess: "Position updated successfully!",
   updatePositionFailed: "Failed to update position",

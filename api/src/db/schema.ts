@@ -88,6 +88,11 @@ export const electionArchives = sqliteTable("election_archives", {
   auditSeq: integer("audit_seq").notNull(),
   auditHash: text("audit_hash").notNull(),
   record: text("record").notNull(),
+  /**
+   * HMAC under the server's key of every column above (services/election/archive-seal.ts): a row
+   * rewritten by someone holding the database file but not the key fails wherever it is read.
+   */
+  mac: text("mac"),
 });
 
 export const positions = sqliteTable("positions", {

@@ -19,8 +19,9 @@ export function electionsRoutes(deps: Deps) {
     .use(requireUser(deps))
     .get("/", async (c) => c.json(await listDeclared(deps.database)))
     .get("/:id", validate("param", idParam), async (c) => {
-      const archive = await readArchive(deps.database, c.req.valid("param").id);
+      const archive = await readArchive(deps.database, deps.keys, c.req.valid("param").id);
       if (!archive) fail(404, messages.electionNotFound);
+      if (archive === "broken") fail(409, messages.archiveBroken);
       return c.json(archive);
     });
 }

@@ -144,6 +144,32 @@ describe("declaring the results", () => {
     expect(await count("SELECT count(*) AS n FROM elections WHERE state = 'declared'")).toBe(0);
   });
 
+  it("a declared archive rewritten without the key (CSV, its SHA-256 and the record) is refused where it is read and named by the checks", async () => {
+    const { candidates } = await polledElection();
+    closeAndGrace();
+    expect((await declare()).status).toBe(200);
+    const archive = (await (await t.request("/elections/1", { token: admin })).json()) as ElectionArchive;
+    // Someone with the database file and no key names the other winner, keeping every hash consistent.
+    const csv = archive.resultsCsv.replaceAll("Ada", "Adx");
+    const record = (await t.database.client.execute("SELECT record FROM election_archives")).rows[0].record as string;
+    await t.database.client.execute({
+      sql: "UPDATE election_archives SET results_csv = ?, results_sha256 = ?, record = ?",
+      args: [Buffer.from(csv), createHash("sha256").update(csv).digest("hex"), record.replaceAll(candidates[0]._id, "forged")],
+    });
+    const read = await t.request("/elections/1", { token: admin });
+    expect(read.status).toBe(409);
+    expect((await read.json()).message).toBe(messages.archiveBroken);
+    const check = (await (await post("/admin/integrity/check", admin)).json()) as { ok: boolean; problems: string[] };
+    expect(check.ok).toBe(false);
+    expect(check.problems).toContainEqual(expect.stringMatching(/^Election 1's archive .*seal/));
+    const { runAudit } = await import("../../scripts/audit.ts");
+    expect((await runAudit(t.database, t.deps.keys)).ok).toBe(false);
+    // Without the key, the declaration's audit entry still names the published SHA-256.
+    const keyless = await runAudit(t.database, null);
+    expect(keyless.ok).toBe(false);
+    expect(keyless.lines).toContainEqual(expect.stringMatching(/^Election 1's archive .*audit entry/));
+  });
+
   it("leaves nothing about the declared election writable", async () => {
     const { position, candidates, ada } = await polledElection();
     closeAndGrace();

@@ -2,7 +2,8 @@
  * The integrity check, with the server's key: every participation matches exactly one ballot
  * (counted or still pending) with the same position and choice, every ballot exactly one
  * participation, every ballot's MAC is its own, the tallies equal the ballots
- * (./tally-check.ts), and the audit log's chain and signed head hold (./audit-log.ts).
+ * (./tally-check.ts), the audit log's chain and signed head hold (./audit-log.ts), and every
+ * declared election's archive is as sealed at its declaration (../election/archive-seal.ts).
  *
  * Why the key: someone who can write the database file but lacks the key (the operator of a
  * separate libSQL server, anyone on the database host) can move ballots between candidates
@@ -30,6 +31,7 @@ import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
 import { appliedPendingByPosition, unsealPending, type Mixer } from "../votes/mixer.ts";
 import { verifyAuditChain, type AuditChainReport } from "./audit-log.ts";
 import { TALLY_READS, tallyReport, type TallyCheckReport } from "./tally-check.ts";
+import { ARCHIVE_READS, archiveProblems } from "../election/archive-seal.ts";
 
 export interface BallotMatchReport {
   ok: boolean;
@@ -188,13 +190,14 @@ export interface IntegrityResult {
  * applied pending rows are told from the ballots read in it.
  */
 export async function runIntegrityCheck(database: Database, keys: Keys): Promise<IntegrityResult> {
-  const rs = await database.client.batch([...TALLY_READS, ...BALLOT_READS], "read");
-  const read = rs.slice(TALLY_READS.length);
+  const rs = await database.client.batch([...TALLY_READS, ...BALLOT_READS, ...ARCHIVE_READS], "read");
+  const read = rs.slice(TALLY_READS.length, TALLY_READS.length + BALLOT_READS.length);
+  const [archives, declarations] = rs.slice(TALLY_READS.length + BALLOT_READS.length);
   const applied = appliedPendingByPosition(keys, read[1].rows, new Set(read[2].rows.map((r) => String(r.id))));
   const tallies = tallyReport(rs, applied);
   const ballots = await matchBallots(keys, read);
   const chain = await verifyAuditChain(database, keys.audit);
-  const problems = [...tallyProblems(tallies), ...ballots.problems, ...chainProblems(chain)];
+  const problems = [...tallyProblems(tallies), ...ballots.problems, ...chainProblems(chain), ...archiveProblems(keys, archives.rows, declarations.rows)];
   return { ok: problems.length === 0, problems, tallies, ballots, chain };
 }
 

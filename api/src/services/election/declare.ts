@@ -5,6 +5,8 @@
  * election marked declared, in one write. After that nothing about it changes through the API
  * (http/election-guard.ts), and `GET /elections/:id` serves the archive.
  */
+import { archiveMac, archiveSealHolds } from "./archive-seal.ts";
+import type { Keys } from "../../security/keys.ts";
 import { createHash } from "node:crypto";
 import { messages, resultsCsv, type ElectionArchive, type ElectionSummary, type Results, type ResultsSheet } from "@evoting/shared";
 import { and, desc, eq, max } from "drizzle-orm";
@@ -33,7 +35,7 @@ export async function declarableAt(database: Database, election: ElectionRow, gr
   return Math.max(settings?.endTime ?? election.endTime, last?.end ?? -Infinity) + graceMs;
 }
 
-type DeclareDeps = Pick<Deps, "database" | "mixer" | "integrity" | "results" | "receiptLists" | "config">;
+type DeclareDeps = Pick<Deps, "database" | "keys" | "mixer" | "integrity" | "results" | "receiptLists" | "config">;
 
 export async function declareElection(deps: DeclareDeps, now: number): Promise<Refusal | { archive: ElectionArchive }> {
   const { database } = deps;
@@ -50,8 +52,8 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
   if (!check.ok) return { refused: messages.declareCheckFailed, problems: check.problems };
   const refused = await archiveElection(deps, election, now);
   if (refused) return refused;
-  const archive = await readArchive(database, election.id);
-  if (!archive) throw new Error(`election ${election.id} was declared without an archive`);
+  const archive = await readArchive(database, deps.keys, election.id);
+  if (!archive || archive === "broken") throw new Error(`election ${election.id} was declared without a sound archive`);
   return { archive };
 }
 
@@ -73,13 +75,23 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
   // SQL: the row is archived as the table holds it (its column names), whatever columns it has.
   const settings = { ...(await database.client.execute("SELECT * FROM election_settings WHERE id = 1")).rows[0] };
   const record = { sheet, receipts, settings, positions };
+  const recordJson = JSON.stringify(record);
+  const mac = archiveMac(deps.keys, {
+    electionId: election.id,
+    declaredAt: now,
+    resultsCsv: csv,
+    resultsSha256: csvSha256,
+    auditSeq: head.headSeq,
+    auditHash: head.head,
+    record: recordJson,
+  });
 
   try {
     await database.writer.submit([
       {
-        sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record)
-              SELECT id, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
-        args: [now, csv, csvSha256, head.headSeq, head.head, JSON.stringify(record), election.id],
+        sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record, mac)
+              SELECT id, ?, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
+        args: [now, csv, csvSha256, head.headSeq, head.head, recordJson, mac, election.id],
       },
       onlyIfOneRow("the election was declared at the same time"),
       {
@@ -118,8 +130,11 @@ export async function listDeclared(database: Database): Promise<ElectionSummary[
   return rows.map(toSummary);
 }
 
-/** A declared election's archive, as published; undefined for any other id. */
-export async function readArchive(database: Database, id: number): Promise<ElectionArchive | undefined> {
+/**
+ * A declared election's archive, as published; undefined for any other id; `broken` when the
+ * row fails its seal (archive-seal.ts): it is never served as the results.
+ */
+export async function readArchive(database: Database, keys: Keys, id: number): Promise<ElectionArchive | "broken" | undefined> {
   const [row] = await database.db
     .select({ election: elections, archive: electionArchives })
     .from(elections)
@@ -127,6 +142,7 @@ export async function readArchive(database: Database, id: number): Promise<Elect
     .where(and(eq(elections.id, id), eq(elections.state, "declared")));
   if (!row) return undefined;
   const { archive } = row;
+  if (!archiveSealHolds(keys, archive)) return "broken";
   const record = JSON.parse(archive.record) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions">;
   return {
     election: toSummary(row.election),

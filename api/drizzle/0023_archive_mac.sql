@@ -1,0 +1,1 @@
+ALTER TABLE `election_archives` ADD `mac` text;

@@ -1,4 +1,5 @@
 /** Builds the dependency graph once; shared by the server, scripts and tests. */
+import { endStreamsOfEndedSessions } from "./realtime/stream-auth.ts";
 import type { Clock } from "./clock.ts";
 import type { Config, Deps } from "./deps.ts";
 import type { Database } from "./db/client.ts";
@@ -25,6 +26,10 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
   const hub = createHub(results, config.realtime, log);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }, log).start();
   const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer, log }).start();
+  const sessions = new SessionCache(database);
+  sessions.onInvalidate(() => {
+    endStreamsOfEndedSessions({ database, hub }, clock.now()).catch((error: unknown) => log.error({ err: error }, "ending the streams of ended sessions failed"));
+  });
   return {
     database,
     clock,
@@ -37,7 +42,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     chat: new ChatService(database, clock, hub),
     mixer,
     auditLog: new AuditLog(database, keys),
-    sessions: new SessionCache(database),
+    sessions,
     ballotRules: new BallotRules(database),
     electionSettings,
     receiptLists: new ReceiptLists(database, keys),

@@ -71,6 +71,8 @@ export interface Hub {
   broadcast(channel: string, frame: Uint8Array, userId?: string): void;
   /** Ends every stream this process holds for the session (at logout). */
   endSession(session: string): void;
+  /** The sessions (token hashes) this process holds a stream for. */
+  openSessions(): string[];
   stats(): HubStats;
   close(): void;
 }
@@ -142,6 +144,7 @@ export function createHub(results: ResultsSource, options: Partial<HubOptions> =
     subscriberCount: (channel) => subscribers.count(channel),
     broadcast: (channel, frame, userId) => subscribers.broadcast(channel, frame, userId),
     endSession: (session) => subscribers.endSession(session),
+    openSessions: () => subscribers.sessions(),
     stats: () => ({ subscribers: subscribers.count(), dropped: subscribers.dropped, resultsBroadcasts: resultsBroadcast.broadcasts }),
 
     close() {

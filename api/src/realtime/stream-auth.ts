@@ -56,3 +56,22 @@ export async function checkStreamToken(deps: Deps, token: string, kind: Kind): P
   }
   return { ok: true, userId: claims.sub, session: claims.s };
 }
+
+/**
+ * Ends the open streams of every session that is no longer live: revoked (logout, a password
+ * reset, a new date of birth, the roll replaced), expired, or its account disabled. Run after
+ * every write that ends sessions (the session cache's invalidation), so no path that ends a
+ * session leaves a stream delivering results or chat to it.
+ */
+export async function endStreamsOfEndedSessions(deps: Pick<Deps, "database" | "hub">, now: number): Promise<void> {
+  const open = deps.hub.openSessions();
+  if (open.length === 0) return;
+  // SQL: json_each over the open sessions, which drizzle has no builder for.
+  const rs = await deps.database.client.execute({
+    sql: `SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id
+           WHERE s.token_hash IN (SELECT value FROM json_each(?)) AND s.revoked_at IS NULL AND s.expires_at > ? AND u.disabled_at IS NULL`,
+    args: [JSON.stringify(open), now],
+  });
+  const live = new Set(rs.rows.map((r) => String(r.token_hash)));
+  for (const session of open) if (!live.has(session)) deps.hub.endSession(session);
+}

@@ -96,4 +96,31 @@ describe("stream tokens", () => {
     expect(elsewhere.ended()).toBe(false);
     for (const s of [open, room, elsewhere]) await s.close();
   });
+  it("every other path that ends a session ends its open streams too: an observer disabled, a voter's date of birth changed or password reset", async () => {
+    t = await createTestApp();
+    const admin = await t.adminToken();
+    const observerToken = await t.createObserver(admin);
+    const voter = await t.createVoter(admin);
+    const reset = await t.createVoter(admin);
+    const voterId = String((await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [voter.matricNumber] })).rows[0].id);
+    const resetId = String((await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [reset.matricNumber] })).rows[0].id);
+    const staffId = String((await t.database.client.execute("SELECT id FROM users WHERE role = 'observer'")).rows[0].id);
+    const streamsOf = async (bearer: string) => {
+      const open = readSse(await results(await tokenFor("/realtime/token", bearer)));
+      const room = readSse(await chat(await tokenFor("/vote/chat-token", bearer)));
+      await open.waitFor(() => open.of("snapshot").length === 1);
+      await room.waitFor(() => room.of("ready").length === 1);
+      return [open, room];
+    };
+    const watched = [
+      { streams: await streamsOf(observerToken), end: () => t.request(`/admin/staff/${staffId}/disable`, { method: "POST", token: admin }) },
+      { streams: await streamsOf(voter.token), end: () => t.request(`/admin/voters/${voterId}`, { method: "PATCH", token: admin, json: { dateOfBirth: 20011231 } }) },
+      { streams: await streamsOf(reset.token), end: () => t.request(`/admin/voters/${resetId}/reset-password`, { method: "POST", token: admin }) },
+    ];
+    for (const { streams, end } of watched) {
+      expect([200, 204]).toContain((await end()).status);
+      for (const s of streams) await s.waitFor(() => s.ended(), 2_000, "the session's streams to end");
+    }
+    for (const { streams } of watched) for (const s of streams) await s.close();
+  });
 });

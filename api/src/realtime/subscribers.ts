@@ -121,6 +121,11 @@ export class Subscribers {
     }
   }
 
+  /** The sessions (token hashes) holding an open stream. */
+  sessions(): string[] {
+    return [...this.bySession.keys()];
+  }
+
   endSession(session: string): void {
     for (const s of [...(this.bySession.get(session) ?? [])]) this.end(s);
   }

@@ -97,8 +97,16 @@ export class SessionCache {
     this.entries.set(token, session);
   }
 
+  private readonly listeners: (() => void)[] = [];
+
+  /** Called whenever the cache forgets every session: a session may have ended (the hub ends its streams). */
+  onInvalidate(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
   /** Forgets every session: called after any write that ends a session or changes a user. */
   invalidate(): void {
+    for (const listener of this.listeners) listener();
     this.entries.clear();
     // A request after this reads afresh: a read begun before the change may be stale.
     this.loading.clear();

@@ -68,6 +68,7 @@ export const nominationMessages = {
   nominationWindowBoth: "Set both the nomination start and end, or neither",
   nominationWindowOrder: "Nominations must end after they start",
   nominationPhotoRequired: "Choose a photo of yourself",
+  nominationPhotoBusy: "Your last photo is still being processed: try again in a moment",
   nominationManifestoRequired: "Write your manifesto",
   nominationPositionRequired: "Position is required",
   nominationNotEligible: "You are not eligible to stand for this position",

@@ -174,6 +174,29 @@ describe("applying", () => {
     expect(await count(t, "SELECT count(*) AS n FROM nominations")).toBe(0);
   });
 
+  it("checks every rule before it processes the photo, and bounds the photo's pixels", async () => {
+    const { t, president, ada, bola } = await setup();
+    const notAnImage = new Blob(["not an image"], { type: "image/png" });
+    // A second application, and one for a position that does not exist: refused for that, not for the photo.
+    expect((await application(t, ada.token, { positionId: president._id, manifesto: "x" })).status).toBe(201);
+    const dup = await application(t, ada.token, { positionId: president._id, manifesto: "y" }, notAnImage);
+    expect(dup.status).toBe(409);
+    expect((await json<{ message: string }>(dup)).message).toBe(m.nominationDuplicate);
+    const missing = await application(t, bola.token, { positionId: "nope", manifesto: "y" }, notAnImage);
+    expect(missing.status).toBe(404);
+    // 3000 x 3000 (9 million pixels, a small file): more than an applicant's photo may have.
+    const sharp = (await import("sharp")).default;
+    const big = await sharp({ create: { width: 3000, height: 3000, channels: 3, background: "#8899aa" } }).png().toBuffer();
+    const tooBig = await application(t, bola.token, { positionId: president._id, manifesto: "y" }, new Blob([big], { type: "image/png" }));
+    expect(tooBig.status).toBe(400);
+    // Outside the window, a photo is never looked at.
+    t.clock.advance(3 * H);
+    const closed = await application(t, bola.token, { positionId: president._id, manifesto: "y" }, notAnImage);
+    expect(closed.status).toBe(409);
+    expect((await json<{ message: string }>(closed)).message).toBe(m.nominationsClosed);
+    expect(await count(t, "SELECT count(*) AS n FROM nominations")).toBe(1);
+  });
+
   it("staff cannot stand, and /nominations needs a sign-in", async () => {
     const { t, admin, president } = await setup();
     expect((await t.request("/nominations")).status).toBe(401);

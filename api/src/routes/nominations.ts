@@ -14,6 +14,7 @@ import {
   NominationRefusal,
   answerNomination,
   applyForNomination,
+  checkApplication,
   myNominations,
   withdrawNomination,
 } from "../services/nominations/nominations.ts";
@@ -31,8 +32,13 @@ export async function settle<T>(work: Promise<T>): Promise<T> {
 /** The audit target every nomination entry shares: the applicant reads plainly in the log. */
 export const nominationTarget = (n: Nomination) => `nomination:${n._id} "${n.applicant.name}"`;
 
+/** An applicant's photo, in pixels: 2048 x 2048 is plenty for a face, and a quarter of what staff may upload. */
+export const NOMINATION_MAX_PIXELS = 2048 * 2048;
+
 export function nominationRoutes(deps: Deps) {
   const { database, clock } = deps;
+  /** Voters whose application photo is being processed now. */
+  const processing = new Set<string>();
   return new Hono<AppEnv>()
     .use(requireUser(deps), requireVoter(nominationMessages.nominationVotersOnly))
     .get("/", async (c) => c.json(await myNominations(database, await deps.electionSettings.get(), c.var.user.id, clock.now())))
@@ -46,11 +52,23 @@ export function nominationRoutes(deps: Deps) {
         seconder: textField(form, "seconder"),
       });
       if (!parsed.success) return validationError(c, parsed.error);
-      // The candidate's photo pipeline: judged by its bytes, re-encoded, at most one.
-      const photo = await photoFromForm(form);
-      if (!photo) fail(400, nominationMessages.nominationPhotoRequired);
       const { user } = c.var;
-      const nomination = await settle(applyForNomination(database, await deps.electionSettings.get(), user, parsed.data, photo, clock.now()));
+      const election = await deps.electionSettings.get();
+      // Every rule first: a refused application never costs an image's decoding.
+      await settle(checkApplication(database, election, user, parsed.data, clock.now()));
+      // One photo at a time per voter, at most NOMINATION_MAX_PIXELS: the image work a voter can
+      // cause is bounded whatever they send in parallel.
+      if (processing.has(user.id)) fail(429, nominationMessages.nominationPhotoBusy);
+      processing.add(user.id);
+      let photo;
+      try {
+        // The candidate's photo pipeline: judged by its bytes, re-encoded, at most one.
+        photo = await photoFromForm(form, { maxPixels: NOMINATION_MAX_PIXELS });
+      } finally {
+        processing.delete(user.id);
+      }
+      if (!photo) fail(400, nominationMessages.nominationPhotoRequired);
+      const nomination = await settle(applyForNomination(database, election, user, parsed.data, photo, clock.now()));
       const supporters = [nomination.proposer && `proposer ${nomination.proposer.matricNumber}`, nomination.seconder && `seconder ${nomination.seconder.matricNumber}`].filter(Boolean);
       await audit(deps, c, {
         action: "nomination.apply",

@@ -39,13 +39,13 @@ export interface PhotoRow {
 }
 
 /** The uploaded photo, checked; null when none was sent (an empty file field is none). */
-export async function photoFromForm(form: CandidateForm): Promise<PhotoRow | null> {
+export async function photoFromForm(form: CandidateForm, limits: { maxPixels?: number } = {}): Promise<PhotoRow | null> {
   const photo = form.photo;
   if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
   if (photo instanceof File && photo.size > 0) {
     if (photo.size > MAX_PHOTO_BYTES) fail(413, messages.photoTooLarge);
     // Decoded and re-encoded: only the pixels are stored (services/election/images.ts).
-    const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()));
+    const image = await cleanImage(new Uint8Array(await photo.arrayBuffer()), limits);
     if (!image) fail(400, messages.photoInvalid);
     return { id: randomUUID(), mime: image.mime, data: image.data };
   }

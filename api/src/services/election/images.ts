@@ -48,7 +48,7 @@ const FORMAT: Record<ImageMime, "png" | "jpeg" | "webp" | "gif"> = {
  * The one entry point for an uploaded photo (create and edit): the sniffed type and the
  * re-encoded bytes, or null when the file is not an image of an allowed type.
  */
-export async function cleanImage(bytes: Uint8Array): Promise<{ mime: ImageMime; data: Buffer } | null> {
+export async function cleanImage(bytes: Uint8Array, { maxPixels = MAX_PIXELS }: { maxPixels?: number } = {}): Promise<{ mime: ImageMime; data: Buffer } | null> {
   const mime = sniffImage(bytes);
   if (!mime) return null;
   const format = FORMAT[mime];
@@ -56,7 +56,7 @@ export async function cleanImage(bytes: Uint8Array): Promise<{ mime: ImageMime; 
     const animated = format === "gif" || format === "webp";
     // failOn "none": a damaged file still yields pixels (as a browser would show them), and
     // only those pixels are written back; what the decoder cannot read at all is refused below.
-    const input = sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: "none", animated });
+    const input = sharp(bytes, { limitInputPixels: maxPixels, failOn: "none", animated });
     const meta = await input.metadata();
     if (meta.format !== format) return null;
     // rotate() applies the EXIF orientation to the pixels before the metadata is dropped.

@@ -6,7 +6,7 @@
  * A refusal throws `NominationRefusal` and writes nothing.
  */
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   isEligible,
@@ -189,15 +189,19 @@ export interface PhotoRow {
   data: Buffer;
 }
 
-/** A voter's application; answers the stored nomination. */
-export async function applyForNomination(
+/**
+ * Every rule an application must pass, read before its photo is processed (decoding an image
+ * costs far more than these reads, so a refused application costs next to nothing): the window,
+ * the position, eligibility, the supporters, a live application already made and a published
+ * ballot. The write (`applyForNomination`) checks the last two again, inside itself.
+ */
+export async function checkApplication(
   database: Database,
   election: ElectionSettings,
   voter: Voter,
   input: ApplyNominationInput,
-  photo: PhotoRow,
   now: number,
-): Promise<Nomination> {
+): Promise<{ proposerRow: Voter | null; seconderRow: Voter | null }> {
   if (!nominationsOpen(now, election)) refuse(409, m.nominationsClosed);
 
   const position = (await database.db.select().from(positions).where(eq(positions.id, input.positionId)).limit(1))[0];
@@ -208,6 +212,26 @@ export async function applyForNomination(
   const proposerRow = await supporterOf(database, input.proposer, voter.id, "proposer");
   const seconderRow = await supporterOf(database, input.seconder, voter.id, "seconder");
   if (proposerRow && seconderRow && proposerRow.id === seconderRow.id) refuse(400, m.supportersSame);
+  if (await positionHasVote(database, input.positionId)) refuse(409, m.nominationBallotPublished);
+  const live = await database.db
+    .select({ id: nominations.id })
+    .from(nominations)
+    .where(and(eq(nominations.applicantId, voter.id), eq(nominations.positionId, input.positionId), sql`${nominations.state} IN ${sql.raw(LIVE_STATES)}`))
+    .limit(1);
+  if (live.length > 0) refuse(409, m.nominationDuplicate);
+  return { proposerRow, seconderRow };
+}
+
+/** A voter's application; answers the stored nomination. */
+export async function applyForNomination(
+  database: Database,
+  election: ElectionSettings,
+  voter: Voter,
+  input: ApplyNominationInput,
+  photo: PhotoRow,
+  now: number,
+): Promise<Nomination> {
+  const { proposerRow, seconderRow } = await checkApplication(database, election, voter, input, now);
 
   const id = randomUUID();
   const state: NominationState = proposerRow || seconderRow ? "awaiting" : "submitted";

@@ -69,6 +69,7 @@ export const nominationMessages = {
   nominationWindowOrder: "Nominations must end after they start",
   nominationPhotoRequired: "Choose a photo of yourself",
   nominationPhotoBusy: "Your last photo is still being processed: try again in a moment",
+  nominationTooMany: (n: number) => `You have applied for this position ${n} times: no more applications for it`,
   nominationManifestoRequired: "Write your manifesto",
   nominationPositionRequired: "Position is required",
   nominationNotEligible: "You are not eligible to stand for this position",

@@ -364,6 +364,25 @@ describe("withdrawing", () => {
   });
 });
 
+describe("applying again", () => {
+  it("a withdrawn or rejected application keeps no photo, and a voter applies for one position at most three times", async () => {
+    const { t, admin, president, ada } = await setup();
+    const first = await json<Nomination>(await application(t, ada.token, { positionId: president._id, manifesto: "x" }));
+    expect((await t.request(`/nominations/${first._id}/withdraw`, { method: "POST", token: ada.token })).status).toBe(200);
+    expect(await count(t, "SELECT count(*) AS n FROM photos")).toBe(0);
+    const second = await json<Nomination>(await application(t, ada.token, { positionId: president._id, manifesto: "x" }));
+    expect((await t.request(`/admin/nominations/${second._id}/reject`, { method: "POST", token: admin, json: { reason: "No" } })).status).toBe(200);
+    expect(await count(t, "SELECT count(*) AS n FROM photos")).toBe(0);
+    const third = await json<Nomination>(await application(t, ada.token, { positionId: president._id, manifesto: "x" }));
+    expect(await count(t, "SELECT count(*) AS n FROM photos")).toBe(1);
+    expect((await t.request(`/nominations/${third._id}/withdraw`, { method: "POST", token: ada.token })).status).toBe(200);
+    const fourth = await application(t, ada.token, { positionId: president._id, manifesto: "x" });
+    expect(fourth.status).toBe(409);
+    expect((await json<{ message: string }>(fourth)).message).toBe(m.nominationTooMany(3));
+    expect(await count(t, "SELECT count(*) AS n FROM photos")).toBe(0);
+  });
+});
+
 describe("across elections", () => {
   it("a nomination belongs to its position's election: the next election lists none of the last one's, and they no longer change", async () => {
     const { t, admin, president, window, ada } = await setup();

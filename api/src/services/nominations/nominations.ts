@@ -52,6 +52,20 @@ const refuse = (status: NominationRefusal["status"], message: string): never => 
   throw new NominationRefusal(status, message);
 };
 
+/**
+ * A withdrawn or rejected application's photo goes with it (the row keeps no photo: the foreign
+ * key sets it null), unless a candidate shows it; so applying and withdrawing cannot grow the
+ * database.
+ */
+const dropPhotoOfEnded = (id: string) => ({
+  sql: `DELETE FROM photos WHERE id = (SELECT photo_id FROM nominations WHERE id = ? AND state IN ('withdrawn', 'rejected'))
+          AND NOT EXISTS (SELECT 1 FROM candidates WHERE photo_id = photos.id)`,
+  args: [id],
+});
+
+/** Applications one voter may make for one position, whatever became of them. */
+export const MAX_APPLICATIONS = 3;
+
 /** States in which an application still counts against applying again for the same position. */
 const LIVE_STATES = "('awaiting', 'submitted', 'approved')";
 
@@ -219,6 +233,8 @@ export async function checkApplication(
     .where(and(eq(nominations.applicantId, voter.id), eq(nominations.positionId, input.positionId), sql`${nominations.state} IN ${sql.raw(LIVE_STATES)}`))
     .limit(1);
   if (live.length > 0) refuse(409, m.nominationDuplicate);
+  const made = await database.db.$count(nominations, and(eq(nominations.applicantId, voter.id), eq(nominations.positionId, input.positionId)));
+  if (made >= MAX_APPLICATIONS) refuse(409, m.nominationTooMany(MAX_APPLICATIONS));
   return { proposerRow, seconderRow };
 }
 
@@ -243,6 +259,7 @@ export async function applyForNomination(
               seconder_id, seconder_answer, state, created_at)
             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             WHERE NOT EXISTS (SELECT 1 FROM nominations WHERE applicant_id = ? AND position_id = ? AND state IN ${LIVE_STATES})
+              AND (SELECT count(*) FROM nominations WHERE applicant_id = ? AND position_id = ?) < ${MAX_APPLICATIONS}
               AND NOT ${positionHasVoteSql("?")}`,
       args: [
         id,
@@ -256,6 +273,8 @@ export async function applyForNomination(
         seconderRow ? "pending" : null,
         state,
         now,
+        voter.id,
+        input.positionId,
         voter.id,
         input.positionId,
         input.positionId,
@@ -315,6 +334,7 @@ export async function withdrawNomination(database: Database, id: string, userId:
       args: [now, id, userId],
     },
     `${bumpResultsVersionSql} AND changes() = 1`,
+    dropPhotoOfEnded(id),
   ]);
   if (updated.rowsAffected === 0) {
     if (await positionHasVote(database, before.positionId)) refuse(409, m.nominationBallotPublished);
@@ -376,6 +396,7 @@ export async function rejectNomination(database: Database, id: string, reason: s
       sql: "UPDATE nominations SET state = 'rejected', reason = ?, decided_at = ? WHERE id = ? AND state IN ('awaiting', 'submitted')",
       args: [reason, now, id],
     },
+    dropPhotoOfEnded(id),
   ]);
   if (updated.rowsAffected === 0) refuse(409, m.nominationAlreadyDecided);
   return (await findNomination(database, id))!;

@@ -172,6 +172,20 @@ describe("the device's token", () => {
 });
 
 describe("station ballots", () => {
+  it("a device's token opens no session at another station and delivers no ballot sealed for another session", async () => {
+    const s = await setUp();
+    const otherStation = await createStation("Library Hall 2");
+    const officerB = await createStaff("officer");
+    expect((await assign(s.stationId, officerB.matricNumber)).status).toBe(201);
+    expect((await assign(otherStation, s.officer.matricNumber)).status).toBe(201);
+    const elsewhere = await t.request("/station/sessions", { method: "POST", token: s.session.token, json: { stationId: otherStation, password: "officer-secret" } });
+    expect(elsewhere.status).toBe(403);
+    const sessionB = await openSession(officerB.token, s.stationId);
+    const res = await deliver(sessionB.token, seal(s.session, s.voterId, [s.choice]));
+    expect(res.status).toBe(403);
+    expect(await count("SELECT COUNT(*) AS n FROM participations")).toBe(0);
+  });
+
   it("leaves a voter taken off the roll out of the package and refuses their ballot", async () => {
     const s = await setUp();
     // Taken off the roll as a new election with a replaced roll leaves a voter who voted before: disabled.

@@ -99,6 +99,8 @@ export function stationRoutes(deps: Deps) {
       if (!station) fail(404, messages.stationNotFound);
       if (station.revokedAt !== null) fail(403, messages.stationRevoked);
       if (!(await isAssigned(database, station.id, c.var.user.id))) fail(403, messages.stationNotAssigned);
+      // A device's token opens sessions at its own station only.
+      if (c.var.stationSessionId && (await findStationSession(database, c.var.stationSessionId))?.stationId !== station.id) fail(403, messages.stationSessionEnded);
       await provePassword(c, password);
       const now = clock.now();
       const { row: session, token } = await openStationSession(database, {
@@ -168,6 +170,8 @@ export function stationRoutes(deps: Deps) {
     })
 
     .post("/ballots", jsonBody(sealedStationBallotSchema), async (c) => {
+      // A device's token delivers the ballots its own session sealed, never another session's.
+      if (c.var.stationSessionId && c.req.valid("json").sessionId !== c.var.stationSessionId) fail(403, messages.stationSessionEnded);
       const result = await deliverStationBallot(deps, {
         sealed: c.req.valid("json"),
         idempotencyKey: c.req.header("idempotency-key")?.trim(),

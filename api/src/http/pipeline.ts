@@ -166,12 +166,20 @@ export async function nodeListener(app: ServedApp, deps: Pick<Deps, "sessions" |
     write(res, answer.status, [...answer.headers].flat(), new Uint8Array(await answer.arrayBuffer()));
   };
 
+  const authorizationCount = (rawHeaders: string[]) => {
+    let n = 0;
+    for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].length === 13 && rawHeaders[i].toLowerCase() === "authorization") n++;
+    return n;
+  };
+
   /** The route on Node: true when answered here, false when Hono should answer (nothing read yet). */
   const fastPath = (route: RouteDefinition) => {
     const readsBody = route.method !== "GET";
     return async (req: IncomingMessage, res: ServerResponse): Promise<boolean> => {
       if (readsBody && !withinDeclaredLimit(req.headers["content-length"], req.headers["transfer-encoding"], JSON_BODY_LIMIT)) return false;
-      const { user } = await sessionOf(deps, req.headers.authorization);
+      // Node keeps the first of several Authorization headers and Hono sees them joined (refused):
+      // more than one is refused here too, so both paths answer alike.
+      const { user } = await sessionOf(deps, authorizationCount(req.rawHeaders) > 1 ? undefined : req.headers.authorization);
       route.guard?.(user);
       let body: unknown;
       if (route.body) {

@@ -242,7 +242,8 @@ describe("ranked", () => {
     const parsed = parseBlt(await res.text());
     expect(parsed.seats).toBe(2);
     expect(parsed.candidates.map((c) => c.name)).toEqual(["Ada", "Grace", "Linus", "Margaret"]);
-    expect(parsed.ballots.map((b) => b.join(">")).sort()).toEqual(["Ada", "Ada>Grace", "Ada>Grace", "Ada>Linus", "Grace", "Linus>Margaret", "Margaret>Linus"]);
+    const name = (id: string) => parsed.candidates.find((c) => c.id === id)!.name;
+    expect(parsed.ballots.map((b) => b.map(name).join(">")).sort()).toEqual(["Ada", "Ada>Grace", "Ada>Grace", "Ada>Linus", "Grace", "Linus>Margaret", "Margaret>Linus"]);
     const single = await openPosition({}, ["Ada"], "Treasurer");
     expect((await t.request(`/admin/positions/${single.position._id}/ballots.blt`, { token: admin })).status).toBe(400);
     const voter = await t.createVoter(admin);

@@ -344,7 +344,7 @@ describe("referendum", () => {
 });
 
 describe("what is stored about a vote has one length whatever the ballot", () => {
-  it("ranked and several-seat ballots of one position are stored at one length, padded to the largest ballot", async () => {
+  it("ranked and several-seat ballots of one position are stored at one length, padded to the largest ballot and no further", async () => {
     for (const [fields, bodies] of [
       [{ method: "ranked", seats: 1 }, (ids: string[]) => [{ ranking: [ids[0]] }, { ranking: ids }, { ranking: [ids[2], ids[1]] }]],
       [{ method: "multi", seats: 3 }, (ids: string[]) => [{ candidateIds: [ids[0]] }, { candidateIds: ids.slice(0, 3) }]],
@@ -359,6 +359,9 @@ describe("what is stored about a vote has one length whatever the ballot", () =>
       expect(sealed.rows).toHaveLength(1);
       const marks = await t.database.client.execute({ sql: "SELECT DISTINCT length(marks) AS n FROM ballots WHERE position_id = ?", args: [position._id] });
       expect(marks.rows).toHaveLength(1);
+      // The largest ballot this position allows, written out: every candidate ranked, or `seats` of them marked.
+      const largest = JSON.stringify(fields.method === "ranked" ? ids : ids.slice(0, fields.seats)).length;
+      expect(Number(marks.rows[0].n)).toBe(largest);
     }
   });
 });

@@ -142,7 +142,7 @@ export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFi
   const ballot = methodBallot(position, body);
   if (typeof ballot === "string") return ballot;
   if (ballot.kind === "multi" || ballot.kind === "ranked") {
-    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateIds.length) };
+    return { kind: ballot.kind, marks: ballot.marks, capacity: marksCapacity(position.method, position.seats, position.candidateIds) };
   }
   if (ballot.kind === "yes" || ballot.kind === "no" || ballot.kind === "abstain") return { kind: ballot.kind };
   return messages.methodNeedsOwnBody;

@@ -84,11 +84,14 @@ export function resultsRoutes(deps: Deps) {
       if (!position) fail(404, messages.positionNotFound);
       if (position.method !== "ranked") fail(400, messages.bltNotRanked);
       if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(409, messages.bltNotClosed);
-      const [[waiting], withheld] = await Promise.all([
+      const [[waiting], current, withheld] = await Promise.all([
         deps.database.db.select({ n: count() }).from(pendingBallots).where(eq(pendingBallots.positionId, position.id)),
+        deps.database.client.execute(`SELECT ${CURRENT_ELECTION_SQL} AS id`),
         deps.results.withheldFromVoters(),
       ]);
-      if ((waiting?.n ?? 0) > 0 || withheld) fail(409, messages.bltNotPublished);
+      // The results setting is the current election's; an earlier election's results were published when it was declared.
+      const ofCurrent = position.electionId === Number(current.rows[0]?.id);
+      if ((waiting?.n ?? 0) > 0 || (withheld && ofCurrent)) fail(409, messages.bltNotPublished);
       const held = await deps.database.db
         .select({ id: candidates.id, name: candidates.name })
         .from(candidates)

@@ -40,14 +40,14 @@ export interface CountBench {
   rounds: number;
 }
 
-export function benchCount(ballotCount = 20_000, candidateCount = 12, runs = 15): CountBench {
+export function benchCount(ballotCount = 20_000, candidateCount = 12, runs = 15, seats = 3): CountBench {
   const { candidates, ballots } = rankedElection(ballotCount, candidateCount);
   const time = (f: () => unknown) => {
     const t0 = performance.now();
     f();
     return performance.now() - t0;
   };
-  const stv = () => countStv({ candidates, seats: 3, ballots, lotSeed: "bench" });
+  const stv = () => countStv({ candidates, seats, ballots, lotSeed: "bench" });
   const irv = () => countInstantRunoff({ candidates, ballots, lotSeed: "bench" });
   const stvFirstMs = time(stv);
   const stvRuns = Array.from({ length: runs }, () => time(stv)).sort((a, b) => a - b);
@@ -60,7 +60,7 @@ export function benchCount(ballotCount = 20_000, candidateCount = 12, runs = 15)
     rounds: result.rounds.length,
   };
   console.log(
-    `count    ${ballotCount.toLocaleString("en-US")} ranked ballots, ${candidateCount} candidates: Scottish STV (3 seats, ${out.rounds} stages) first run ${out.stvFirstMs.toFixed(1)} ms, median of ${runs} ${out.stvMedianMs.toFixed(1)} ms; instant-runoff median ${out.irvMedianMs.toFixed(1)} ms`,
+    `count    ${ballotCount.toLocaleString("en-US")} ranked ballots, ${candidateCount} candidates: Scottish STV (${seats} seats, ${out.rounds} stages) first run ${out.stvFirstMs.toFixed(1)} ms, median of ${runs} ${out.stvMedianMs.toFixed(1)} ms; instant-runoff median ${out.irvMedianMs.toFixed(1)} ms`,
   );
   return out;
 }

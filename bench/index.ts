@@ -7,7 +7,7 @@
  *                                           from the server on a small machine)
  * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), results,
  * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts), count (the ranked count of 20,000
- * ballots: bench/count.ts, in-process, no server). Each other part starts its own server on a temp
+ * ballots: bench/count.ts in-process, then bench/count-server.ts on a real server: no request waits on it). Each other part starts its own server on a temp
  * database and drives it from a separate process (loopback only).
  */
 import { execFileSync } from "node:child_process";
@@ -19,6 +19,7 @@ import { ROOT } from "./lib/server.ts";
 import { benchCeiling, benchResults, benchVotes, type ThroughputOptions } from "./throughput.ts";
 import { benchPages } from "./pages.ts";
 import { benchCount } from "./count.ts";
+import { benchCountServer } from "./count-server.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
 
@@ -85,5 +86,10 @@ if (only.has("pages")) await benchPages({ phones: opts.connections });
 if (only.has("count")) {
   const c = benchCount();
   check(c.stvFirstMs < 1000 && c.stvMedianMs < 1000, `ranked count of 20,000 ballots, 12 candidates < 1 s: first ${c.stvFirstMs.toFixed(1)} ms, median ${c.stvMedianMs.toFixed(1)} ms`);
+  const wide = benchCount(20_000, 64, 5, 20);
+  console.log(`count    (the same count in-process: 64 candidates, 20 seats, ${wide.rounds} stages, median ${wide.stvMedianMs.toFixed(1)} ms: what the count thread spends)`);
+  const s = await benchCountServer();
+  const waited = Math.max(s.recountMaxMs, s.bltMaxMs);
+  check(waited <= 50, `no request waits more than 50 ms on a ranked count or a BLT export (20,000 ballots, 64 candidates): slowest /api/health ${s.recountMaxMs.toFixed(1)} ms while recounting, ${s.bltMaxMs.toFixed(1)} ms while exporting (${s.quietMaxMs.toFixed(1)} ms with nothing counted)`);
 }
 if (verdicts.length) console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);

@@ -1,5 +1,5 @@
-// Bundles the API server, its writer thread and the operator commands (audit, backup, demo
-// seed) into api/dist (esbuild; decision 0013), so production runs plain `node` with only the
+// Bundles the API server, its writer and count threads and the operator commands (audit, backup, demo
+// seed, recount) into api/dist (esbuild; decision 0013), so production runs plain `node` with only the
 // dependencies in api/package.json and shared/package.json installed: those stay outside the
 // bundle (native modules among them), and everything of ours, TypeScript and @evoting/shared
 // included, goes in.
@@ -18,13 +18,15 @@ export async function buildServer() {
   const started = performance.now();
   await build({
     absWorkingDir: root,
-    // api/dist/server.mjs and its thread beside it, where api/src/paths.ts looks for them.
+    // api/dist/server.mjs and its threads beside it, where api/src/paths.ts looks for them.
     entryPoints: {
       server: "api/src/server.ts",
       "writer-thread": "api/src/db/writer-thread.ts",
+      "count-thread": "api/src/services/results/count-thread.ts",
       audit: "api/src/scripts/audit.ts",
       backup: "api/src/scripts/backup.ts",
       "seed-demo": "api/src/scripts/seed-demo.ts",
+      recount: "api/src/scripts/recount.ts",
     },
     outdir: "api/dist",
     outExtension: { ".js": ".mjs" },
@@ -43,5 +45,5 @@ export async function buildServer() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ms = await buildServer();
-  console.log(`Built api/dist (server, writer thread, audit, backup, seed-demo) in ${Math.round(ms)} ms`);
+  console.log(`Built api/dist (server, writer and count threads, audit, backup, seed-demo, recount) in ${Math.round(ms)} ms`);
 }

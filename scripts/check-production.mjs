@@ -2,7 +2,8 @@
 // checkout: `npm run build` here (with the devDependencies), then in a temporary directory
 // holding the sources and the two builds only, `npm ci --omit=dev` and `npm start`; the server
 // must answer /api/health, a sign-in (a write through the writer thread) and the PWA's page,
-// and stop cleanly on SIGTERM. No devDependency may be installed there.
+// and stop cleanly on SIGTERM; the operator commands (backup, audit, recount) run there too. No
+// devDependency may be installed there.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -77,6 +78,8 @@ try {
   const database = { DATABASE_URL: `file:${join(dir, "data/evoting.db")}` };
   await step("npm run backup while the server runs", () => run("npm", ["run", "backup", "--", "--out", join(dir, "backup.db")], dir, database));
   await step("npm run audit", () => run("npm", ["run", "audit"], dir, database));
+  // The recount needs no database: a published example, counted with the production dependencies only.
+  await step("npm run recount", () => run("npm", ["run", "recount", "--", "shared/src/counting/fixtures/Govan-2007.blt", "--json"], dir));
   await step("SIGTERM until the server has stopped", async () => {
     const exited = new Promise((r) => server.once("exit", r));
     process.kill(-server.pid, "SIGTERM");
@@ -87,7 +90,7 @@ try {
       await new Promise((r) => setTimeout(r, 100));
     }
   });
-  console.log("check:production: ok (npm ci --omit=dev, then npm start serves the API and the PWA; backup and audit run)");
+  console.log("check:production: ok (npm ci --omit=dev, then npm start serves the API and the PWA; backup, audit and recount run)");
 } finally {
   if (server) process.kill(-server.pid, "SIGKILL");
   rmSync(dir, { recursive: true, force: true });

@@ -20,3 +20,6 @@ export const pwaDist = join(apiRoot, "../pwa/dist");
 export const WRITER_THREAD = "evoting-writer-thread";
 
 export const writerThreadUrl = bundled ? new URL("writer-thread.mjs", here) : new URL("db/writer-thread-boot.mjs", here);
+
+/** The count thread (services/results/count-thread.ts): ranked counts and BLT files off the event loop. */
+export const countThreadUrl = bundled ? new URL("count-thread.mjs", here) : new URL("services/results/count-thread-boot.mjs", here);

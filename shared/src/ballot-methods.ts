@@ -140,11 +140,19 @@ export function methodBallot(rules: MethodBallotRules, body: VoteChoiceFields): 
   }
 }
 
-/** How many candidate ids the largest ballot of a position carries: what every ballot is padded to. */
-export function marksCapacity(method: BallotMethod, seats: number, candidateCount: number): number {
-  if (method === "multi") return seats;
-  if (method === "ranked") return candidateCount;
-  return 1;
+/**
+ * A position's capacity: the length of its largest marks list, JSON-encoded (`["id","id",...]`),
+ * from its own candidate ids: all of them ranked, or the `seats` longest for multi. Every
+ * stored ballot of the position is padded to it, and no further: the candidate list is frozen
+ * at the first vote (api/src/services/election/ballot-freeze.ts), so the size is one per
+ * position for all its ballots.
+ */
+export function marksCapacity(method: BallotMethod, seats: number, candidateIds: readonly string[]): number {
+  const most = method === "multi" ? seats : method === "ranked" ? candidateIds.length : 1;
+  const lengths = candidateIds.map((id) => JSON.stringify(id).length).sort((a, b) => b - a);
+  const taken = lengths.slice(0, Math.max(1, most));
+  // Brackets, the ids, the commas between them; an empty position still takes "[]".
+  return 2 + taken.reduce((sum, n) => sum + n, 0) + Math.max(0, taken.length - 1);
 }
 
 /** Longest candidate id a position holds (the API makes UUIDs; the schemas cap ids at 64). */
@@ -152,19 +160,16 @@ export const MAX_CANDIDATE_ID_LENGTH = 64;
 /** Most marks one ballot may carry (a ranking of every candidate of a large position). */
 export const MAX_MARKS = 64;
 
-/** Bytes the marks take at most, JSON-encoded: `["id","id",...]`. */
-export const marksBytes = (capacity: number) => 2 + capacity * (MAX_CANDIDATE_ID_LENGTH + 3);
-
 /**
  * The marks as stored beside a ballot: a JSON array padded with spaces to the position's
- * capacity, so every stored ballot of a position has one length whatever it marks (JSON
- * readers, SQLite's json_each included, ignore the trailing spaces). Null for a ballot without
- * marks lists (single choice, yes/no/abstain), as before this encoding existed.
+ * capacity (`marksCapacity`), so every stored ballot of a position has one length whatever it
+ * marks (JSON readers, SQLite's json_each included, ignore the trailing spaces). Null for a
+ * ballot without marks lists (single choice, yes/no/abstain), as before this encoding existed.
  */
 export function encodeMarks(ballot: BallotMarks, capacity: number): string | null {
   if (ballot.kind !== "multi" && ballot.kind !== "ranked") return null;
   const json = JSON.stringify(ballot.marks);
-  return json + " ".repeat(Math.max(0, marksBytes(capacity) - json.length));
+  return json + " ".repeat(Math.max(0, capacity - json.length));
 }
 
 export function decodeMarks(stored: string | null | undefined): string[] {

@@ -3,7 +3,7 @@
  * (instant-runoff and Scottish STV), referendum; their validation, storage, results and BLT.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { messages, parseBlt, type PositionResult } from "@evoting/shared";
+import { messages, parseBlt, readBlt, type PositionResult } from "@evoting/shared";
 import { checkBallotMatches } from "../services/accountability/ballot-integrity.ts";
 import { checkTallies } from "../services/accountability/tally-check.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
@@ -165,7 +165,11 @@ describe("ranked", () => {
     const early = await read();
     expect(early).toMatchObject({ count: "first-preferences", totalVotes: 0, waiting: 8 });
     expect(early.elected).toBeUndefined();
+    // Nor its ballots: the BLT is published with the count.
+    const blt = () => t.request(`/admin/positions/${position._id}/ballots.blt`, { token: admin });
+    expect((await blt()).status).toBe(409);
     expect(await t.deps.mixer.mix()).toBe(8);
+    expect((await blt()).status).toBe(200);
     expect(await read()).toMatchObject({ count: "full", totalVotes: 8, elected: [ids[0]] });
   });
 
@@ -242,11 +246,41 @@ describe("ranked", () => {
     const parsed = parseBlt(await res.text());
     expect(parsed.seats).toBe(2);
     expect(parsed.candidates.map((c) => c.name)).toEqual(["Ada", "Grace", "Linus", "Margaret"]);
-    expect(parsed.ballots.map((b) => b.join(">")).sort()).toEqual(["Ada", "Ada>Grace", "Ada>Grace", "Ada>Linus", "Grace", "Linus>Margaret", "Margaret>Linus"]);
+    const name = (id: string) => parsed.candidates.find((c) => c.id === id)!.name;
+    expect(parsed.ballots.map((b) => b.map(name).join(">")).sort()).toEqual(["Ada", "Ada>Grace", "Ada>Grace", "Ada>Linus", "Grace", "Linus>Margaret", "Margaret>Linus"]);
     const single = await openPosition({}, ["Ada"], "Treasurer");
     expect((await t.request(`/admin/positions/${single.position._id}/ballots.blt`, { token: admin })).status).toBe(400);
     const voter = await t.createVoter(admin);
     expect((await t.request(`/admin/positions/${position._id}/ballots.blt`, { token: voter.token })).status).toBe(403);
+  });
+
+  it("publishes the BLT with the results: not while another position keeps 'after close' results hidden, then to admins and observers", async () => {
+    await t.database.client.execute("UPDATE election_settings SET ballot_batch = 10 WHERE id = 1");
+    const { position, ids } = await rankedElection(2, ([a, g, l, m]) => [[a, g], [g, a], [l, m], [m], [a]]);
+    // A second position open for an hour longer keeps the results withheld under 'after close'.
+    await openPosition({}, ["Ada"], "Treasurer").then(({ position: later }) =>
+      t.request(`/admin/positions/${later._id}`, { method: "PATCH", token: admin, json: { endTime: new Date(t.clock.now() + 2 * HOUR).toISOString() } }),
+    );
+    const election = (await (await t.request("/election", { token: admin })).json()) as Record<string, unknown>;
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...election, resultsVisibility: "after-close" } })).status).toBe(200);
+    const observer = await t.createObserver(admin);
+    const blt = (token: string) => t.request(`/admin/positions/${position._id}/ballots.blt`, { token });
+
+    t.clock.advance(HOUR + GRACE);
+    expect(await t.deps.mixer.mix()).toBe(5);
+    const withheld = await blt(admin);
+    expect(withheld.status).toBe(409);
+    expect((await withheld.json()).message).toBe(messages.bltNotPublished);
+
+    t.clock.advance(HOUR);
+    for (const token of [admin, observer]) {
+      const res = await blt(token);
+      expect(res.status).toBe(200);
+      const file = readBlt(await res.text());
+      expect(file.ballots.reduce((n, b) => n + b.weight, 0)).toBe(5);
+      expect(file.candidates.map((c) => c.name)).toEqual(["Ada", "Grace", "Linus", "Margaret"]);
+    }
+    expect(ids).toHaveLength(4);
   });
 
   it("refuses duplicate ranks and strangers, replays an identical ranking and refuses another under the same key", async () => {
@@ -310,7 +344,7 @@ describe("referendum", () => {
 });
 
 describe("what is stored about a vote has one length whatever the ballot", () => {
-  it("ranked and several-seat ballots of one position are stored at one length, padded to the largest ballot", async () => {
+  it("ranked and several-seat ballots of one position are stored at one length, padded to the largest ballot and no further", async () => {
     for (const [fields, bodies] of [
       [{ method: "ranked", seats: 1 }, (ids: string[]) => [{ ranking: [ids[0]] }, { ranking: ids }, { ranking: [ids[2], ids[1]] }]],
       [{ method: "multi", seats: 3 }, (ids: string[]) => [{ candidateIds: [ids[0]] }, { candidateIds: ids.slice(0, 3) }]],
@@ -325,6 +359,9 @@ describe("what is stored about a vote has one length whatever the ballot", () =>
       expect(sealed.rows).toHaveLength(1);
       const marks = await t.database.client.execute({ sql: "SELECT DISTINCT length(marks) AS n FROM ballots WHERE position_id = ?", args: [position._id] });
       expect(marks.rows).toHaveLength(1);
+      // The largest ballot this position allows, written out: every candidate ranked, or `seats` of them marked.
+      const largest = JSON.stringify(fields.method === "ranked" ? ids : ids.slice(0, fields.seats)).length;
+      expect(Number(marks.rows[0].n)).toBe(largest);
     }
   });
 });

@@ -7,18 +7,17 @@
  * A record longer than its size (not reachable with the schemas' limits) is padded to the
  * next multiple of the size rather than refused: a vote must never fail on its answer's size.
  */
-import { marksBytes } from "@evoting/shared";
 import { seal, unseal, type Keys } from "./keys.ts";
 
 /** Participation choice and pending ballot: kind, candidate id (<= 64), ballot id, hour. */
 export const CHOICE_RECORD_BYTES = 256;
 
 /**
- * The same records for a multi or ranked position: room for its largest ballot (`capacity`
- * marks, shared `marksBytes`) on top of the fixed fields, in whole blocks. One size per
- * position, so a ballot's length never says how many candidates it marks.
+ * The same records for a multi or ranked position: room for its largest ballot (`capacity`,
+ * the bytes of its largest marks list: shared `marksCapacity`) on top of the fixed fields, in
+ * whole blocks. One size per position, so a ballot's length never says how many candidates it marks.
  */
-export const choiceRecordBytes = (capacity: number) => CHOICE_RECORD_BYTES * Math.ceil((CHOICE_RECORD_BYTES + marksBytes(capacity)) / CHOICE_RECORD_BYTES);
+export const choiceRecordBytes = (capacity: number) => CHOICE_RECORD_BYTES * Math.ceil((CHOICE_RECORD_BYTES + capacity) / CHOICE_RECORD_BYTES);
 
 export function padded(json: string, size: number): string {
   const bytes = Buffer.byteLength(json, "utf8");

@@ -160,7 +160,8 @@ describe("BLT", () => {
     expect(text).toBe(['3 2', '2 2 1 0', '1 1 0', '1 3 2 1 0', '0', '"Ada"', '"Bo"', '"Cy"', `"Class 'Reps'"`, ""].join("\n"));
     const back = parseBlt(text);
     expect(back.seats).toBe(2);
-    expect(back.ballots.map((b) => b.join(">")).sort()).toEqual(["Ada", "Bo>Ada", "Bo>Ada", "Cy>Bo>Ada"]);
+    const name = (id: string) => back.candidates.find((c) => c.id === id)!.name;
+    expect(back.ballots.map((b) => b.map(name).join(">")).sort()).toEqual(["Ada", "Bo>Ada", "Bo>Ada", "Cy>Bo>Ada"]);
     expect(writeBlt({ ...election, ballots: [...election.ballots].reverse() })).toBe(text);
   });
 });

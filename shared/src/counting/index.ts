@@ -4,3 +4,4 @@ export * from "./plurality.ts";
 export * from "./referendum.ts";
 export * from "./blt.ts";
 export { drawLot } from "./lot.ts";
+export * from "./recount.ts";

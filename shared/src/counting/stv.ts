@@ -44,15 +44,20 @@ export interface RankedCountInput {
   seats: number;
   /** each ballot: candidate ids, first preference first */
   ballots: readonly (readonly string[])[];
+  /** papers per ballot, index for index (a BLT file's weights); 1 each when absent */
+  weights?: readonly number[];
   /** published seed for ties decided by lot (e.g. the position's id) */
   lotSeed: string;
 }
 
 /** Groups identical rankings; drops unknown ids and repeats (the API refuses them anyway). */
-function parcels(candidates: readonly string[], ballots: readonly (readonly string[])[]): Parcel[] {
+function parcels(candidates: readonly string[], ballots: readonly (readonly string[])[], weights?: readonly number[]): Parcel[] {
   const index = new Map(candidates.map((id, i) => [id, i]));
   const byKey = new Map<string, Parcel>();
-  for (const ballot of ballots) {
+  for (let b = 0; b < ballots.length; b++) {
+    const ballot = ballots[b];
+    const papers = weights?.[b] ?? 1;
+    if (papers <= 0) continue;
     const prefs: number[] = [];
     for (const id of ballot) {
       const i = index.get(id);
@@ -61,8 +66,8 @@ function parcels(candidates: readonly string[], ballots: readonly (readonly stri
     if (prefs.length === 0) continue;
     const key = prefs.join(",");
     const found = byKey.get(key);
-    if (found) found.papers++;
-    else byKey.set(key, { prefs, at: 0, value: UNIT, papers: 1 });
+    if (found) found.papers += papers;
+    else byKey.set(key, { prefs, at: 0, value: UNIT, papers });
   }
   return [...byKey.values()];
 }
@@ -79,7 +84,7 @@ function count(input: RankedCountInput, rule: "scottish-stv" | "instant-runoff")
   const { candidates, lotSeed } = input;
   const n = candidates.length;
   const seats = Math.max(1, Math.floor(input.seats));
-  const all = parcels(candidates, input.ballots);
+  const all = parcels(candidates, input.ballots, input.weights);
   const ballots = all.reduce((sum, p) => sum + p.papers, 0);
   const quota = rule === "scottish-stv" ? (Math.floor(ballots / (seats + 1)) + 1) * UNIT : undefined;
 

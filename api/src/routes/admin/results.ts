@@ -5,20 +5,25 @@
  *                        exact bytes and the audit chain's head, so a printed copy can be
  *                        checked against the system later
  *   GET /turnout         ballots per hour across the positions' windows; turnout per roll group
- *   GET /positions/:id/ballots.blt   a closed ranked position's ballots (BLT, shared/src/counting/blt.ts)
+ *   GET /positions/:id/ballots.blt   a ranked position's ballots (BLT, shared/src/counting/blt.ts)
+ *                        once its results are published: voting for it closed (with the
+ *                        offline grace), its last ballots counted, and the results no longer
+ *                        withheld from voters (the results setting). A BLT line is a ranking
+ *                        with its count, so a rare ranking is visible in it (docs/security.md):
+ *                        it is published with the results, for anyone to recount, not before.
  */
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
-import { messages, resultsCsv, writeBlt, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
+import { messages, resultsCsv, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import type { AppEnv, Deps } from "../../deps.ts";
-import { eq } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { candidates } from "../../db/schema.ts";
+import { candidates, pendingBallots } from "../../db/schema.ts";
 import { auditHead } from "../../services/accountability/audit-log.ts";
 import { csvResponse } from "./audit.ts";
 import { fail } from "../../http/errors.ts";
 import { findPosition } from "../../services/election/catalog.ts";
-import { rankedBallots } from "../../services/results/method-results.ts";
+import { rankedBlt } from "../../services/results/counter.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
@@ -73,23 +78,26 @@ export function resultsRoutes(deps: Deps) {
       } satisfies ResultsSheet);
     })
     .get("/turnout", async (c) => c.json(await turnoutReport(deps.database, deps.clock.now())))
-    // A closed ranked position's ballots, for a recount with OpenSTV, OpaVote or droop.
+    // A ranked position's ballots, for a recount (npm run recount, OpenSTV, OpaVote, droop).
     .get("/positions/:id/ballots.blt", async (c) => {
       const position = await findPosition(deps.database.db, c.req.param("id"));
       if (!position) fail(404, messages.positionNotFound);
       if (position.method !== "ranked") fail(400, messages.bltNotRanked);
       if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(409, messages.bltNotClosed);
+      const [[waiting], current, withheld] = await Promise.all([
+        deps.database.db.select({ n: count() }).from(pendingBallots).where(eq(pendingBallots.positionId, position.id)),
+        deps.database.client.execute(`SELECT ${CURRENT_ELECTION_SQL} AS id`),
+        deps.results.withheldFromVoters(),
+      ]);
+      // The results setting is the current election's; an earlier election's results were published when it was declared.
+      const ofCurrent = position.electionId === Number(current.rows[0]?.id);
+      if ((waiting?.n ?? 0) > 0 || (withheld && ofCurrent)) fail(409, messages.bltNotPublished);
       const held = await deps.database.db
         .select({ id: candidates.id, name: candidates.name })
         .from(candidates)
         .where(eq(candidates.positionId, position.id))
         .orderBy(candidates.createdAt, candidates.name);
-      const text = writeBlt({
-        title: position.title,
-        seats: position.seats,
-        candidates: held,
-        ballots: await rankedBallots(deps.database, position.id),
-      });
+      const text = await rankedBlt(deps.database, position.id, { title: position.title, seats: position.seats, candidates: held });
       return c.body(text, 200, {
         "Content-Type": "text/plain; charset=utf-8",
         "Content-Disposition": `attachment; filename="${position.id}.blt"`,

@@ -2,21 +2,11 @@
  * What a multi, ranked or referendum position adds to its results entry (DESIGN.md section 8):
  * who is elected (or tied), the count's rounds, the referendum's outcome. All decisions are the
  * shared counting code's (shared/src/counting); this only feeds it the tallies and, for a closed
- * ranked position, its ballots.
+ * ranked position, has its ballots counted in the count thread (counter.ts), off the event loop.
  */
-import {
-  countInstantRunoff,
-  countStv,
-  decodeMarks,
-  pluralityResult,
-  referendumOutcome,
-  type BallotMethod,
-  type CountRule,
-  type PositionResult,
-} from "@evoting/shared";
-import { and, eq } from "drizzle-orm";
+import { pluralityResult, referendumOutcome, type BallotMethod, type CountRule, type PositionResult } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
-import { ballots } from "../../db/schema.ts";
+import { countRanked } from "./counter.ts";
 
 export interface PositionMethodRow {
   method: BallotMethod;
@@ -28,15 +18,6 @@ export interface PositionMethodRow {
   endTime: number;
   /** Ranked: the admin chose to show the full count while voting is open. */
   liveCount: boolean;
-}
-
-/** A ranked position's ballots, as stored (shared `encodeMarks`), first preference first. */
-export async function rankedBallots(database: Database, positionId: string): Promise<string[][]> {
-  const rows = await database.db
-    .select({ marks: ballots.marks })
-    .from(ballots)
-    .where(and(eq(ballots.positionId, positionId), eq(ballots.choice, "ranked")));
-  return rows.map((r) => decodeMarks(r.marks));
 }
 
 /**
@@ -58,11 +39,10 @@ export async function withMethod(database: Database, entry: PositionResult, row:
       return { ...entry, totalVotes: row.multiBallots + abstentions, method: "multi", seats: row.seats, elected: count.elected, tied: count.tied };
     }
     case "ranked": {
-      const rule: CountRule = row.seats > 1 ? "scottish-stv" : "instant-runoff";
+      const rule = row.seats > 1 ? ("scottish-stv" as const) : ("instant-runoff" as const) satisfies CountRule;
       const base = { ...entry, method: "ranked" as const, seats: row.seats, rule, lotSeed: entry.positionId };
       if (!closed && !row.liveCount) return { ...base, count: "first-preferences" };
-      const input = { candidates, seats: row.seats, ballots: await rankedBallots(database, entry.positionId), lotSeed: entry.positionId };
-      const result = rule === "scottish-stv" ? countStv(input) : countInstantRunoff(input);
+      const result = await countRanked(database, entry.positionId, { candidates, seats: row.seats, rule, lotSeed: entry.positionId });
       return {
         ...base,
         count: "full",

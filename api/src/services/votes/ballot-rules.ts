@@ -141,7 +141,7 @@ export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFi
   }
   const ballot = methodBallot(position, body);
   if (typeof ballot === "string") return ballot;
-  const capacity = marksCapacity(position.method, position.seats, position.candidateIds.length);
+  const capacity = marksCapacity(position.method, position.seats, position.candidateIds);
   if (ballot.kind === "multi" || ballot.kind === "ranked") return { kind: ballot.kind, marks: ballot.marks, capacity };
   // Padded as the position's marked ballots are, so its length never tells an abstention.
   if (ballot.kind === "no" || ballot.kind === "abstain") return position.method === "referendum" ? { kind: ballot.kind } : { kind: ballot.kind, capacity };

@@ -3,7 +3,7 @@ import { methodSummary } from "../../lib/ballot-method";
 import { Avatar } from "../ui/Avatar";
 import { Badge } from "../ui/Badge";
 import { useSession } from "../../auth/use-session";
-import { ExportCsvButton } from "../admin/ExportCsvButton";
+import { RecountNote } from "./RecountNote";
 import { CountRounds } from "./CountRounds";
 import { methodOutcome } from "./method-outcome";
 
@@ -124,14 +124,7 @@ export function MethodBreakdown({ result }: { result: PositionResult }) {
         </p>
       )}
       {full && <CountRounds result={result} />}
-      {full && canViewAdmin(role) && (
-        <ExportCsvButton
-          path={`/admin/positions/${result.positionId}/ballots.blt`}
-          filename={`${result.positionTitle.replace(/[^\w-]+/g, "-")}.blt`}
-          failed="Failed to download the ballots"
-          label="Download ballots (BLT)"
-        />
-      )}
+      {full && canViewAdmin(role) && <RecountNote result={result} download />}
     </div>
   );
 }

@@ -1,13 +1,17 @@
 import { outcomeLabel, resultsCsvRows, type PositionResult } from "@evoting/shared";
 import { CountRounds } from "./CountRounds";
+import { RecountNote } from "./RecountNote";
 import { isMethodResult, ruleText } from "./method-outcome";
 import { methodSummary, thresholdText } from "../../lib/ballot-method";
 
 /** The CSV's outcome column in the sheet's words. */
 const outcomeWords: Record<string, string> = { tie: "Tie", elected: "Elected", "not elected": "Not elected", passed: "Passed", "not passed": "Not passed" };
 
-/** One position's results as the printed sheet and Past Elections show them: the CSV's rows, the outcome, a ranked count's rounds. */
-export function PositionTable({ result }: { result: PositionResult }) {
+/**
+ * One position's results as the printed sheet and Past Elections show them: the CSV's rows, the
+ * outcome, a ranked count's rounds and how to recount it (`download`: with the BLT download).
+ */
+export function PositionTable({ result, download = false }: { result: PositionResult; download?: boolean }) {
   const rows = resultsCsvRows(result);
   const label = outcomeLabel(result);
   const method = isMethodResult(result);
@@ -46,8 +50,9 @@ export function PositionTable({ result }: { result: PositionResult }) {
         </tbody>
       </table>
       {result.method === "ranked" && result.count === "full" && (
-        <div className="mt-3">
+        <div className="mt-3 space-y-3">
           <CountRounds result={result} print />
+          <RecountNote result={result} download={download} />
         </div>
       )}
     </section>

@@ -169,6 +169,10 @@ describe("the printed results sheet", () => {
     const stages = screen.getByTestId("rounds-chair");
     expect(within(stages).getByText("Surplus of Ada")).toBeInTheDocument();
     expect(within(stages).getByText(/Counted by/)).toHaveTextContent("Scottish STV (quota 3)");
+    // The printed sheet says how to repeat the count; a sheet has no buttons.
+    const recount = screen.getByTestId("recount-chair");
+    expect(recount).toHaveTextContent(/download this position's ballots \(BLT\) and run npm run recount -- Chair\.blt/);
+    expect(within(recount).queryByRole("button")).toBeNull();
   });
 
   test("a declared election's archive prints on the same sheet, as published: counts, stages, verdicts, digests, declaration time", async () => {
@@ -199,6 +203,7 @@ describe("the printed results sheet", () => {
     expect(screen.getByText(/Voting window:/)).toBeInTheDocument();
     expect(screen.getByText("55.0%")).toBeInTheDocument(); // 11 of 20
     expect(within(screen.getByTestId("rounds-chair")).getByText("Surplus of Ada")).toBeInTheDocument();
+    expect(screen.getByTestId("recount-chair")).toHaveTextContent(/npm run recount -- Chair\.blt/);
     expect(screen.getByTestId("outcome-amend")).toHaveTextContent(/^Passed$/);
     expect(screen.getByTestId("csv-digest")).toHaveTextContent("a".repeat(64));
     expect(screen.getByTestId("audit-head")).toHaveTextContent("b".repeat(64));
@@ -211,9 +216,15 @@ describe("the printed results sheet", () => {
     expect(screen.getByRole("link", { name: "Back to the election" })).toHaveAttribute("href", "/elections/3");
     unmount();
 
-    // The archive page leads to it.
-    renderRoute(() => <PastElectionPage id={3} />, "/elections/3");
+    // The archive page leads to it, and tells a voter how to recount (the BLT download is for admins and observers).
+    const { unmount: unmountArchive } = renderRoute(() => <PastElectionPage id={3} />, "/elections/3");
     expect(await screen.findByRole("link", { name: "Print Results" }, { timeout: 8000 })).toHaveAttribute("href", "/elections/3/print");
+    expect(screen.getByTestId("recount-chair")).toHaveTextContent(/npm run recount -- Chair\.blt/);
+    expect(screen.queryByRole("button", { name: "Download ballots (BLT)" })).toBeNull();
+    unmountArchive();
+    session.signIn("token-123456789012345678901", person("observer"));
+    renderRoute(() => <PastElectionPage id={3} />, "/elections/3");
+    expect(await screen.findByRole("button", { name: "Download ballots (BLT)" }, { timeout: 8000 })).toBeInTheDocument();
     print.mockRestore();
   });
 });

@@ -41,7 +41,7 @@ export function PastElectionPage({ id }: { id: number }) {
       <Card>
         <CardHeader title="Results" description={`${formatInteger(results.totalVotesCast)} of ${formatInteger(results.totalRegisteredVoters)} registered voters voted (${formatPercent(turnout(results.totalVotesCast, results.totalRegisteredVoters))}).`} />
         <div className="space-y-6 px-5 py-4">
-          {results.results.length === 0 ? <p className="text-sm text-slate-700">This election had no positions.</p> : results.results.map((r) => <PositionTable key={r.positionId} result={r} />)}
+          {results.results.length === 0 ? <p className="text-sm text-slate-700">This election had no positions.</p> : results.results.map((r) => <PositionTable key={r.positionId} result={r} download />)}
         </div>
       </Card>
       <Card>

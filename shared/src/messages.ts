@@ -38,6 +38,7 @@ export const messages = {
   createCandidateSuccess: "Candidate created successfully!",
   deletePositionFailed: "Failed to delete position",
   deletePositionSuccess: "Position deleted successfully!",
+  positionHasBallots: "This position holds ballots and cannot be deleted: close it instead (a position can be removed only before voting starts)",
   deleteCandidateFailed: "Failed to delete candidate",
   deleteCandidateSuccess: "Candidate deleted successfully!",
   castVoteFailed: "Failed to cast vote",

@@ -82,6 +82,8 @@ export interface Position {
   passThreshold?: number;
   /** Ranked: the full count is shown while voting is open, not only first preferences. */
   liveCount?: boolean;
+  /** Admin list only: ballots cast here (counted, waiting or held); a position holding any cannot be deleted. */
+  ballots?: number;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */

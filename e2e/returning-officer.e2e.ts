@@ -1,0 +1,95 @@
+/**
+ * Polling day as the returning officer and a voter live it, in Chromium, on its own server:
+ * a position holding ballots cannot be deleted; a new ranked position starts at one seat;
+ * results say 'provisional' until the declaration; the figures agree with each other; the close
+ * and its grace are said plainly; 'Close voting now' and 'Declare results' as two plain steps;
+ * the voter's way to the ballot from Home. Each step is seen at 1280 px and 390 px.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN } from "./support/accounts";
+import { PHONE, audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { startServer, type RunningServer } from "./support/global-setup";
+import { serverApi } from "./support/server-api";
+import { expectToast } from "./support/steps";
+
+const VOTERS = [
+  { name: "Tola Ade", matric: "2023/5570601", dob: "20050101" },
+  { name: "Uche Obi", matric: "2023/5570602", dob: "20050102" },
+  { name: "Vera Ola", matric: "2023/5570603", dob: "20050103" },
+];
+
+let server: RunningServer;
+let api: ReturnType<typeof serverApi>;
+let adminToken = "";
+let desk: Browser;
+let phone: Browser;
+const ids: Record<string, string> = {};
+const candidates: Record<string, string> = {};
+
+async function castByApi(voter: (typeof VOTERS)[number], positionId: string, candidateId: string) {
+  const token = await api.login(voter.matric, { dateOfBirth: Number(voter.dob) });
+  const res = await api.call("/vote", { method: "POST", token, headers: { "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify({ positionId, candidateId }) });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+/** Both sizes: the admin's laptop and phone, each signed in. */
+async function both(run: (page: Page, size: "1280" | "390") => Promise<void>) {
+  await run(desk.page, "1280");
+  await run(phone.page, "390");
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  api = serverApi(server.baseURL);
+  adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
+  for (const v of VOTERS) {
+    const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
+    expect(created.status).toBe(201);
+  }
+  ids.president = await api.createPosition(adminToken, "President");
+  ids.treasurer = await api.createPosition(adminToken, "Treasurer");
+  candidates.ada = await api.createCandidate(adminToken, "Ada Obi", ids.president, [200, 80, 80]);
+  candidates.ben = await api.createCandidate(adminToken, "Ben Uzo", ids.president, [80, 80, 200]);
+  candidates.cy = await api.createCandidate(adminToken, "Cy Eke", ids.treasurer, [80, 200, 80]);
+  await castByApi(VOTERS[0], ids.president, candidates.ada);
+  [desk, phone] = await Promise.all([openBrowser(server.baseURL), openBrowser(server.baseURL, PHONE)]);
+  await signIn(desk.page, ADMIN.matric, ADMIN.password, "password");
+  await signIn(phone.page, ADMIN.matric, ADMIN.password, "password");
+});
+
+afterAll(async () => {
+  await Promise.all([desk?.close(), phone?.close()]);
+  await server?.stop();
+});
+
+describe("the returning officer's polling day", () => {
+  test("1. a position holding ballots cannot be deleted; the dialog says how many it holds", async () => {
+    await both(async (page, size) => {
+      await page.goto("/admin/manage-positions");
+      await page.getByRole("button", { name: "Delete President" }).click();
+      const dialog = page.getByRole("dialog", { name: "Delete Position" });
+      await dialog.getByText('The position "President" holds 1 ballot and cannot be deleted.').waitFor();
+      await expect(dialog.getByRole("button", { name: "Delete Position" }).count()).resolves.toBe(0);
+      await audit(page, `ro-delete-refused-${size}`);
+      await dialog.getByRole("button", { name: "Close" }).click();
+      await dialog.waitFor({ state: "detached" });
+    });
+    // The API refuses it too, and the ballot is still counted.
+    const refused = await api.call<{ message: string }>(`/admin/positions/${ids.president}`, { method: "DELETE", token: adminToken });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/close it instead/);
+
+    // A position without ballots: the spec's dialog and toast.
+    const spare = await api.createPosition(adminToken, "Spare Seat");
+    const { page } = desk;
+    await page.goto("/admin/manage-positions");
+    await page.getByRole("button", { name: "Delete Spare Seat" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete Position" });
+    await dialog.getByText('Are you sure you want to delete the position "Spare Seat"?').waitFor();
+    await dialog.getByRole("button", { name: "Delete Position" }).click();
+    await expectToast(page, "Position deleted successfully!");
+    await page.getByRole("row", { name: /Spare Seat/ }).waitFor({ state: "detached" });
+    expect((await api.call(`/admin/positions/${spare}`, { method: "DELETE", token: adminToken })).status).toBe(404);
+  });
+});

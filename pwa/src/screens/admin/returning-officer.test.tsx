@@ -1,0 +1,58 @@
+/** The returning officer's controls: deleting a position that holds ballots, seats, closing and declaring. */
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, test } from "vitest";
+import { messages, type Position, type UserProfile } from "@evoting/shared";
+import { json, mockFetch } from "../../test/fetch-mock";
+import { renderRoute } from "../../test/render";
+import { session } from "../../auth/session";
+import { ManagePositionsPage } from "./ManagePositionsPage";
+
+const admin: UserProfile = { _id: "a1", name: "Admin", role: "admin", matricNumber: "0000/5570000", email: null, hasPassword: true };
+afterEach(() => session.clear());
+const H = 3_600_000;
+
+const position = (over: Partial<Position>): Position => ({
+  _id: "p1",
+  title: "President",
+  startTime: new Date(Date.now() - H).toISOString(),
+  endTime: new Date(Date.now() + H).toISOString(),
+  candidates: [],
+  method: "single",
+  seats: 1,
+  ballots: 0,
+  ...over,
+});
+
+describe("Delete Position", () => {
+  test("a position holding ballots says how many and offers no delete; one without keeps the spec's dialog", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const deletes: string[] = [];
+    mockFetch({
+      "GET /api/admin/positions": () => json([position({ ballots: 21 }), position({ _id: "p2", title: "Treasurer" })]),
+      "DELETE /api/admin/positions/p2": () => {
+        deletes.push("p2");
+        return json({ message: messages.deletePositionSuccess });
+      },
+    });
+    renderRoute(ManagePositionsPage, "/admin/manage-positions");
+    const u = userEvent.setup();
+    await screen.findByText("President", {}, { timeout: 8000 });
+
+    await u.click(screen.getByRole("button", { name: "Delete President" }));
+    const held = await screen.findByRole("dialog", { name: "Delete Position" });
+    expect(within(held).getByText(/holds 21 ballots and cannot be deleted/)).toBeInTheDocument();
+    expect(within(held).queryByRole("button", { name: "Delete Position" })).not.toBeInTheDocument();
+    expect(within(held).queryByText(/Are you sure/)).not.toBeInTheDocument();
+    await u.click(within(held).getByRole("button", { name: "Close" }));
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+
+    await u.click(screen.getByRole("button", { name: "Delete Treasurer" }));
+    const free = await screen.findByRole("dialog", { name: "Delete Position" });
+    expect(within(free).getByText('Are you sure you want to delete the position "Treasurer"?')).toBeInTheDocument();
+    expect(within(free).getByText("All associated candidates (0) will also be deleted.")).toBeInTheDocument();
+    await u.click(within(free).getByRole("button", { name: "Delete Position" }));
+    expect(await screen.findByText(messages.deletePositionSuccess)).toBeInTheDocument();
+    expect(deletes).toEqual(["p2"]);
+  });
+});

@@ -11,7 +11,7 @@ import { ADMIN } from "./support/accounts";
 import { PHONE, audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { serverApi } from "./support/server-api";
-import { expectToast } from "./support/steps";
+import { expectToast, localDateTime } from "./support/steps";
 
 const VOTERS = [
   { name: "Tola Ade", matric: "2023/5570601", dob: "20050101" },
@@ -91,5 +91,24 @@ describe("the returning officer's polling day", () => {
     await expectToast(page, "Position deleted successfully!");
     await page.getByRole("row", { name: /Spare Seat/ }).waitFor({ state: "detached" });
     expect((await api.call(`/admin/positions/${spare}`, { method: "DELETE", token: adminToken })).status).toBe(404);
+  });
+
+  test("2. a new ranked position starts at one seat, shown in the review before saving and in the positions list", async () => {
+    await both(async (page, size) => {
+      await page.goto("/admin/positions");
+      await page.getByLabel("Position Title").fill(`Sports Director ${size}`);
+      await page.getByLabel("Start Time").fill(await localDateTime(page, -10 * 60_000));
+      await page.getByLabel("End Time").fill(await localDateTime(page, 3 * 3_600_000));
+      await page.getByLabel("Voting Method").selectOption({ label: "Ranked choice" });
+      await expect(page.getByLabel("Seats").inputValue()).resolves.toBe("1");
+      await page.getByText("This position will elect 1 candidate (1 seat).").waitFor();
+      await audit(page, `ro-create-ranked-${size}`);
+      await page.getByRole("button", { name: "Create Position" }).click();
+      await expectToast(page, "Position created successfully!");
+      await page.goto("/admin/manage-positions");
+      await page.getByRole("row", { name: new RegExp(`Sports Director ${size}`) }).getByText("Ranked choice (1 seat)").waitFor();
+    });
+    const { body } = await api.call<{ title: string; seats: number }[]>("/admin/positions", { token: adminToken });
+    expect(body.filter((p) => p.title.startsWith("Sports Director")).map((p) => p.seats)).toEqual([1, 1]);
   });
 });

@@ -74,6 +74,18 @@ describe("positions with a method", () => {
     expect(listed).toHaveLength(1); // nothing refused was stored
   });
 
+  it("a new ranked or several-seat position without seats fills one seat", async () => {
+    const ranked = await openPosition({ method: "ranked" }, [], "Sports Director");
+    const multi = await openPosition({ method: "multi" }, [], "Class Reps");
+    expect(ranked.position).toMatchObject({ method: "ranked", seats: 1 });
+    expect(multi.position).toMatchObject({ method: "multi", seats: 1 });
+    const listed = (await (await t.request("/admin/positions", { token: admin })).json()) as { title: string; seats: number }[];
+    expect(listed.map((p) => [p.title, p.seats]).sort()).toEqual([
+      ["Class Reps", 1],
+      ["Sports Director", 1],
+    ]);
+  });
+
   it("freeze the method at the first vote", async () => {
     const { position, ids } = await openPosition({ method: "multi", seats: 2 }, ["Ada", "Grace", "Linus"]);
     const edit = (json: Record<string, unknown>) => t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json });

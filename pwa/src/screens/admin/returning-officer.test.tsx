@@ -7,6 +7,7 @@ import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
 import { ManagePositionsPage } from "./ManagePositionsPage";
+import { CreatePositionPage } from "./CreatePositionPage";
 
 const admin: UserProfile = { _id: "a1", name: "Admin", role: "admin", matricNumber: "0000/5570000", email: null, hasPassword: true };
 afterEach(() => session.clear());
@@ -54,5 +55,41 @@ describe("Delete Position", () => {
     await u.click(within(free).getByRole("button", { name: "Delete Position" }));
     expect(await screen.findByText(messages.deletePositionSuccess)).toBeInTheDocument();
     expect(deletes).toEqual(["p2"]);
+  });
+});
+
+describe("Create Position's seats", () => {
+  test("a ranked position starts at one seat, the review says so before saving, and the request carries it", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const posts: Record<string, unknown>[] = [];
+    mockFetch({
+      "POST /api/admin/positions": ({ body }) => {
+        posts.push(JSON.parse(String(body)));
+        return json({ _id: "p9", message: messages.createPositionSuccess }, 201);
+      },
+    });
+    renderRoute(CreatePositionPage, "/admin/positions");
+    const u = userEvent.setup();
+    const local = (ms: number) => {
+      const d = new Date(ms);
+      const pad = (n: number) => String(n).padStart(2, "0");
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    };
+    await u.type(await screen.findByLabelText("Position Title", {}, { timeout: 8000 }), "Sports Director");
+    await u.type(screen.getByLabelText("Start Time"), local(Date.now() + H));
+    await u.type(screen.getByLabelText("End Time"), local(Date.now() + 3 * H));
+    await u.selectOptions(screen.getByLabelText("Voting Method"), "Ranked choice");
+    expect(screen.getByLabelText("Seats")).toHaveValue(1);
+    const review = screen.getByText("This position will elect 1 candidate (1 seat).");
+    expect(review).toHaveAttribute("role", "status");
+    await u.clear(screen.getByLabelText("Seats"));
+    expect(review).toHaveTextContent("Enter how many seats this position fills.");
+    await u.type(screen.getByLabelText("Seats"), "2");
+    expect(review).toHaveTextContent("This position will elect 2 candidates (2 seats).");
+    await u.clear(screen.getByLabelText("Seats"));
+    await u.type(screen.getByLabelText("Seats"), "1");
+    await u.click(screen.getByRole("button", { name: "Create Position" }));
+    expect(await screen.findByText(messages.createPositionSuccess)).toBeInTheDocument();
+    expect(posts[0]).toMatchObject({ title: "Sports Director", method: "ranked", seats: 1 });
   });
 });

@@ -47,6 +47,8 @@ beforeAll(async () => {
     const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
     expect(created.status).toBe(201);
   }
+  // Each ballot reaches the tallies at once here; the waiting ballots are item 4's.
+  await api.setBallotBatch(adminToken, 1);
   ids.president = await api.createPosition(adminToken, "President");
   ids.treasurer = await api.createPosition(adminToken, "Treasurer");
   candidates.ada = await api.createCandidate(adminToken, "Ada Obi", ids.president, [200, 80, 80]);
@@ -110,5 +112,24 @@ describe("the returning officer's polling day", () => {
     });
     const { body } = await api.call<{ title: string; seats: number }[]>("/admin/positions", { token: adminToken });
     expect(body.filter((p) => p.title.startsWith("Sports Director")).map((p) => p.seats)).toEqual([1, 1]);
+  });
+
+  test("3. results say 'provisional' and name who leads until the declaration, on screen and on the printed sheet", async () => {
+    await both(async (page, size) => {
+      await page.goto("/results");
+      await page.getByTestId("provisional-notice").waitFor();
+      await page.getByRole("heading", { name: "Current Leaders by Position" }).waitFor();
+      await expect(page.getByText(/Elected/).count()).resolves.toBe(0);
+      await audit(page, `ro-results-provisional-${size}`);
+      await page.goto("/admin/results/print");
+      await page.getByText("Provisional results", { exact: true }).waitFor();
+      await page.getByTestId(`outcome-${ids.president}`).getByText("Leading: Ada Obi").waitFor();
+      await expect(page.getByText(/official/i).count()).resolves.toBe(0);
+      await expect(page.getByRole("region", { name: "Signatures" }).count()).resolves.toBe(0);
+      await audit(page, `ro-sheet-provisional-${size}`);
+    });
+    const csv = await fetch(`${server.baseURL}/api/admin/results.csv`, { headers: { authorization: `Bearer ${adminToken}` } }).then((r) => r.text());
+    expect(csv).toContain(`President,Ada Obi,${candidates.ada},1,100.00,leading`);
+    expect(csv).toContain("Provisional: these figures are not final until the results are declared");
   });
 });

@@ -163,6 +163,12 @@ export interface Results {
   results: PositionResult[];
   /** The election's batch when above 1: the tallies move in groups of at least this many ballots. */
   ballotBatch?: number;
+  /**
+   * True until the election is declared: the figures may still change and nobody is elected yet
+   * (screens say 'Leading', not 'Elected'). False in a declared election's results and archive;
+   * absent in archives made before it existed (they were declared).
+   */
+  provisional?: boolean;
   /** ISO instant the snapshot was taken. */
   generatedAt: string;
 }

@@ -3,6 +3,7 @@ import { Card } from "../ui/Card";
 import { SummaryTiles } from "./SummaryTiles";
 import { LeadersGrid } from "./LeadersGrid";
 import { TopCandidatesList } from "./TopCandidatesList";
+import { ProvisionalNotice, ProvisionalResults } from "./provisional";
 
 interface ResultsOverviewProps {
   results: Results;
@@ -12,10 +13,13 @@ interface ResultsOverviewProps {
 /** Summary tiles, then leaders and/or the top-candidates ranking, or the empty states. */
 export function ResultsOverview({ results, show = "all" }: ResultsOverviewProps) {
   return (
-    <div className="space-y-6">
-      <SummaryTiles results={results} />
-      <ResultsBody results={results} show={show} />
-    </div>
+    <ProvisionalResults results={results}>
+      <div className="space-y-6">
+        <SummaryTiles results={results} />
+        <ProvisionalNotice results={results} />
+        <ResultsBody results={results} show={show} />
+      </div>
+    </ProvisionalResults>
   );
 }
 

@@ -1,8 +1,10 @@
 /** The returning officer's controls: deleting a position that holds ballots, seats, closing and declaring. */
-import { screen, within } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
-import { messages, type Position, type UserProfile } from "@evoting/shared";
+import { messages, type Position, type Results, type ResultsSheet, type UserProfile } from "@evoting/shared";
+import { ResultsOverview } from "../../components/results/ResultsOverview";
+import { PrintedSheet } from "../../components/results/PrintedSheet";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
@@ -91,5 +93,56 @@ describe("Create Position's seats", () => {
     await u.click(screen.getByRole("button", { name: "Create Position" }));
     expect(await screen.findByText(messages.createPositionSuccess)).toBeInTheDocument();
     expect(posts[0]).toMatchObject({ title: "Sports Director", method: "ranked", seats: 1 });
+  });
+});
+
+describe("provisional results", () => {
+  const results = (provisional: boolean): Results => ({
+    totalRegisteredVoters: 10,
+    totalVotesCast: 3,
+    generatedAt: new Date().toISOString(),
+    provisional,
+    results: [
+      { positionId: "p1", positionTitle: "President", totalVotes: 3, breakdown: [{ candidateId: "c1", name: "Ada Obi", photo: null, votes: 2 }, { candidateId: "c2", name: "Ben Uzo", photo: null, votes: 1 }] },
+      { positionId: "p2", positionTitle: "Class Reps", totalVotes: 3, method: "multi", seats: 1, elected: ["c3"], breakdown: [{ candidateId: "c3", name: "Cy Eke", photo: null, votes: 3 }] },
+      { positionId: "p3", positionTitle: "Amendment", totalVotes: 3, method: "referendum", question: "Amend?", passThreshold: 0.5, referendum: { yes: 2, no: 1, abstentions: 0, passed: true }, breakdown: [] },
+    ],
+  });
+  const sheet = (provisional: boolean): ResultsSheet => ({
+    producedAt: new Date().toISOString(),
+    results: results(provisional),
+    csvSha256: "ab".repeat(32),
+    audit: { entries: 3, headSeq: 3, head: "cd".repeat(32) },
+  });
+
+  test("before the declaration every card says who leads and the figures are provisional; nobody is 'Elected'", () => {
+    const { unmount } = render(<ResultsOverview results={results(true)} />);
+    expect(screen.getByTestId("provisional-notice")).toHaveTextContent("Provisional results. These figures may still change: nobody is elected until the results are declared.");
+    expect(screen.getAllByText("Leading: Cy Eke").length).toBeGreaterThan(0);
+    expect(screen.getAllByText("Passing so far").length).toBeGreaterThan(0);
+    expect(screen.queryByText(/Elected/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Passed$/)).not.toBeInTheDocument();
+    unmount();
+
+    render(<ResultsOverview results={results(false)} />);
+    expect(screen.queryByTestId("provisional-notice")).not.toBeInTheDocument();
+    expect(screen.getAllByText("Elected: Cy Eke").length).toBeGreaterThan(0);
+    expect(screen.getAllByText("Passed").length).toBeGreaterThan(0);
+  });
+
+  test("the printed sheet is headed 'Provisional results' until the declaration, then 'Official results' with lines to sign", () => {
+    const { unmount } = render(<PrintedSheet sheet={sheet(true)} actions={null} />);
+    expect(screen.getByText("Provisional results")).toBeInTheDocument();
+    expect(screen.queryByText(/official/i)).not.toBeInTheDocument();
+    expect(screen.getByTestId("outcome-p1")).toHaveTextContent("Leading: Ada Obi");
+    expect(screen.queryByRole("region", { name: "Signatures" })).not.toBeInTheDocument();
+    unmount();
+
+    render(<PrintedSheet sheet={sheet(false)} actions={null} />);
+    expect(screen.getByText("Official results")).toBeInTheDocument();
+    expect(screen.getByTestId("outcome-p1")).toHaveTextContent("Elected: Ada Obi");
+    const signatures = screen.getByRole("region", { name: "Signatures" });
+    for (const line of ["Returning officer: name", "Witness or agent 1: name", "Witness or agent 2: name"]) expect(within(signatures).getByText(line)).toBeInTheDocument();
+    expect(within(signatures).getAllByText("Date and time")).toHaveLength(3);
   });
 });

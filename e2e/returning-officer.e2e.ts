@@ -40,7 +40,8 @@ async function both(run: (page: Page, size: "1280" | "390") => Promise<void>) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // A short offline grace (15 s), so the close, its grace and the declaration fit in one run.
+  server = await startServer({ VOTE_GRACE_MINUTES: "0.25" });
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   for (const v of VOTERS) {
@@ -131,5 +132,20 @@ describe("the returning officer's polling day", () => {
     const csv = await fetch(`${server.baseURL}/api/admin/results.csv`, { headers: { authorization: `Bearer ${adminToken}` } }).then((r) => r.text());
     expect(csv).toContain(`President,Ada Obi,${candidates.ada},1,100.00,leading`);
     expect(csv).toContain("Provisional: these figures are not final until the results are declared");
+  });
+
+  test("4. ballots waiting for their group are said once, with the count, and each card says how many of its own wait", async () => {
+    await api.setBallotBatch(adminToken, 10);
+    await castByApi(VOTERS[1], ids.treasurer, candidates.cy);
+    await both(async (page, size) => {
+      await page.goto("/results");
+      const notice = page.getByTestId("ballot-batch-notice");
+      await notice.getByText(/1 vote is waiting to be added\. A position's remaining votes are added as soon as it closes/).waitFor();
+      await expect(page.getByText("No votes have been cast yet.").count()).resolves.toBe(0);
+      await page.getByRole("tab", { name: "Detailed" }).click();
+      await page.getByText("0 votes counted · 1 waiting to be added", { exact: false }).waitFor();
+      await expect(page.getByTestId("ballot-batch-notice").count()).resolves.toBe(1);
+      await audit(page, `ro-results-waiting-${size}`);
+    });
   });
 });

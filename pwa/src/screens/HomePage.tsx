@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { resultsQuery } from "../data/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
 import { ResultsOverview } from "../components/results/ResultsOverview";
+import { BallotBatchNotice } from "../components/results/BallotBatchNotice";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { CandidatesTable } from "../components/candidates/CandidatesTable";
 import { InstallHint } from "../components/install/InstallHint";
@@ -20,6 +21,7 @@ export function HomePage() {
           <h2 id="overview-title" className="text-xl font-bold text-slate-900">
             Results Overview
           </h2>
+          <BallotBatchNotice results={results} />
           <ResultsOverview results={results} />
         </section>
       )}

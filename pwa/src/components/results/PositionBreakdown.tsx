@@ -50,7 +50,7 @@ export function PositionBreakdown({ result, registeredVoters }: { result: Positi
       <CardHeader
         as="h3"
         title={result.positionTitle}
-        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${verdict ? ` · ${verdict}` : ""}${
+        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${result.waiting ? ` counted · ${result.waiting} waiting to be added` : ""}${verdict ? ` · ${verdict}` : ""}${
           registeredVoters === undefined ? "" : ` · turnout ${formatPercent(positionTurnout(result, registeredVoters))} of ${result.eligibleVoters ?? registeredVoters} eligible`
         }`}
       />

@@ -27,6 +27,16 @@ function ResultsBody({ results, show }: Required<ResultsOverviewProps>) {
   if (results.results.length === 0) {
     return <EmptyResults title="No results available yet." />;
   }
+  if (!hasAnyVotes(results) && results.totalVotesCast > 0) {
+    // Votes are cast but wait for their group: 'No votes have been cast yet' would contradict the tiles.
+    const waiting = results.results.reduce((n, r) => n + (r.waiting ?? 0), 0);
+    return (
+      <EmptyResults
+        title="No votes have been added to the results yet."
+        detail={`${waiting} ${waiting === 1 ? "vote is" : "votes are"} waiting to be added: they are added in groups, to protect the secret ballot.`}
+      />
+    );
+  }
   if (!hasAnyVotes(results)) {
     return <EmptyResults title="No votes have been cast yet." detail="Results will appear here once voting begins." />;
   }

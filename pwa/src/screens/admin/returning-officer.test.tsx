@@ -146,3 +146,39 @@ describe("provisional results", () => {
     expect(within(signatures).getAllByText("Date and time")).toHaveLength(3);
   });
 });
+
+describe("figures that agree", () => {
+  const base = { totalRegisteredVoters: 200, generatedAt: new Date().toISOString(), provisional: true, ballotBatch: 10 };
+
+  test("votes cast but waiting for their group: the tiles, the notice and the empty state say the same", () => {
+    const results: Results = {
+      ...base,
+      totalVotesCast: 1,
+      results: [{ positionId: "p1", positionTitle: "President", totalVotes: 0, waiting: 1, breakdown: [{ candidateId: "c1", name: "Ada Obi", photo: null, votes: 0 }] }],
+    };
+    render(<ResultsOverview results={results} />);
+    expect(screen.getByTestId("tile-Votes Cast")).toHaveTextContent("1");
+    expect(screen.queryByText("No votes have been cast yet.")).not.toBeInTheDocument();
+    expect(screen.getByText("No votes have been added to the results yet.")).toBeInTheDocument();
+    expect(screen.getByText(/1 vote is waiting to be added/)).toBeInTheDocument();
+  });
+
+  test("a several-seat candidate has the same share on Top Candidates as on the position's card (of its ballots)", async () => {
+    const { topCandidates } = await import("@evoting/shared");
+    // 11 ballots marked 22 times for 2 seats: Ada's 6 marks are 54.5% of the ballots, not 27.3% of the marks.
+    const reps = {
+      positionId: "reps",
+      positionTitle: "Class Reps",
+      totalVotes: 11,
+      method: "multi" as const,
+      seats: 2,
+      breakdown: [
+        { candidateId: "a", name: "Ada", photo: null, votes: 6 },
+        { candidateId: "b", name: "Ben", photo: null, votes: 6 },
+        { candidateId: "c", name: "Cy", photo: null, votes: 5 },
+        { candidateId: "d", name: "Dee", photo: null, votes: 5 },
+      ],
+    };
+    expect(topCandidates([reps])[0].percentage.toFixed(1)).toBe("54.5");
+  });
+});

@@ -148,4 +148,57 @@ describe("the returning officer's polling day", () => {
       await audit(page, `ro-results-waiting-${size}`);
     });
   });
+
+  test("6. 'Close voting now' closes everything at once; 'Declare results' waits for the grace, saying when, then declares", async () => {
+    const { page } = desk;
+    await page.goto("/admin");
+    const card = page.getByRole("region", { name: "Election", exact: true });
+    await card.getByText(/voting is open\. Results can be declared from/).waitFor();
+    await expect(card.getByRole("button", { name: "Declare results" }).isDisabled()).resolves.toBe(true);
+    await phone.page.goto("/admin");
+    await phone.page.getByRole("region", { name: "Election", exact: true }).getByRole("button", { name: "Close voting now" }).waitFor();
+    await audit(phone.page, "ro-election-card-open-390");
+    await audit(page, "ro-election-card-open-1280");
+
+    await card.getByRole("button", { name: "Close voting now" }).click();
+    const dialog = page.getByRole("dialog", { name: "Close voting now?" });
+    await audit(page, "ro-close-dialog-1280");
+    await dialog.getByRole("button", { name: "Close voting now" }).click();
+    await expectToast(page, "Voting closed at");
+    await card.getByText(/voting has closed\. Results can be declared from \d+ \w+ \d{4}, \d\d:\d\d, when the grace for votes cast offline ends/).waitFor();
+    await expect(card.getByRole("button", { name: "Close voting now" }).count()).resolves.toBe(0);
+    await expect(card.getByRole("button", { name: "Declare results" }).isDisabled()).resolves.toBe(true);
+    await audit(page, "ro-election-card-grace-1280");
+
+    // Every position closed at once, audited.
+    const { body: positions } = await api.call<{ title: string; endTime: string }[]>("/admin/positions", { token: adminToken });
+    expect(new Set(positions.map((p) => p.endTime)).size).toBe(1);
+    const { body: entries } = await api.call<{ items: { summary: string }[] }>("/admin/audit?action=election.close", { token: adminToken });
+    expect(entries.items).toHaveLength(1);
+
+    // The grace (15 s here) runs out; the button is then enabled and declares.
+    const ready = card.getByText("voting has closed. The results can be declared.", { exact: false });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await card.getByText(/voting has closed/).waitFor();
+          return ready.count();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
+    await card.getByRole("button", { name: "Declare results" }).click();
+    await page.getByRole("dialog", { name: "Declare results?" }).getByRole("button", { name: "Declare results" }).click();
+    await expectToast(page, "Results declared");
+
+    // From the declaration: 'Official results', 'Elected', and the lines to sign.
+    await both(async (p, size) => {
+      await p.goto("/admin/results/print");
+      await p.getByText("Official results", { exact: true }).waitFor();
+      await p.getByTestId(`outcome-${ids.president}`).getByText("Elected: Ada Obi").waitFor();
+      await p.getByRole("region", { name: "Signatures" }).getByText("Returning officer: name").waitFor();
+      await audit(p, `ro-sheet-declared-${size}`);
+    });
+  });
 });

@@ -103,6 +103,8 @@ export const messages = {
   electionSettingsSaved: "Election settings saved",
   electionSettingsFailed: "Failed to save election settings",
   electionAlreadyDeclared: "This election's results have already been declared",
+  nothingToClose: "Voting is not open: there is nothing to close",
+  votingClosed: "Voting closed",
   declareTooEarly: (at: string) => `Results can be declared once voting has closed and the grace for offline votes has passed (from ${at})`,
   declareHeldBallots: "Ballots from a lost polling station device are held: accept or reject them before declaring the results",
   declarePending: "Some ballots are still being counted: try again in a moment",

@@ -2,9 +2,11 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
-import { messages, type Position, type Results, type ResultsSheet, type UserProfile } from "@evoting/shared";
+import { messages, type CurrentElectionStatus, type Position, type Results, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { ResultsOverview } from "../../components/results/ResultsOverview";
 import { PrintedSheet } from "../../components/results/PrintedSheet";
+import { ElectionLifecycleCard } from "../../components/admin/ElectionLifecycleCard";
+import { formatShortDateTime } from "../../lib/format";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
@@ -180,5 +182,38 @@ describe("figures that agree", () => {
       ],
     };
     expect(topCandidates([reps])[0].percentage.toFixed(1)).toBe("54.5");
+  });
+});
+
+describe("Close voting now, then Declare results", () => {
+  test("closing is confirmed and sent; 'Declare results' stays disabled and says when, in local time, until it can succeed", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const now = Date.now();
+    const election = { id: 1, title: "SUG Elections", subtitle: "", startTime: new Date(now - H).toISOString(), endTime: new Date(now + 8 * H).toISOString(), state: "open" as const, declaredAt: null };
+    let status: CurrentElectionStatus = { election, declarableAt: new Date(now + 8 * H + 600_000).toISOString(), hasVotes: true, closable: true };
+    const closes: number[] = [];
+    mockFetch({
+      "GET /api/admin/elections/current": () => json(status),
+      "POST /api/admin/election/close": () => {
+        closes.push(1);
+        status = { ...status, closable: false, declarableAt: new Date(now + 600_000).toISOString() };
+        return json({ message: messages.votingClosed, closedAt: new Date(now).toISOString(), positions: ["President"] });
+      },
+    });
+    renderRoute(() => <ElectionLifecycleCard canWrite />, "/admin");
+    const u = userEvent.setup();
+    const declare = await screen.findByRole("button", { name: "Declare results" }, { timeout: 8000 });
+    expect(declare).toBeDisabled();
+    expect(declare).toHaveAccessibleDescription(`SUG Elections: voting is open. Results can be declared from ${formatShortDateTime(status.declarableAt)}, after voting closes and the grace for offline votes.`);
+
+    await u.click(screen.getByRole("button", { name: "Close voting now" }));
+    const dialog = await screen.findByRole("dialog", { name: "Close voting now?" });
+    expect(within(dialog).getByText(/Votes cast offline before now are still accepted/)).toBeInTheDocument();
+    await u.click(within(dialog).getByRole("button", { name: "Close voting now" }));
+    expect(await screen.findByText(/^Voting closed at \d\d:\d\d$/)).toBeInTheDocument();
+    expect(closes).toEqual([1]);
+    await screen.findByText(/voting has closed\. Results can be declared from/);
+    expect(screen.queryByRole("button", { name: "Close voting now" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Declare results" })).toBeDisabled();
   });
 });

@@ -201,4 +201,50 @@ describe("the returning officer's polling day", () => {
       await audit(p, `ro-sheet-declared-${size}`);
     });
   });
+
+  test("7. a voter's Home shows 'Vote now' with the positions left, then 'You have voted in every position', and the last declared results", async () => {
+    const HOUR = 3_600_000;
+    const started = await api.post(
+      "/admin/elections",
+      { title: "SUG By-Election", subtitle: "", startTime: new Date(Date.now() - 2 * HOUR).toISOString(), endTime: new Date(Date.now() + 4 * HOUR).toISOString(), copyPositions: false },
+      adminToken,
+    );
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const welfare = await api.createPosition(adminToken, "Welfare Director");
+    const sports = await api.createPosition(adminToken, "Sports Director");
+    await api.createCandidate(adminToken, "Gbemi Ola", welfare, [200, 80, 80]);
+    await api.createCandidate(adminToken, "Hassan Bello", welfare, [80, 80, 200]);
+    await api.createCandidate(adminToken, "Ife Adu", sports, [80, 200, 80]);
+    await api.createCandidate(adminToken, "Jide Eze", sports, [200, 200, 80]);
+
+    const voter = await openBrowser(server.baseURL, PHONE);
+    try {
+      const { page } = voter;
+      await signIn(page, VOTERS[2].matric, VOTERS[2].dob, "dob");
+      const card = page.getByRole("region", { name: "Your ballot" });
+      await card.getByText("You have 2 positions left to vote in.").waitFor();
+      await card.getByRole("link", { name: "Department Elections" }).waitFor();
+      await audit(page, "ro-home-vote-now-390");
+      await card.getByRole("link", { name: "Vote now" }).click();
+      await page.waitForURL("**/vote");
+      for (const [position, name] of [
+        ["Welfare Director", "Gbemi Ola"],
+        ["Sports Director", "Ife Adu"],
+      ]) {
+        const form = page.getByRole("form", { name: position });
+        await form.getByRole("radio", { name }).check();
+        await form.getByRole("button", { name: "Cast Vote" }).click();
+        await form.getByText(/Your vote has been recorded/).waitFor();
+      }
+      await page.goto("/");
+      await card.getByText("You have voted in every position.").waitFor();
+      await expect(card.getByRole("link", { name: "Vote now" }).count()).resolves.toBe(0);
+      await card.getByRole("link", { name: "Counted Ballots" }).waitFor();
+      await audit(page, "ro-home-all-voted-390");
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await audit(page, "ro-home-all-voted-1280");
+    } finally {
+      await voter.close();
+    }
+  });
 });

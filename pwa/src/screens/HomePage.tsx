@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { resultsQuery } from "../data/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
+import { HomeVoteCard } from "../components/vote/HomeVoteCard";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { BallotBatchNotice } from "../components/results/BallotBatchNotice";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
@@ -13,6 +14,7 @@ export function HomePage() {
   return (
     <div className="space-y-8">
       <ElectionBanner />
+      <HomeVoteCard />
       <InstallHint />
       <NominationsHomeCard />
       {/* The overview appears only once results have loaded (spec section 2). */}

@@ -7,6 +7,8 @@ import { ResultsOverview } from "../../components/results/ResultsOverview";
 import { PrintedSheet } from "../../components/results/PrintedSheet";
 import { ElectionLifecycleCard } from "../../components/admin/ElectionLifecycleCard";
 import { formatShortDateTime } from "../../lib/format";
+import { HomeVoteCard } from "../../components/vote/HomeVoteCard";
+import { openPosition } from "../../test/ballot";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
@@ -215,5 +217,46 @@ describe("Close voting now, then Declare results", () => {
     await screen.findByText(/voting has closed\. Results can be declared from/);
     expect(screen.queryByRole("button", { name: "Close voting now" })).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Declare results" })).toBeDisabled();
+  });
+});
+
+const HomeOnly = () => (
+  <main>
+    <HomeVoteCard />
+  </main>
+);
+
+describe("Home: the voter's way to the ballot", () => {
+  const voter: UserProfile = { _id: "v1", name: "Tola Ade", role: "voter", matricNumber: "2023/5570601", email: null, hasPassword: false };
+  const vote = (positionId: string) => ({ positionId, candidateId: "c", candidateName: "Ada", receipt: "ABCD-1234" });
+
+  test("'Vote now' with how many positions are left, then 'You have voted in every position' with the receipts and the last declared results", async () => {
+    session.signIn("token-123456789012345678901", voter);
+    let myVotes = [vote("p1")];
+    mockFetch({
+      "GET /api/vote/positions": () => json([openPosition("p1", "President", ["Ada", "Ben"]), openPosition("p2", "Treasurer", ["Cy", "Dee"]), openPosition("p3", "Secretary", ["Eve", "Fay"])]),
+      "GET /api/vote/my-votes": () => json(myVotes),
+      "GET /api/elections": () => json([{ id: 1, title: "SUG Elections 2025", subtitle: "", startTime: "2025-03-01T08:00:00.000Z", endTime: "2025-03-01T16:00:00.000Z", state: "declared", declaredAt: "2025-03-01T17:00:00.000Z" }]),
+    });
+    const { unmount } = renderRoute(HomeOnly, "/");
+    expect(await screen.findByText("You have 2 positions left to vote in.", {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Vote now" })).toHaveAttribute("href", "/vote");
+    expect(await screen.findByRole("link", { name: "SUG Elections 2025" })).toHaveAttribute("href", "/elections/1");
+    unmount();
+
+    myVotes = [vote("p1"), vote("p2"), vote("p3")];
+    renderRoute(HomeOnly, "/");
+    expect(await screen.findByText("You have voted in every position.", {}, { timeout: 8000 })).toBeInTheDocument();
+    expect(screen.queryByRole("link", { name: "Vote now" })).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Counted Ballots" })).toHaveAttribute("href", "/receipts");
+  });
+
+  test("staff see nothing of it", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const fetch = mockFetch({});
+    renderRoute(HomeOnly, "/");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByRole("region", { name: "Your ballot" })).not.toBeInTheDocument();
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

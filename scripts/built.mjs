@@ -4,6 +4,7 @@
 // (`npm ci --omit=dev` in production) what `npm run build` made on the build machine runs
 // (docs/operations.md, "Production").
 import { spawn, spawnSync } from "node:child_process";
+import { clearInterval, setInterval } from "node:timers";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -9,6 +9,7 @@ import { ElectionLifecycleCard } from "../../components/admin/ElectionLifecycleC
 import { formatShortDateTime } from "../../lib/format";
 import { HomeVoteCard } from "../../components/vote/HomeVoteCard";
 import { openPosition } from "../../test/ballot";
+import { VotingStatusCard } from "../../components/vote/VotingStatusCard";
 import { json, mockFetch } from "../../test/fetch-mock";
 import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
@@ -258,5 +259,15 @@ describe("Home: the voter's way to the ballot", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByRole("region", { name: "Your ballot" })).not.toBeInTheDocument();
     expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
+describe("Your Voting Status after a close", () => {
+  test("a position that closed without this voter's vote says 'Closed, not voted'; an open one stays 'Pending'", () => {
+    const closed = { ...openPosition("p1", "President", ["Ada"]), endTime: new Date(Date.now() - 60_000).toISOString() };
+    const open = openPosition("p2", "Treasurer", ["Ben"]);
+    render(<VotingStatusCard positions={[closed, open]} statusOf={() => ({ kind: "not-voted" })} now={Date.now()} />);
+    expect(screen.getByText("President").closest("li")).toHaveTextContent("Closed, not voted");
+    expect(screen.getByText("Treasurer").closest("li")).toHaveTextContent("Pending");
   });
 });

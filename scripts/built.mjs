@@ -4,6 +4,7 @@
 // (`npm ci --omit=dev` in production) what `npm run build` made on the build machine runs
 // (docs/operations.md, "Production").
 import { spawn, spawnSync } from "node:child_process";
+import { clearInterval, setInterval } from "node:timers";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,9 +46,33 @@ export async function ensureBuilt(entry, { pwa = false } = {}) {
   return file;
 }
 
-/** Runs a built entry in a child process; this process ends as the child does, and passes on Ctrl-C and SIGTERM. */
+/**
+ * Runs a built entry in a child process; this process ends as the child does, and passes on
+ * Ctrl-C, SIGTERM and SIGHUP, then ends with that signal itself (so `npm start` reports it).
+ * npm runs a script under `sh -c`: a SIGTERM to npm can end that shell and leave this process
+ * orphaned, told nothing; a change of parent is then taken as the signal to stop.
+ */
 export function runBuilt(file, args = []) {
   const child = spawn(process.execPath, ["--enable-source-maps", file, ...args], { cwd: root, stdio: "inherit" });
-  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-  child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  let received = null;
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
+  const stop = (signal) => {
+    received ??= signal;
+    child.kill(signal);
+  };
+  for (const signal of signals) process.on(signal, stop);
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid !== parent) stop("SIGTERM");
+  }, 250);
+  child.on("exit", (code, signal) => {
+    clearInterval(orphaned);
+    const ending = received ?? signal;
+    if (ending) {
+      for (const s of signals) process.removeAllListeners(s);
+      process.kill(process.pid, ending);
+      return;
+    }
+    process.exit(code ?? 0);
+  });
 }

@@ -68,4 +68,6 @@ export interface CurrentElectionStatus {
   declarableAt: string;
   /** Whether any vote was cast (counted, pending or held): a new election then waits for the declaration. */
   hasVotes: boolean;
+  /** Whether 'Close voting now' has anything to close: the election's window or a position still takes votes now or later. */
+  closable?: boolean;
 }

@@ -10,9 +10,23 @@ import type { PositionResult, Results } from "./types.ts";
 
 export const RESULTS_CSV_HEADER = ["position", "choice", "candidateId", "votes", "percentage", "outcome"];
 
-/** What a position's result says in words: the elected candidate's name, 'Tie', or nothing yet. */
-export function outcomeLabel(r: PositionResult): string {
-  const decided = methodOutcomeLabel(r);
+/**
+ * Until the declaration nobody is elected and nothing has passed: the outcome column says who
+ * is ahead ('leading', 'yes ahead', 'passing so far'). From the declaration, the words below.
+ */
+const PROVISIONAL_VERDICTS: Record<string, string> = {
+  elected: "leading",
+  "not elected": "no ahead",
+  passed: "passing so far",
+  "not passed": "not passing so far",
+};
+
+/** The line a provisional export ends with. */
+export const PROVISIONAL_CSV_NOTE = "Provisional: these figures are not final until the results are declared";
+
+/** What a position's result says in words: the elected candidate's name, 'Tie', or nothing yet ('Leading: …' while provisional). */
+export function outcomeLabel(r: PositionResult, provisional = false): string {
+  const decided = methodOutcomeLabel(r, provisional);
   if (decided !== null) return decided;
   const outcome = positionOutcome(r);
   switch (outcome.kind) {
@@ -23,22 +37,22 @@ export function outcomeLabel(r: PositionResult): string {
     case "tie":
       return "Tie";
     case "not-elected":
-      return "Not elected";
+      return provisional ? "No ahead" : "Not elected";
     default:
       return "No votes";
   }
 }
 
 /** Several seats, ranked, referendum: the elected (and tied) names, or the referendum's verdict; null for a single choice. */
-function methodOutcomeLabel(r: PositionResult): string | null {
+function methodOutcomeLabel(r: PositionResult, provisional: boolean): string | null {
   if (!r.method || r.method === "single") return null;
-  if (r.method === "referendum") return r.referendum?.passed ? "Passed" : "Not passed";
+  if (r.method === "referendum") return r.referendum?.passed ? (provisional ? "Passing so far" : "Passed") : provisional ? "Not passing so far" : "Not passed";
   if (r.method === "ranked" && r.count !== "full") return "Counted when voting closes";
   const name = (id: string) => r.breakdown.find((b) => b.candidateId === id)?.name ?? id;
   const elected = (r.elected ?? []).map(name).join("; ");
   const tied = (r.tied ?? []).map(name).join("; ");
   if (!elected && !tied) return "No votes";
-  return [elected && `Elected: ${elected}`, tied && `Tie: ${tied}`].filter(Boolean).join(" · ");
+  return [elected && `${provisional ? "Leading" : "Elected"}: ${elected}`, tied && `Tie: ${tied}`].filter(Boolean).join(" · ");
 }
 
 function methodCsvRows(r: PositionResult): (string | number)[][] {
@@ -59,7 +73,12 @@ function methodCsvRows(r: PositionResult): (string | number)[][] {
   });
 }
 
-export function resultsCsvRows(r: PositionResult): (string | number)[][] {
+export function resultsCsvRows(r: PositionResult, provisional = false): (string | number)[][] {
+  const rows = decidedCsvRows(r);
+  return provisional ? rows.map((row) => [...row.slice(0, 5), PROVISIONAL_VERDICTS[String(row[5])] ?? row[5]]) : rows;
+}
+
+function decidedCsvRows(r: PositionResult): (string | number)[][] {
   if (r.method && r.method !== "single") {
     const rows = methodCsvRows(r);
     if ((r.abstentions ?? 0) > 0) rows.push([r.positionTitle, "Abstain", "", r.abstentions ?? 0, "", ""]);
@@ -89,7 +108,13 @@ export function resultsCsvRows(r: PositionResult): (string | number)[][] {
   return rows;
 }
 
-/** The whole export. Deterministic: the same results always give the same bytes (no timestamp). */
-export function resultsCsv(results: Pick<Results, "results">): string {
-  return toCsv(RESULTS_CSV_HEADER, results.results.flatMap(resultsCsvRows));
+/**
+ * The whole export. Deterministic: the same results always give the same bytes (no timestamp).
+ * Provisional results (before the declaration) use the provisional words and end with a line
+ * saying so; a declared election's export is unchanged by that.
+ */
+export function resultsCsv(results: Pick<Results, "results" | "provisional">): string {
+  const provisional = results.provisional === true;
+  const rows = results.results.flatMap((r) => resultsCsvRows(r, provisional));
+  return toCsv(RESULTS_CSV_HEADER, provisional ? [...rows, [PROVISIONAL_CSV_NOTE, "", "", "", "", ""]] : rows);
 }

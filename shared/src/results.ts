@@ -11,6 +11,8 @@
 import { TOP_CANDIDATES_LIMIT } from "./constants.ts";
 import type { BreakdownEntry, PositionResult, Results } from "./types.ts";
 
+type ShareOf = Pick<PositionResult, "breakdown" | "noVotes"> & Partial<Pick<PositionResult, "method" | "totalVotes" | "abstentions">>;
+
 export function votePercentage(votes: number, positionTotal: number): number {
   return positionTotal > 0 ? (votes / positionTotal) * 100 : 0;
 }
@@ -26,13 +28,18 @@ export function sortBreakdown(entries: readonly BreakdownEntry[]): BreakdownEntr
   return [...entries].sort((a, b) => b.votes - a.votes || a.name.localeCompare(b.name));
 }
 
-/** The votes a percentage is of: candidate (and Yes) votes plus 'No'; never abstentions. */
-export function percentageBase(r: Pick<PositionResult, "breakdown" | "noVotes">): number {
+/**
+ * The votes a percentage is of: candidate (and Yes) votes plus 'No'; never abstentions. Several
+ * seats: the position's ballots (each marks up to `seats` candidates), as its own card reads it,
+ * so a candidate has one share on every tab.
+ */
+export function percentageBase(r: ShareOf): number {
+  if (r.method === "multi" && r.totalVotes !== undefined) return r.totalVotes - (r.abstentions ?? 0);
   return r.breakdown.reduce((sum, b) => sum + b.votes, 0) + (r.noVotes ?? 0);
 }
 
 /** Share of the position's choosing votes, 0-100. */
-export const sharePercent = (votes: number, r: Pick<PositionResult, "breakdown" | "noVotes">): number =>
+export const sharePercent = (votes: number, r: ShareOf): number =>
   votePercentage(votes, percentageBase(r));
 
 /**
@@ -63,9 +70,9 @@ export function positionOutcome(r: Pick<PositionResult, "breakdown" | "noVotes" 
   return tied.length > 1 ? { kind: "tie", tied } : { kind: "leader", leader: top };
 }
 
-/** A position's own turnout: its voters over the voters allowed to vote there. */
-export function positionTurnout(r: Pick<PositionResult, "totalVotes" | "eligibleVoters">, totalRegisteredVoters: number): number {
-  return turnout(r.totalVotes, r.eligibleVoters ?? totalRegisteredVoters);
+/** A position's own turnout: its voters (ballots waiting for their group too) over the voters allowed to vote there. */
+export function positionTurnout(r: Pick<PositionResult, "totalVotes" | "eligibleVoters" | "waiting">, totalRegisteredVoters: number): number {
+  return turnout(r.totalVotes + (r.waiting ?? 0), r.eligibleVoters ?? totalRegisteredVoters);
 }
 
 export interface Leader extends BreakdownEntry {

@@ -82,6 +82,8 @@ export interface Position {
   passThreshold?: number;
   /** Ranked: the full count is shown while voting is open, not only first preferences. */
   liveCount?: boolean;
+  /** Admin list only: ballots cast here (counted, waiting or held); a position holding any cannot be deleted. */
+  ballots?: number;
 }
 
 /** Vote page: a position plus a signed ticket the voter may present to vote after an offline spell. */
@@ -161,6 +163,12 @@ export interface Results {
   results: PositionResult[];
   /** The election's batch when above 1: the tallies move in groups of at least this many ballots. */
   ballotBatch?: number;
+  /**
+   * True until the election is declared: the figures may still change and nobody is elected yet
+   * (screens say 'Leading', not 'Elected'). False in a declared election's results and archive;
+   * absent in archives made before it existed (they were declared).
+   */
+  provisional?: boolean;
   /** ISO instant the snapshot was taken. */
   generatedAt: string;
 }

@@ -231,3 +231,15 @@ describe("object-level: one voter never reaches another's data", () => {
     expect(list.map((c: { name: string }) => c.name)).not.toContain("Mallory");
   });
 });
+
+describe("'Close voting now' (it ends the election, so it is walked last)", () => {
+  it("is 401 anonymous, 403 to voters, observers and officers, and changes nothing until the admin closes", async () => {
+    const close = (token?: string) => t.request("/admin/election/close", { method: "POST", token });
+    expect((await close()).status).toBe(401);
+    for (const token of [bob.token, staff.observer, staff.officer]) expect((await close(token)).status).toBe(403);
+    const open = await (await t.request("/admin/elections/current", { token: admin })).json();
+    expect(open.closable).toBe(true);
+    expect((await close(admin)).status).toBe(200);
+    expect((await close(admin)).status).toBe(409);
+  });
+});

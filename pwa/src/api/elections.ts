@@ -12,6 +12,7 @@ export const electionsApi = {
   declared: () => request<ElectionSummary[]>("/elections"),
   archive: (id: number) => request<ElectionArchive>(`/elections/${id}`),
   current: () => request<CurrentElectionStatus>("/admin/elections/current"),
+  close: () => request<{ message: string; closedAt: string; positions: string[] }>("/admin/election/close", { method: "POST" }),
   declare: () => request<{ message: string; election: ElectionSummary }>("/admin/election/declare", { method: "POST" }),
   start: (body: StartElectionInput) => request<{ message: string; election: ElectionSummary }>("/admin/elections", { method: "POST", body }),
 };

@@ -49,7 +49,8 @@ export interface MethodValues {
   liveCount: boolean;
 }
 
-export const defaultMethodValues: MethodValues = { method: "single", seats: "2", question: "", passThreshold: DEFAULT_PASS_THRESHOLD, liveCount: false };
+/** A new several-seat or ranked position starts at one seat: a second seat is the admin's choice, never the form's. */
+export const defaultMethodValues: MethodValues = { method: "single", seats: "1", question: "", passThreshold: DEFAULT_PASS_THRESHOLD, liveCount: false };
 
 export function methodValuesOf(p: Position | null): MethodValues {
   if (!p || !p.method || p.method === "single") return defaultMethodValues;

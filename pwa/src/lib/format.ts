@@ -40,6 +40,12 @@ export function formatDateTime(iso: string | number | Date): string {
   return `${WEEKDAYS[date.getDay()]}, ${wallClock(date)} ${zoneOffsetName(date)}`;
 }
 
+/** "21:51" on the viewer's wall clock, for a time on the day it is read; "" for a value that is not a date. */
+export function formatTime(iso: string | number | Date): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
+}
+
 /** Table cells: compact, zone named once in the table caption instead. */
 export function formatShortDateTime(iso: string | number | Date): string {
   const date = new Date(iso);

@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { resultsQuery } from "../data/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
+import { HomeVoteCard } from "../components/vote/HomeVoteCard";
 import { ResultsOverview } from "../components/results/ResultsOverview";
+import { BallotBatchNotice } from "../components/results/BallotBatchNotice";
 import { ResultsWithheld, isResultsWithheld } from "../components/results/ResultsWithheld";
 import { CandidatesTable } from "../components/candidates/CandidatesTable";
 import { InstallHint } from "../components/install/InstallHint";
@@ -12,6 +14,7 @@ export function HomePage() {
   return (
     <div className="space-y-8">
       <ElectionBanner />
+      <HomeVoteCard />
       <InstallHint />
       <NominationsHomeCard />
       {/* The overview appears only once results have loaded (spec section 2). */}
@@ -20,6 +23,7 @@ export function HomePage() {
           <h2 id="overview-title" className="text-xl font-bold text-slate-900">
             Results Overview
           </h2>
+          <BallotBatchNotice results={results} />
           <ResultsOverview results={results} />
         </section>
       )}

@@ -71,7 +71,7 @@ export function VotePage() {
             ))}
           </div>
           <div className="order-first lg:sticky lg:top-24 lg:order-last">
-            <VotingStatusCard positions={ballot} statusOf={statusOf} />
+            <VotingStatusCard positions={ballot} statusOf={statusOf} now={now} />
           </div>
         </div>
       )}

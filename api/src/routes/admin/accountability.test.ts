@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AUDIT_PAGE_SIZE, type AuditPage, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
+import { AUDIT_PAGE_SIZE, PROVISIONAL_CSV_NOTE, type AuditPage, type ResultsSheet, type TurnoutReport } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 
 let t: TestApp;
@@ -91,7 +91,7 @@ describe("GET /admin/audit", () => {
 });
 
 describe("published results", () => {
-  it("results.csv has a row per candidate with votes, percentage and elected/tie; the sheet's digests match", async () => {
+  it("results.csv has a row per candidate with votes, percentage and leading/tie (provisional until the declaration); the sheet's digests match", async () => {
     const president = await t.openElection(admin, ["Ada", "Grace", "=cmd"], "President");
     const secretary = await t.openElection(admin, ["Linus", "Margaret"], "Secretary");
     const voters = [];
@@ -110,11 +110,12 @@ describe("published results", () => {
     const [l, m] = secretary.candidates.map((c) => c._id);
     expect(csv.split("\r\n")).toEqual([
       "position,choice,candidateId,votes,percentage,outcome",
-      `President,Ada,${a},2,66.67,elected`,
+      `President,Ada,${a},2,66.67,leading`,
       `President,Grace,${g},1,33.33,`,
       `President,'=cmd,${cmd},0,0.00,`,
       `Secretary,Linus,${l},1,50.00,tie`,
       `Secretary,Margaret,${m},1,50.00,tie`,
+      `${PROVISIONAL_CSV_NOTE},,,,,`,
       "",
     ]);
 

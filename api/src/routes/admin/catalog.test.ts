@@ -69,28 +69,49 @@ describe("positions", () => {
     expect((await post({ title: "P", startTime: "yesterday", endTime: "2026-03-02T10:00:00Z" })).status).toBe(400);
   });
 
-  it("deleting a position deletes its candidates, ballots and participation, keeping totals consistent", async () => {
+  it("a position holding ballots cannot be deleted (409, nothing changed); one without goes with its candidates", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "President");
     const other = await t.openElection(admin, ["Linus"], "Secretary");
-    const onlyHere = await t.createVoter(admin);
-    const both = await t.createVoter(admin);
-    const vote = (token: string, positionId: string, candidateId: string) =>
-      t.request("/vote", { method: "POST", token, json: { positionId, candidateId } });
-    expect((await vote(onlyHere.token, position._id, candidates[0]._id)).status).toBe(201);
-    expect((await vote(both.token, position._id, candidates[1]._id)).status).toBe(201);
-    expect((await vote(both.token, other.position._id, other.candidates[0]._id)).status).toBe(201);
+    const voter = await t.createVoter(admin);
+    expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
+    const list = await (await t.request("/admin/positions", { token: admin })).json();
+    expect(list.map((p: { title: string; ballots: number }) => [p.title, p.ballots])).toEqual([
+      ["President", 1],
+      ["Secretary", 0],
+    ]);
 
-    const del = await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin });
+    const auditBefore = (await (await t.request("/admin/audit", { token: admin })).json()).total;
+    const refused = await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe(messages.positionHasBallots);
+    const results = await (await t.request("/vote/results", { token: admin })).json();
+    expect(results.results.map((r: { positionTitle: string; totalVotes: number }) => [r.positionTitle, r.totalVotes])).toEqual([
+      ["President", 1],
+      ["Secretary", 0],
+    ]);
+    expect(results.totalVotesCast).toBe(1);
+    const counts = await t.database.client.execute("SELECT (SELECT count(*) FROM ballots) AS b, (SELECT count(*) FROM participations) AS p, (SELECT count(*) FROM candidates) AS c");
+    expect(counts.rows[0]).toMatchObject({ b: 1, p: 1, c: 3 });
+    expect((await (await t.request("/admin/audit", { token: admin })).json()).total).toBe(auditBefore);
+
+    const del = await t.request(`/admin/positions/${other.position._id}`, { method: "DELETE", token: admin });
     expect(del.status).toBe(200);
     expect((await del.json()).message).toBe(messages.deletePositionSuccess);
-    const results = await (await t.request("/vote/results", { token: admin })).json();
-    expect(results.results.map((r: { positionTitle: string }) => r.positionTitle)).toEqual(["Secretary"]);
-    expect(results.totalVotesCast).toBe(1);
-    expect((await (await t.request("/admin/candidates", { token: admin })).json()).map((c: { name: string }) => c.name)).toEqual(["Linus"]);
-    expect(await (await t.request("/vote/my-votes", { token: onlyHere.token })).json()).toEqual([]);
-    const counts = await t.database.client.execute("SELECT (SELECT count(*) FROM ballots) AS b, (SELECT count(*) FROM participations) AS p, (SELECT count(*) FROM photos) AS ph");
-    expect(counts.rows[0]).toMatchObject({ b: 1, p: 1 });
-    expect((await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin })).status).toBe(404);
+    expect((await (await t.request("/admin/candidates", { token: admin })).json()).map((c: { name: string }) => c.name)).toEqual(["Ada", "Grace"]);
+    expect((await t.request(`/admin/positions/${other.position._id}`, { method: "DELETE", token: admin })).status).toBe(404);
+  });
+
+  it("a ballot still waiting for its batch holds the position too", async () => {
+    await t.close();
+    t = await createTestApp({ ballotBatch: 10 });
+    admin = await t.adminToken();
+    const { position, candidates } = await t.openElection(admin, ["Ada"], "President");
+    const voter = await t.createVoter(admin);
+    expect((await t.request("/vote", { method: "POST", token: voter.token, json: { positionId: position._id, candidateId: candidates[0]._id } })).status).toBe(201);
+    const pending = await t.database.client.execute("SELECT count(*) AS n FROM pending_ballots");
+    expect(pending.rows[0].n).toBe(1);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "DELETE", token: admin })).status).toBe(409);
+    expect((await (await t.request("/admin/positions", { token: admin })).json())[0].ballots).toBe(1);
   });
 });
 

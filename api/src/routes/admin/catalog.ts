@@ -20,7 +20,7 @@ import { fail, validationError } from "../../http/errors.ts";
 import { jsonBody } from "../../http/validate.ts";
 import { audit } from "../../http/audit.ts";
 import { cleanImage } from "../../services/election/images.ts";
-import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
+import { ballotsByPosition, positionHasBallotSql, positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
 import { describeMethod, findCandidateWithPosition, findPosition, listCandidates, listPositions, toPosition } from "../../services/election/catalog.ts";
 import { positionFrozen } from "../../services/election/elections.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
@@ -50,7 +50,10 @@ export function catalogRoutes(deps: Deps) {
       return c.json({ ...toProfile(user), groups: input.groups, message: messages.createUserSuccess }, 201);
     })
 
-    .get("/positions", async (c) => c.json(await listPositions(db)))
+    .get("/positions", async (c) => {
+      const [list, ballots] = await Promise.all([listPositions(db), ballotsByPosition(database)]);
+      return c.json(list.map((p) => ({ ...p, ballots: ballots.get(p._id) ?? 0 })));
+    })
 
     .post("/positions", jsonBody(createPositionSchema), async (c) => {
       const input = c.req.valid("json");
@@ -81,23 +84,30 @@ export function catalogRoutes(deps: Deps) {
 
     .delete("/positions/:id", async (c) => {
       const id = c.req.param("id");
-      const title = (await findPosition(db, id))?.title ?? "";
-      // Deleting a position removes its candidates, their photos, its ballots and the
-      // participation records for it, in one write: totals stay consistent (a voter whose
-      // only vote was here no longer counts as having voted). docs/decisions/0001.
+      const position = await findPosition(db, id);
+      if (!position) fail(404, messages.positionNotFound);
+      const title = position.title;
+      // A position without ballots goes with its candidates and their photos, in one write.
+      // One holding a ballot (counted, waiting or held) is refused: a total the officer must
+      // defend cannot disappear. The check is in the same statements, which the writer
+      // serialises with votes, so no ballot lands between check and delete. docs/decisions/0001.
+      const free = `NOT ${positionHasBallotSql("?")}`;
       const [, deleted] = await database.writer.submit([
         {
           // Applications' photos too (an approved one shares its candidate's).
-          sql: `DELETE FROM photos WHERE id IN (SELECT photo_id FROM candidates WHERE position_id = ? AND photo_id IS NOT NULL
+          sql: `DELETE FROM photos WHERE ${free} AND id IN (SELECT photo_id FROM candidates WHERE position_id = ? AND photo_id IS NOT NULL
                   UNION SELECT photo_id FROM nominations WHERE position_id = ? AND photo_id IS NOT NULL)`,
-          args: [id, id],
+          args: [id, id, id, id],
         },
-        { sql: "DELETE FROM positions WHERE id = ?", args: [id] },
-        // Only when something was deleted: a 404 must not touch stored state (fuzz.fuzz.test.ts).
+        { sql: `DELETE FROM positions WHERE id = ? AND ${free}`, args: [id, id, id] },
+        // Only when something was deleted: a refused request must not touch stored state (fuzz.fuzz.test.ts).
         `${bumpResultsVersionSql} AND changes() > 0`,
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
-      if (deleted.rowsAffected === 0) fail(404, messages.positionNotFound);
+      if (deleted.rowsAffected === 0) {
+        if (await findPosition(db, id)) fail(409, messages.positionHasBallots);
+        fail(404, messages.positionNotFound);
+      }
       deps.hub.resultsChanged();
       await audit(deps, c, { action: "position.delete", target: `position:${id} "${title}"`, summary: `Deleted position ${title}` });
       return c.json({ message: messages.deletePositionSuccess });

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { messages, nominationMessages, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
+import { messages, nominationMessages, PROVISIONAL_CSV_NOTE, type ElectionArchive, type ElectionSummary } from "@evoting/shared";
 import { ADMIN, createTestApp, TINY_PNG, type TestApp } from "../../test/harness.ts";
 
 const HOUR = 3_600_000;
@@ -64,8 +64,15 @@ describe("declaring the results", () => {
   it("freezes the results as published into the archive, audited, and refuses a second declaration", async () => {
     const { position, receipts } = await polledElection();
     closeAndGrace();
+    // Provisional until the declaration: the results say so, and the export names no one elected.
+    const before = await (await t.request("/vote/results", { token: admin })).json();
+    expect(before.provisional).toBe(true);
+    const provisionalCsv = await (await t.request("/admin/results.csv", { token: admin })).text();
+    expect(provisionalCsv).toContain(",tie"); // one vote each
+    expect(provisionalCsv).toContain(PROVISIONAL_CSV_NOTE);
     const res = await declare();
     expect(res.status).toBe(200);
+    await expect.poll(async () => (await (await t.request("/vote/results", { token: admin })).json()).provisional, { timeout: 10_000, interval: 100 }).toBe(false);
     const body = await res.json();
     expect(body).toMatchObject({ message: messages.declareSuccess, election: { id: 1, state: "declared" } });
 
@@ -78,6 +85,8 @@ describe("declaring the results", () => {
     await expect.poll(exported, { timeout: 10_000, interval: 100 }).toBe(archive.resultsCsv);
     const csv = await exported();
     expect(csv).toContain("President,Ada,");
+    expect(csv).not.toContain(PROVISIONAL_CSV_NOTE);
+    expect(archive.sheet.results.provisional).toBe(false);
     const sheet = await (await t.request("/admin/results/sheet", { token: admin })).json();
     expect(archive.resultsSha256).toBe(createHash("sha256").update(csv, "utf8").digest("hex"));
     expect(archive.sheet.csvSha256).toBe(sheet.csvSha256);

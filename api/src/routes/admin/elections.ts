@@ -14,6 +14,7 @@ import { jsonBody } from "../../http/validate.ts";
 import { declarableAt, declareElection, toSummary } from "../../services/election/declare.ts";
 import { currentElection } from "../../services/election/elections.ts";
 import { electionHasVotes, startElection } from "../../services/election/next-election.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 
 export function electionLifecycleRoutes(deps: Deps) {
   const { database } = deps;
@@ -24,6 +25,7 @@ export function electionLifecycleRoutes(deps: Deps) {
         election: toSummary(election),
         declarableAt: new Date(await declarableAt(database, election, deps.config.voteGraceMs)).toISOString(),
         hasVotes: await electionHasVotes(database),
+        closable: election.state === "open" && (await votingOpenOrAhead(database, deps.clock.now())),
       } satisfies CurrentElectionStatus);
     })
 
@@ -69,4 +71,14 @@ export function electionLifecycleRoutes(deps: Deps) {
       const election = await currentElection(database);
       return c.json({ message: messages.startElectionSuccess, election: toSummary(election) }, 201);
     });
+}
+
+/** Whether the current election's window, or one of its positions, still takes votes now or later. */
+async function votingOpenOrAhead(database: Deps["database"], now: number): Promise<boolean> {
+  const rs = await database.client.execute({
+    sql: `SELECT EXISTS (SELECT 1 FROM positions WHERE election_id = ${CURRENT_ELECTION_SQL} AND end_time > ?)
+              OR EXISTS (SELECT 1 FROM election_settings WHERE id = 1 AND end_time > ?) AS open`,
+    args: [now, now],
+  });
+  return Number(rs.rows[0]?.open ?? 0) === 1;
 }

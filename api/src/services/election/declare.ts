@@ -16,6 +16,7 @@ import { BUMP_CATALOG_VERSION, CURRENT_ELECTION_SQL } from "../../db/elections.t
 import type { Deps } from "../../deps.ts";
 import { auditHead } from "../accountability/audit-log.ts";
 import { listPositions } from "./catalog.ts";
+import { bumpResultsVersionSql } from "../results/results.ts";
 import { currentElection, type ElectionRow } from "./elections.ts";
 
 export type Refusal = { refused: string; problems?: string[] };
@@ -60,7 +61,8 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
 /** Freezes the current election's results as published, and marks it declared, in one write. */
 async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: number): Promise<Refusal | undefined> {
   const { database } = deps;
-  const results: Results = await deps.results.current();
+  // Archived as declared: from this write on the figures are final.
+  const results: Results = { ...(await deps.results.current()), provisional: false };
   const csv = Buffer.from(resultsCsv(results), "utf8");
   const csvSha256 = sha256Hex(csv);
   const head = await auditHead(database);
@@ -101,6 +103,8 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
       },
       // Votes are checked against cached rules that know each position's election: every process reloads them.
       BUMP_CATALOG_VERSION,
+      // The live results stop saying 'provisional'.
+      bumpResultsVersionSql,
     ]);
   } catch (error) {
     // The guard's failure: another process declared it first.

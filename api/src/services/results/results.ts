@@ -175,7 +175,7 @@ export class ResultsService {
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies. SQL:
     // the results path (p99 < 10 ms at 500,000 ballots, bench/), with json_each for turnout.
-    const [v, voters, voted, rows, eligible, settings, pending] = await client.batch(
+    const [v, voters, voted, rows, eligible, settings, pending, state] = await client.batch(
       [
         `SELECT value FROM meta WHERE key = '${RESULTS_VERSION}'`,
         `SELECT count(*) AS n FROM users WHERE ${isVoterSql()}`,
@@ -196,6 +196,8 @@ export class ResultsService {
         "SELECT unopposed, ballot_batch FROM election_settings WHERE id = 1",
         // Ballots not yet in the tallies: a count of votes cast, which turnout shows anyway.
         "SELECT position_id, count(*) AS n FROM pending_ballots GROUP BY position_id",
+        // Provisional until the declaration, which moves the results version.
+        `SELECT state FROM elections WHERE id = ${CURRENT_ELECTION_SQL}`,
       ],
       "read",
     );
@@ -261,6 +263,7 @@ export class ResultsService {
       results: entries,
       generatedAt: new Date(now).toISOString(),
       ...(ballotBatch > 1 ? { ballotBatch } : {}),
+      provisional: state.rows[0]?.state !== "declared",
     };
     const snapshot = { version: Number(v.rows[0]?.value ?? 0), results, refreshAt };
     if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;

@@ -15,11 +15,13 @@ interface ConfirmDeleteDialogProps {
   onOpenChange: (open: boolean) => void;
   /** A confirm that changes nothing irreversibly shows a clock and a primary button instead. */
   tone?: "danger" | "change";
+  /** Nothing to confirm (the server would refuse): only a button to close the dialog. */
+  refused?: boolean;
   children: ReactNode;
 }
 
 /** A Radix dialog: traps focus, closes on Escape or outside click, returns focus to the trigger. */
-export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, tone = "danger", children }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = "Deleting...", pending, onConfirm, onOpenChange, tone = "danger", refused = false, children }: ConfirmDeleteDialogProps) {
   const returnFocus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
@@ -42,12 +44,14 @@ export function ConfirmDeleteDialog({ open, title, confirmLabel, pendingLabel = 
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Dialog.Close asChild>
               <Button variant="secondary" disabled={pending}>
-                Cancel
+                {refused ? "Close" : "Cancel"}
               </Button>
             </Dialog.Close>
-            <Button variant={tone === "danger" ? "danger" : "primary"} onClick={onConfirm} disabled={pending}>
-              {pending ? pendingLabel : confirmLabel}
-            </Button>
+            {!refused && (
+              <Button variant={tone === "danger" ? "danger" : "primary"} onClick={onConfirm} disabled={pending}>
+                {pending ? pendingLabel : confirmLabel}
+              </Button>
+            )}
           </div>
         </Dialog.Content>
       </Dialog.Portal>

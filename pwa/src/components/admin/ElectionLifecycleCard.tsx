@@ -1,6 +1,7 @@
 /**
- * The Admin Panel's election card: the current election's state, 'Declare results' once voting
- * has closed for good (a confirm dialog: it cannot be undone), and 'Start a new election' once it
+ * The Admin Panel's election card: the current election's state, 'Close voting now' while voting
+ * is open or ahead (a confirm dialog: every position and the election end at once, then the
+ * offline grace runs), 'Declare results' enabled once voting has closed for good (a confirm dialog: it cannot be undone), and 'Start a new election' once it
  * is declared (or before any vote). A declaration the integrity check refuses names the failure
  * in a toast; its problems show on the Integrity Check card, which reads the same recorded run.
  */
@@ -10,7 +11,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages } from "@evoting/shared";
 import { currentElectionQuery, electionsApi, invalidateLifecycle } from "../../api/elections";
 import { notifyError, notifySuccess } from "../../lib/notify";
-import { formatShortDateTime } from "../../lib/format";
+import { formatShortDateTime, formatTime } from "../../lib/format";
+import { invalidateElectionData } from "../../data/queries";
 import { useOnline } from "../../hooks/use-online";
 import { useNow } from "../../hooks/use-now";
 import { Button, buttonClass } from "../ui/Button";
@@ -24,6 +26,19 @@ export function ElectionLifecycleCard({ canWrite }: { canWrite: boolean }) {
   const client = useQueryClient();
   const status = useQuery(currentElectionQuery());
   const [confirming, setConfirming] = useState(false);
+  const [closing, setClosing] = useState(false);
+  const close = useMutation({
+    mutationFn: electionsApi.close,
+    onSuccess: (answer) => {
+      setClosing(false);
+      notifySuccess(`${answer.message} at ${formatTime(answer.closedAt)}`);
+    },
+    onError: (e) => {
+      setClosing(false);
+      notifyError(e, "Failed to close voting");
+    },
+    onSettled: () => Promise.all([invalidateLifecycle(client), invalidateElectionData(client)]),
+  });
   const declare = useMutation({
     mutationFn: electionsApi.declare,
     onSuccess: (answer) => {
@@ -48,8 +63,19 @@ export function ElectionLifecycleCard({ canWrite }: { canWrite: boolean }) {
           canWrite &&
           s && (
             <div className="flex flex-wrap gap-2">
+              {!declared && s.closable && (
+                <Button size="sm" variant="danger" disabled={!online || close.isPending} onClick={() => setClosing(true)}>
+                  Close voting now
+                </Button>
+              )}
               {!declared && (
-                <Button size="sm" disabled={!online || declare.isPending} onClick={() => setConfirming(true)}>
+                // Enabled only when the declaration can succeed; until then the card says when, in local time.
+                <Button
+                  size="sm"
+                  variant={declarable ? "primary" : "secondary"}
+                  disabled={!online || declare.isPending || !declarable}
+                  aria-describedby="election-card-status"
+                  onClick={() => setConfirming(true)}>
                   Declare results
                 </Button>
               )}
@@ -62,7 +88,7 @@ export function ElectionLifecycleCard({ canWrite }: { canWrite: boolean }) {
           )
         }
       />
-      <div className="px-5 py-4 text-sm" role="status">
+      <div className="px-5 py-4 text-sm" role="status" id="election-card-status">
         {status.isPending ? (
           <StateMessage busy>Loading the election...</StateMessage>
         ) : status.isError || !s ? (
@@ -79,10 +105,22 @@ export function ElectionLifecycleCard({ canWrite }: { canWrite: boolean }) {
           <p className="text-slate-700">{s.election.title}: voting has closed. The results can be declared.</p>
         ) : (
           <p className="text-slate-700">
-            {s.election.title}: results can be declared from {formatShortDateTime(s.declarableAt)}, after voting closes and the grace for offline votes.
+            {s.election.title}: {s.closable ? "voting is open. " : "voting has closed. "}Results can be declared from {formatShortDateTime(s.declarableAt)}
+            {s.closable ? ", after voting closes and the grace for offline votes." : ", when the grace for votes cast offline ends."}
           </p>
         )}
       </div>
+      <ConfirmDeleteDialog
+        open={closing}
+        title="Close voting now?"
+        confirmLabel="Close voting now"
+        pendingLabel="Closing..."
+        pending={close.isPending}
+        onOpenChange={setClosing}
+        onConfirm={() => close.mutate()}>
+        <p>Voting ends now for the election and every position still open or yet to open. Nobody can vote after this.</p>
+        <p>Votes cast offline before now are still accepted during the grace for offline votes; then receipts are published and the results can be declared.</p>
+      </ConfirmDeleteDialog>
       <ConfirmDeleteDialog
         open={confirming}
         title="Declare results?"

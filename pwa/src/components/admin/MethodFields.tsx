@@ -12,6 +12,13 @@ const methodHints: Record<BallotMethod, string> = {
   referendum: "A question with Yes and No (and Abstain if allowed); it has no candidates.",
 };
 
+/** The seat count as the admin reviews it before saving: what the declared result will fill. */
+function seatsReview(seats: string): string {
+  const n = Number(seats);
+  if (seats.trim() === "" || !Number.isInteger(n) || n < 1) return "Enter how many seats this position fills.";
+  return `This position will elect ${n} candidate${n === 1 ? "" : "s"} (${n} seat${n === 1 ? "" : "s"}).`;
+}
+
 interface MethodFieldsProps {
   values: MethodValues;
   onChange: (values: MethodValues) => void;
@@ -59,6 +66,11 @@ export function MethodFields({ values, onChange, errors }: MethodFieldsProps) {
           error={errors.seats}
           hint="How many candidates this position elects."
         />
+      )}
+      {(method === "multi" || method === "ranked") && (
+        <p role="status" className="rounded-lg bg-indigo-50 px-3 py-2 text-sm text-indigo-900">
+          {seatsReview(values.seats)}
+        </p>
       )}
       {method === "ranked" && (
         <label className="flex items-start gap-3 text-sm font-medium text-slate-800">

@@ -33,11 +33,11 @@ describe("the ballot batch notice", () => {
 
   test("counts the votes waiting, per position when several wait", () => {
     const { unmount } = render(<BallotBatchNotice results={results(10, [position("President", 1), position("Secretary")])} />);
-    expect(screen.getByRole("note")).toHaveTextContent("1 vote is waiting to be added. Every vote is added when voting closes.");
+    expect(screen.getByRole("note")).toHaveTextContent("1 vote is waiting to be added. A position's remaining votes are added as soon as it closes, after the grace for votes cast offline.");
     unmount();
     render(<BallotBatchNotice results={results(25, [position("President", 3), position("Secretary", 7)])} />);
     expect(screen.getByRole("note")).toHaveTextContent(
-      "groups of 25 per position, to protect the secret ballot. 10 votes are waiting to be added (President: 3, Secretary: 7). Every vote is added when voting closes.",
+      "groups of 25 per position, to protect the secret ballot. 10 votes are waiting to be added (President: 3, Secretary: 7). A position's remaining votes are added as soon as it closes, after the grace for votes cast offline.",
     );
   });
 });

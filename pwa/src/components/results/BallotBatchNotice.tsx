@@ -19,7 +19,7 @@ export function BallotBatchNotice({ results }: { results: Results }) {
         ? "No votes are waiting."
         : `${votes(total)} ${total === 1 ? "is" : "are"} waiting to be added${
             waiting.length > 1 ? ` (${waiting.map((r) => `${r.positionTitle}: ${r.waiting}`).join(", ")})` : ""
-          }. Every vote is added when voting closes.`}
+          }. A position's remaining votes are added as soon as it closes, after the grace for votes cast offline.`}
     </p>
   );
 }

@@ -3,6 +3,7 @@ import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
 import { isMethodResult } from "./method-outcome";
 import { MethodOutcomeCard } from "./MethodOutcomeCard";
+import { outcomeWord, useProvisional } from "./provisional";
 
 const votesText = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
 
@@ -27,6 +28,7 @@ export function LeadersGrid({ results }: { results: Results }) {
 function LeaderCard({ result }: { result: PositionResult }) {
   if (isMethodResult(result)) return <MethodOutcomeCard result={result} />;
   const outcome = positionOutcome(result);
+  const provisional = useProvisional();
   if (outcome.kind === "no-votes") return null;
   const shown = outcome.kind === "leader" ? outcome.leader : outcome.kind === "tie" ? null : outcome.candidate;
   return (
@@ -57,7 +59,7 @@ function LeaderCard({ result }: { result: PositionResult }) {
         ) : (
           <>
             <p className="truncate font-semibold text-slate-900">
-              {outcome.candidate.name} · {outcome.kind === "elected" ? "Elected" : "Not elected"}
+              {outcome.candidate.name} · {outcomeWord(outcome.kind, provisional)}
             </p>
             <p className="text-sm text-slate-600">
               Yes {outcome.yes} · No {outcome.no}

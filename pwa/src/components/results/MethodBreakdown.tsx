@@ -6,6 +6,7 @@ import { useSession } from "../../auth/use-session";
 import { RecountNote } from "./RecountNote";
 import { CountRounds } from "./CountRounds";
 import { methodOutcome } from "./method-outcome";
+import { outcomeWord, useProvisional } from "./provisional";
 
 interface Bar {
   key: string;
@@ -13,7 +14,7 @@ interface Bar {
   photo?: string | null;
   votes: number;
   pct: number;
-  tag?: "Elected" | "Tie";
+  tag?: "Elected" | "Leading" | "Tie";
 }
 
 function Bars({ bars, label }: { bars: Bar[]; label: string }) {
@@ -24,7 +25,7 @@ function Bars({ bars, label }: { bars: Bar[]; label: string }) {
           <div className="mb-1.5 flex items-center gap-3">
             {bar.photo !== undefined && <Avatar src={bar.photo} name={bar.name} className="size-8" />}
             <span className="min-w-0 flex-1 truncate font-medium text-slate-900">{bar.name}</span>
-            {bar.tag && <Badge tone={bar.tag === "Elected" ? "green" : "amber"}>{bar.tag}</Badge>}
+            {bar.tag && <Badge tone={bar.tag === "Elected" ? "green" : bar.tag === "Leading" ? "indigo" : "amber"}>{bar.tag}</Badge>}
             <span className="text-sm tabular-nums text-slate-700">
               {bar.votes} · <span className="font-semibold text-slate-900">{formatPercent(bar.pct)}</span>
             </span>
@@ -38,7 +39,7 @@ function Bars({ bars, label }: { bars: Bar[]; label: string }) {
             aria-valuenow={Number(bar.pct.toFixed(1))}
             aria-valuetext={formatPercent(bar.pct)}
           >
-            <div className={`h-full rounded-full transition-[width] duration-700 ${bar.tag === "Elected" ? "bg-indigo-600" : "bg-indigo-300"}`} style={{ width: `${bar.pct}%` }} />
+            <div className={`h-full rounded-full transition-[width] duration-700 ${bar.tag === "Elected" || bar.tag === "Leading" ? "bg-indigo-600" : "bg-indigo-300"}`} style={{ width: `${bar.pct}%` }} />
           </div>
         </li>
       ))}
@@ -53,6 +54,7 @@ function Bars({ bars, label }: { bars: Bar[]; label: string }) {
  */
 export function MethodBreakdown({ result }: { result: PositionResult }) {
   const outcome = methodOutcome(result);
+  const provisional = useProvisional();
   const role = useSession()?.user.role;
   const sorted = [...result.breakdown].sort((a, b) => b.votes - a.votes || a.name.localeCompare(b.name));
   const abstentions = result.abstentions ?? 0;
@@ -68,7 +70,7 @@ export function MethodBreakdown({ result }: { result: PositionResult }) {
           {outcome.kind !== "no-votes" && (
             <>
               {" · "}
-              <strong className={o.passed ? "text-green-800" : "text-red-800"}>{o.passed ? "Passed" : "Not passed"}</strong>
+              <strong className={o.passed ? "text-green-800" : "text-red-800"}>{outcomeWord(o.passed ? "passed" : "not-passed", provisional)}</strong>
             </>
           )}
         </p>
@@ -96,7 +98,7 @@ export function MethodBreakdown({ result }: { result: PositionResult }) {
     <div className="space-y-4 px-5 py-4" data-testid={`method-${result.positionId}`}>
       <p className="text-sm text-slate-700" data-testid={`method-outcome-${result.positionId}`}>
         {methodSummary(result)}
-        {outcome.kind === "elected" && outcome.elected.length > 0 && <> · Elected: <strong>{outcome.elected.join(", ")}</strong></>}
+        {outcome.kind === "elected" && outcome.elected.length > 0 && <> · {outcomeWord("elected", provisional)}: <strong>{outcome.elected.join(", ")}</strong></>}
         {outcome.kind === "elected" && outcome.tied.length > 0 && (
           <> · Tie for the last seat{(result.seats ?? 1) - outcome.elected.length === 1 ? "" : "s"}: <strong>{outcome.tied.join(", ")}</strong></>
         )}
@@ -113,7 +115,7 @@ export function MethodBreakdown({ result }: { result: PositionResult }) {
             photo: b.photo,
             votes: b.votes,
             pct: votePercentage(b.votes, base),
-            tag: elected.has(b.candidateId) ? "Elected" : tied.has(b.candidateId) ? "Tie" : undefined,
+            tag: elected.has(b.candidateId) ? (provisional ? "Leading" : "Elected") : tied.has(b.candidateId) ? "Tie" : undefined,
           }))}
         />
       )}

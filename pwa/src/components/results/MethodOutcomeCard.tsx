@@ -1,6 +1,7 @@
 import type { PositionResult } from "@evoting/shared";
 import { methodSummary } from "../../lib/ballot-method";
 import { methodOutcome, ruleText } from "./method-outcome";
+import { outcomeWord, useProvisional } from "./provisional";
 
 /**
  * A several-seat, ranked or referendum position on the overview and Top Candidates tabs: who is
@@ -9,6 +10,7 @@ import { methodOutcome, ruleText } from "./method-outcome";
  */
 export function MethodOutcomeCard({ result }: { result: PositionResult }) {
   const outcome = methodOutcome(result);
+  const provisional = useProvisional();
   if (outcome.kind === "no-votes") return null;
   return (
     <li className="rounded-xl border border-slate-200 bg-slate-50 p-3" data-outcome={outcome.kind} data-testid={`method-card-${result.positionId}`}>
@@ -19,7 +21,7 @@ export function MethodOutcomeCard({ result }: { result: PositionResult }) {
       </p>
       {outcome.kind === "referendum" ? (
         <>
-          <p className="font-semibold text-slate-900">{outcome.passed ? "Passed" : "Not passed"}</p>
+          <p className="font-semibold text-slate-900">{outcomeWord(outcome.passed ? "passed" : "not-passed", provisional)}</p>
           <p className="text-sm text-slate-600">
             Yes {outcome.yes} · No {outcome.no} · Abstentions {outcome.abstentions} · {outcome.threshold}
           </p>
@@ -31,7 +33,7 @@ export function MethodOutcomeCard({ result }: { result: PositionResult }) {
         </>
       ) : (
         <>
-          <p className="font-semibold text-slate-900">{outcome.elected.length > 0 ? `Elected: ${outcome.elected.join(", ")}` : "Nobody elected yet"}</p>
+          <p className="font-semibold text-slate-900">{outcome.elected.length > 0 ? `${outcomeWord("elected", provisional)}: ${outcome.elected.join(", ")}` : "Nobody elected yet"}</p>
           {outcome.tied.length > 0 && <p className="text-sm font-medium text-amber-900">Tie for the last seat: {outcome.tied.join(", ")}</p>}
         </>
       )}

@@ -11,6 +11,7 @@ import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
 import { MethodBreakdown } from "./MethodBreakdown";
 import { isMethodResult } from "./method-outcome";
+import { outcomeWord, useProvisional } from "./provisional";
 
 interface Bar {
   key: string;
@@ -27,6 +28,7 @@ interface Bar {
  */
 export function PositionBreakdown({ result, registeredVoters }: { result: PositionResult; registeredVoters?: number }) {
   const outcome = positionOutcome(result);
+  const provisional = useProvisional();
   const yesNo = isYesNo(result);
   const bars: Bar[] = yesNo
     ? [
@@ -42,13 +44,13 @@ export function PositionBreakdown({ result, registeredVoters }: { result: Positi
       }));
   const verdict = isMethodResult(result)
     ? null
-    : outcome.kind === "tie" ? "Tie" : outcome.kind === "elected" ? "Elected" : outcome.kind === "not-elected" ? "Not elected" : null;
+    : outcome.kind === "tie" ? "Tie" : outcome.kind === "elected" || outcome.kind === "not-elected" ? outcomeWord(outcome.kind, provisional) : null;
   return (
     <Card>
       <CardHeader
         as="h3"
         title={result.positionTitle}
-        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${verdict ? ` · ${verdict}` : ""}${
+        description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${result.waiting ? ` counted · ${result.waiting} waiting to be added` : ""}${verdict ? ` · ${verdict}` : ""}${
           registeredVoters === undefined ? "" : ` · turnout ${formatPercent(positionTurnout(result, registeredVoters))} of ${result.eligibleVoters ?? registeredVoters} eligible`
         }`}
       />

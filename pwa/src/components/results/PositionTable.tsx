@@ -5,15 +5,25 @@ import { isMethodResult, ruleText } from "./method-outcome";
 import { methodSummary, thresholdText } from "../../lib/ballot-method";
 
 /** The CSV's outcome column in the sheet's words. */
-const outcomeWords: Record<string, string> = { tie: "Tie", elected: "Elected", "not elected": "Not elected", passed: "Passed", "not passed": "Not passed" };
+const outcomeWords: Record<string, string> = {
+  tie: "Tie",
+  elected: "Elected",
+  "not elected": "Not elected",
+  passed: "Passed",
+  "not passed": "Not passed",
+  leading: "Leading",
+  "no ahead": "No ahead",
+  "passing so far": "Passing so far",
+  "not passing so far": "Not passing so far",
+};
 
 /**
  * One position's results as the printed sheet and Past Elections show them: the CSV's rows, the
  * outcome, a ranked count's rounds and how to recount it (`download`: with the BLT download).
  */
-export function PositionTable({ result, download = false }: { result: PositionResult; download?: boolean }) {
-  const rows = resultsCsvRows(result);
-  const label = outcomeLabel(result);
+export function PositionTable({ result, download = false, provisional = false }: { result: PositionResult; download?: boolean; provisional?: boolean }) {
+  const rows = resultsCsvRows(result, provisional);
+  const label = outcomeLabel(result, provisional);
   const method = isMethodResult(result);
   return (
     <section className="break-inside-avoid">
@@ -27,7 +37,7 @@ export function PositionTable({ result, download = false }: { result: PositionRe
       )}
       <p className="mb-2 text-sm text-slate-700" data-testid={`outcome-${result.positionId}`}>
         {/* Method labels already say what they are ('Elected: ...', 'Passed'); the spec's name the winner. */}
-        {method || label === "Tie" || label === "No votes" || label === "Not elected" ? label : `Elected: ${label}`}
+        {method || label === "Tie" || label === "No votes" || label === "Not elected" || label === "No ahead" ? label : `${provisional ? "Leading" : "Elected"}: ${label}`}
       </p>
       <table className="w-full border-collapse text-left text-sm">
         <thead>

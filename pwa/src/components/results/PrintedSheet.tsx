@@ -11,6 +11,7 @@ import type { ReactNode } from "react";
 import { turnout, formatPercent, type ResultsSheet } from "@evoting/shared";
 import { PositionTable } from "./PositionTable";
 import { BallotBatchNotice } from "./BallotBatchNotice";
+import { isProvisional } from "./provisional";
 import { formatDateTime, formatInteger, localTimeZone } from "../../lib/format";
 import { Button } from "../ui/Button";
 import "./results-sheet.css"; // A4 page box; the browser's own header and footer stay the reader's choice
@@ -38,6 +39,7 @@ export function PrintedSheet({
 }) {
   const { results, producedAt, csvSha256, audit } = sheet;
   const zone = localTimeZone();
+  const provisional = isProvisional(results);
   return (
     <main className="mx-auto max-w-[210mm] bg-white px-8 py-8 text-slate-900 print:max-w-none print:p-0">
       <div className="mb-6 flex flex-wrap gap-2 print:hidden">
@@ -46,7 +48,7 @@ export function PrintedSheet({
       </div>
 
       <header className="border-b-2 border-slate-900 pb-4">
-        <p className="text-sm uppercase tracking-wide text-slate-600">{declaredAt ? "Declared results" : "Official results"}</p>
+        <p className="text-sm uppercase tracking-wide text-slate-600">{declaredAt ? "Declared results" : provisional ? "Provisional results" : "Official results"}</p>
         <h1 className="text-2xl font-bold">{election?.title ?? "Election Results"}</h1>
         {election?.subtitle && <p className="text-slate-700">{election.subtitle}</p>}
         {election && (
@@ -80,11 +82,18 @@ export function PrintedSheet({
         </div>
       </dl>
 
+      {provisional && (
+        <p role="note" className="my-4 border-2 border-slate-900 px-3 py-2 text-sm font-semibold">
+          PROVISIONAL RESULTS: these figures may still change; nobody is elected until the results are declared.
+        </p>
+      )}
       {/* A live sheet printed while ballots wait for their group says so; a declaration added every one. */}
       {!declaredAt && <BallotBatchNotice results={results} />}
       <div className="space-y-6">
-        {results.results.length === 0 ? <p>No positions.</p> : results.results.map((p) => <PositionTable key={p.positionId} result={p} />)}
+        {results.results.length === 0 ? <p>No positions.</p> : results.results.map((p) => <PositionTable key={p.positionId} result={p} provisional={provisional} />)}
       </div>
+
+      {!provisional && <Signatures />}
 
       <footer className="mt-8 break-inside-avoid border-t-2 border-slate-900 pt-3 text-xs">
         <p className="font-semibold">Check this copy</p>
@@ -97,5 +106,22 @@ export function PrintedSheet({
         </p>
       </footer>
     </main>
+  );
+}
+
+/** The declared sheet's lines for the returning officer and two witnesses or candidates' agents to sign. */
+function Signatures() {
+  const line = (role: string) => (
+    <div key={role} className="grid grid-cols-[1fr_1fr_9rem] gap-4 pt-8 text-xs">
+      <p className="border-t border-slate-900 pt-1">{role}: name</p>
+      <p className="border-t border-slate-900 pt-1">Signature</p>
+      <p className="border-t border-slate-900 pt-1">Date and time</p>
+    </div>
+  );
+  return (
+    <section aria-label="Signatures" className="mt-8 break-inside-avoid">
+      <h2 className="text-sm font-semibold">Certified by</h2>
+      {["Returning officer", "Witness or agent 1", "Witness or agent 2"].map(line)}
+    </section>
   );
 }

@@ -3,6 +3,7 @@ import { Card } from "../ui/Card";
 import { SummaryTiles } from "./SummaryTiles";
 import { LeadersGrid } from "./LeadersGrid";
 import { TopCandidatesList } from "./TopCandidatesList";
+import { ProvisionalNotice, ProvisionalResults } from "./provisional";
 
 interface ResultsOverviewProps {
   results: Results;
@@ -12,16 +13,29 @@ interface ResultsOverviewProps {
 /** Summary tiles, then leaders and/or the top-candidates ranking, or the empty states. */
 export function ResultsOverview({ results, show = "all" }: ResultsOverviewProps) {
   return (
-    <div className="space-y-6">
-      <SummaryTiles results={results} />
-      <ResultsBody results={results} show={show} />
-    </div>
+    <ProvisionalResults results={results}>
+      <div className="space-y-6">
+        <SummaryTiles results={results} />
+        <ProvisionalNotice results={results} />
+        <ResultsBody results={results} show={show} />
+      </div>
+    </ProvisionalResults>
   );
 }
 
 function ResultsBody({ results, show }: Required<ResultsOverviewProps>) {
   if (results.results.length === 0) {
     return <EmptyResults title="No results available yet." />;
+  }
+  if (!hasAnyVotes(results) && results.totalVotesCast > 0) {
+    // Votes are cast but wait for their group: 'No votes have been cast yet' would contradict the tiles.
+    const waiting = results.results.reduce((n, r) => n + (r.waiting ?? 0), 0);
+    return (
+      <EmptyResults
+        title="No votes have been added to the results yet."
+        detail={`${waiting} ${waiting === 1 ? "vote is" : "votes are"} waiting to be added: they are added in groups, to protect the secret ballot.`}
+      />
+    );
   }
   if (!hasAnyVotes(results)) {
     return <EmptyResults title="No votes have been cast yet." detail="Results will appear here once voting begins." />;

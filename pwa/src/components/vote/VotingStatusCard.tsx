@@ -1,4 +1,4 @@
-import type { BallotPosition } from "@evoting/shared";
+import { positionStatus, type BallotPosition } from "@evoting/shared";
 import type { PositionVoteStatus } from "../../data/vote-status";
 import { Badge } from "../ui/Badge";
 import { Card, CardHeader } from "../ui/Card";
@@ -6,9 +6,11 @@ import { Card, CardHeader } from "../ui/Card";
 interface VotingStatusCardProps {
   positions: BallotPosition[];
   statusOf: (positionId: string) => PositionVoteStatus;
+  /** The clock a position's close is read by: one closed without this voter's vote says so, not 'Pending'. */
+  now?: number;
 }
 
-export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps) {
+export function VotingStatusCard({ positions, statusOf, now }: VotingStatusCardProps) {
   const voted = positions.filter((p) => statusOf(p._id).kind === "voted").length;
   const queued = positions.filter((p) => statusOf(p._id).kind === "queued").length;
   const total = positions.length;
@@ -61,6 +63,8 @@ export function VotingStatusCard({ positions, statusOf }: VotingStatusCardProps)
                   <Badge tone="green">Voted</Badge>
                 ) : status.kind === "queued" ? (
                   <Badge tone="amber">Queued</Badge>
+                ) : now !== undefined && positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime)) === "ended" ? (
+                  <Badge tone="gray">Closed, not voted</Badge>
                 ) : (
                   <Badge tone="gray">Pending</Badge>
                 )}

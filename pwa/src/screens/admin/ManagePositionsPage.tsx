@@ -24,6 +24,8 @@ export function ManagePositionsPage() {
   });
 
   const count = selected?.candidates.length ?? 0;
+  // A position holding ballots cannot be deleted (the API refuses it): the dialog says so instead.
+  const ballots = selected?.ballots ?? 0;
   const [editing, setEditing] = useState<Position | null>(null);
 
   return (
@@ -57,12 +59,25 @@ export function ManagePositionsPage() {
       />
 
       <EditPositionDialog position={editing} onClose={() => setEditing(null)} />
-      <ConfirmDeleteDialog title="Delete Position" confirmLabel="Delete Position" {...dialog}>
-        <p>Are you sure you want to delete the position &quot;{selected?.title}&quot;?</p>
-        <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
-          All associated candidates ({count}) will also be deleted.
-        </p>
-        <p className="font-medium">This action cannot be undone.</p>
+      <ConfirmDeleteDialog title="Delete Position" confirmLabel="Delete Position" refused={ballots > 0} {...dialog}>
+        {ballots > 0 ? (
+          <>
+            <p>
+              The position &quot;{selected?.title}&quot; holds {ballots} ballot{ballots === 1 ? "" : "s"} and cannot be deleted.
+            </p>
+            <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
+              Votes cast are kept so the result can be defended. To stop voting here, close the position by editing its end time. A position can be deleted only before anyone votes in it.
+            </p>
+          </>
+        ) : (
+          <>
+            <p>Are you sure you want to delete the position &quot;{selected?.title}&quot;?</p>
+            <p className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
+              All associated candidates ({count}) will also be deleted.
+            </p>
+            <p className="font-medium">This action cannot be undone.</p>
+          </>
+        )}
       </ConfirmDeleteDialog>
     </div>
   );

@@ -3,6 +3,7 @@ import { useResultsStream } from "../../data/use-results-stream";
 import { SummaryTiles } from "../../components/results/SummaryTiles";
 import { PositionBreakdown } from "../../components/results/PositionBreakdown";
 import { EmptyResults } from "../../components/results/ResultsOverview";
+import { ProvisionalNotice, ProvisionalResults } from "../../components/results/provisional";
 
 const streamLabel = { connecting: "Connecting to live updates…", live: "Live", reconnecting: "Reconnecting…" } as const;
 
@@ -10,6 +11,7 @@ const streamLabel = { connecting: "Connecting to live updates…", live: "Live",
 export function DetailedResults({ results }: { results: Results }) {
   const stream = useResultsStream(true);
   return (
+    <ProvisionalResults results={results}>
     <div className="space-y-6">
       <p className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-sm font-medium text-slate-700 ring-1 ring-slate-200" data-stream={stream}>
         <span
@@ -20,6 +22,7 @@ export function DetailedResults({ results }: { results: Results }) {
       </p>
       {/* The detailed tab reads turnout to 2 decimals (spec section 9). */}
       <SummaryTiles results={results} turnoutDecimals={2} />
+      <ProvisionalNotice results={results} />
       {results.results.length === 0 ? (
         <EmptyResults title="No results available yet." />
       ) : (
@@ -30,5 +33,6 @@ export function DetailedResults({ results }: { results: Results }) {
         </div>
       )}
     </div>
+    </ProvisionalResults>
   );
 }

@@ -19,3 +19,4 @@ export * from "./ballot-methods.ts";
 export * from "./counting/index.ts";
 export * from "./nominations.ts";
 export * from "./mail.ts";
+export * from "./mail-text.ts";

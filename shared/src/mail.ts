@@ -1,26 +1,11 @@
 /**
- * Mail (DESIGN.md section 11): the notices an admin sends to voters from 'Notify Voters', and
- * the password reset a voter asks for from the login screen. Schemas, answers and sentences
- * both sides use.
+ * Mail's schemas (DESIGN.md section 11): the notices an admin sends to voters from 'Notify
+ * Voters', and the password reset a user asks for from the login screen. Words and answers:
+ * mail-text.ts.
  */
 import { z } from "zod";
 import { matricNumberSchema, newPasswordSchema } from "./schemas.ts";
-
-export const NOTIFICATION_KINDS = ["invitation", "reminder", "results"] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-export const notificationKindLabels: Record<NotificationKind, string> = {
-  invitation: "Invitation",
-  reminder: "Reminder",
-  results: "Results",
-};
-
-/** Who each kind goes to, as the page explains it. */
-export const notificationKindHelp: Record<NotificationKind, string> = {
-  invitation: "Every voter on the roll with an email address.",
-  reminder: "Voters who have not voted in every open position they may vote in, and were not reminded recently.",
-  results: "Every voter with an email address, once the results are declared.",
-};
+import { NOTIFICATION_KINDS } from "./mail-text.ts";
 
 const groupListSchema = z
   .array(z.string().trim().min(1).max(40), { error: "Groups must be a list of group names" })
@@ -43,38 +28,6 @@ export const notificationPreviewSchema = z.object({
     .transform((v) => (v ? v.split(",").map((g) => g.trim()).filter(Boolean) : [])),
 });
 
-export interface NotificationQueued {
-  id: string;
-  recipients: number;
-}
-
-export interface NotificationSend {
-  id: string;
-  kind: NotificationKind;
-  groups: string[];
-  createdAt: string;
-  createdBy: string;
-  recipients: number;
-  queued: number;
-  sent: number;
-  failed: number;
-  /** The mail server's reply to the latest failure, if any message failed. */
-  lastFailure: string | null;
-}
-
-export interface OutboxMessage {
-  file: string;
-  to: string;
-  kind: NotificationKind | "password-reset";
-  sentAt: string;
-}
-
-export interface NotificationsAnswer {
-  sends: NotificationSend[];
-  /** Where messages go: a mail server, or the embedded outbox (then its newest files). */
-  delivery: { mode: "smtp" } | { mode: "outbox"; dir: string; messages: OutboxMessage[] };
-}
-
 export const passwordResetRequestSchema = z.object({ matricNumber: matricNumberSchema });
 export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
 
@@ -84,15 +37,3 @@ export const passwordResetConfirmSchema = z.object({
 });
 export type PasswordResetConfirm = z.infer<typeof passwordResetConfirmSchema>;
 
-/** How long a reset link works. */
-export const PASSWORD_RESET_MINUTES = 30;
-
-export const mailText = {
-  resetRequested:
-    "If that account has a password and an email address, a link to reset the password is on its way. It works for 30 minutes.",
-  resetLinkInvalid: "This reset link is not valid or has expired. Ask for a new one.",
-  resetDone: "Your password has been reset. Sign in with the new password.",
-  resultsNotDeclared: "Results can be sent only after they are declared",
-  electionOver: "This election has been declared: send the results instead",
-  notificationQueued: (n: number) => `${n} ${n === 1 ? "message" : "messages"} queued`,
-} as const;

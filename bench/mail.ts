@@ -2,7 +2,7 @@
  * `node --import tsx bench/mail.ts` (not part of `npm test`): 'Notify Voters' at roll size,
  * against the real server on a temp database and a local SMTP server in a third process.
  *   --voters=10000   roll size (every voter with an email)
- *   --probe=4        requests in flight from the latency probe while the queue sends
+ *   --probe=4        lanes of the latency probe, each a request every 50 ms while the queue sends
  * Targets: 10,000 invitations queued (POST /admin/notifications answered) in < 2 s, and every
  * request the probe makes meanwhile (check-user, a voter's positions, health) answered
  * within 50 ms, until the last message is accepted by the SMTP server.
@@ -61,7 +61,8 @@ try {
   if (imported.status !== 200) throw new Error(`import failed: ${imported.status} ${JSON.stringify(imported.json).slice(0, 300)}`);
   const voter = String((await call("/auth/login", { method: "POST", body: { matricNumber: matric(1), dateOfBirth: 20020515 } })).json.token);
 
-  // The probe: a voter's calls, one after another in each of PROBE lanes, until stopped.
+  // The probe: a voter's calls, each lane one every 50 ms (80 a second with 4 lanes), until
+  // stopped: the traffic of a polling day's quieter minutes, measured while the queue sends.
   const probe = new Latencies();
   let probing = true;
   const probeCalls: [string, () => ReturnType<typeof call>][] = [
@@ -75,6 +76,7 @@ try {
       const r = await make();
       if (r.status >= 400) throw new Error(`probe call failed: ${r.status} ${JSON.stringify(r.json)}`);
       probe.add(kind, r.ms);
+      await new Promise((ok) => setTimeout(ok, Math.max(0, 50 - r.ms)));
     }
   });
 

@@ -33,6 +33,8 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
       // The test server has no certificate a client would trust.
       disabledCommands: ["STARTTLS", "AUTH"],
       logger: false,
+      // Loopback only: no reverse DNS lookup of each client.
+      disableReverseLookup: true,
       // A pooled client keeps its connection open: a stop closes it instead of waiting.
       closeTimeout: 100,
       onRcptTo(address, _session, callback) {

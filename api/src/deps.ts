@@ -16,6 +16,21 @@ import type { ReceiptLists } from "./services/votes/receipts.ts";
 import type { IntegrityService } from "./services/accountability/ballot-integrity.ts";
 import type { ElectionSettingsCache } from "./services/election/settings.ts";
 import type { OneAtATime } from "./one-at-a-time.ts";
+import type { MailQueue, MailQueueOptions } from "./services/mail/queue.ts";
+
+/** Mail (services/mail): where messages go and what their links point to. */
+export interface MailConfig {
+  /** SMTP_URL; unset writes .eml files to `outboxDir` instead. */
+  smtpUrl?: string;
+  from: string;
+  appUrl: string;
+  /** The embedded outbox: beside the database file by default. */
+  outboxDir?: string;
+  /** A voter gets at most one reminder in this long. */
+  reminderMs: number;
+  /** The queue's batch, retries and polling (tests shorten them). */
+  queue?: Partial<MailQueueOptions>;
+}
 
 export interface Config {
   sessionMs: number;
@@ -33,6 +48,7 @@ export interface Config {
   mixer?: Partial<MixerOptions>;
   /** Where the server logs (log.ts); silent when not given (tests, scripts). */
   log?: Logger;
+  mail?: Partial<MailConfig>;
 }
 
 export interface Deps {
@@ -61,6 +77,10 @@ export interface Deps {
   integrity: IntegrityService;
   /** Declaring and starting an election, one at a time in this process. */
   lifecycle: OneAtATime;
+  /** The mail queue: sends queued messages in the background; `stop()` before closing the database. */
+  mail: MailQueue;
+  /** A voter gets at most one reminder in this long (REMINDER_HOURS). */
+  reminderMs: number;
 }
 
 export type { AuthUser };

@@ -21,3 +21,32 @@ describe("TRUST_PROXY_HOPS", () => {
     }
   });
 });
+
+describe("mail", () => {
+  it("defaults to the outbox, a local sender and the server's own address", () => {
+    const env = parseEnv({ HOST: "0.0.0.0", PORT: "8080" });
+    expect(env).toMatchObject({ MAIL_FROM: "CSC E-Voting <no-reply@localhost>", APP_URL: "http://0.0.0.0:8080", REMINDER_HOURS: 6 });
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(parseEnv({ APP_URL: "https://vote.uniport.edu.ng/", SMTP_URL: "smtps://u:p@mail.uniport.edu.ng:465" })).toMatchObject({
+      APP_URL: "https://vote.uniport.edu.ng",
+      SMTP_URL: "smtps://u:p@mail.uniport.edu.ng:465",
+    });
+  });
+
+  it("refuses a mail server or address that is not one", () => {
+    const realExit = process.exit;
+    const realError = console.error;
+    process.exit = ((code?: number) => {
+      throw new Error(`exit ${code}`);
+    }) as typeof process.exit;
+    console.error = () => {};
+    try {
+      expect(() => parseEnv({ SMTP_URL: "mail.example.com" })).toThrow("exit 1");
+      expect(() => parseEnv({ APP_URL: "vote.example.com" })).toThrow("exit 1");
+      expect(() => parseEnv({ REMINDER_HOURS: "-1" })).toThrow("exit 1");
+    } finally {
+      process.exit = realExit;
+      console.error = realError;
+    }
+  });
+});

@@ -32,9 +32,26 @@ const envSchema = z.object({
   DB_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   /** The server log's level (api/src/log.ts): one JSON line per request at info. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The mail server (services/mail): smtp://[user:pass@]host:port (STARTTLS when offered) or
+   * smtps:// (TLS from the start). Unset: messages are written as .eml files to outbox/
+   * beside the database instead.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "must look like smtp://user:pass@host:587 or smtps://host:465")
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).default("CSC E-Voting <no-reply@localhost>"),
+  /** The public address links in messages point to; default http://HOST:PORT. */
+  APP_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) address like https://vote.example.edu" })
+    .transform((v) => v.replace(/\/+$/, ""))
+    .optional(),
+  /** A voter gets at most one reminder in this many hours. */
+  REMINDER_HOURS: z.coerce.number().min(0).max(720).default(6),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof envSchema> & { APP_URL: string };
 
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
@@ -44,5 +61,6 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     console.error(`Invalid environment:\n${lines.join("\n")}`);
     process.exit(1);
   }
-  return parsed.data;
+  const data = parsed.data;
+  return { ...data, APP_URL: data.APP_URL ?? `http://${data.HOST}:${data.PORT}` };
 }

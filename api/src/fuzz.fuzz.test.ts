@@ -245,6 +245,22 @@ const jsonRoutes: { method: string; path: string; token: () => string | undefine
       allowAbstain: { bad: fc.oneof(oddUnicode, wrongType), optional: true },
     },
   },
+  // Mail: a notice's kind and groups, and a reset link's confirmation (never valid here, so nothing is written).
+  {
+    method: "POST",
+    path: "/admin/notifications",
+    token: () => admin,
+    fields: {
+      kind: { bad: fc.oneof(oddUnicode, wrongType) },
+      groups: { bad: fc.oneof(huge, fc.integer(), fc.constant(null), fc.array(huge, { minLength: 1, maxLength: 2 })), optional: true },
+    },
+  },
+  {
+    method: "POST",
+    path: "/auth/password-reset/confirm",
+    token: () => undefined,
+    fields: { token: { bad: fc.oneof(wrongType, fc.constant("")) }, newPassword: { bad: fc.oneof(shortText, wrongType) } },
+  },
   { method: "POST", path: "/chat/messages", token: () => voter, fields: { text: { bad: fc.oneof(blank, wrongType, fc.constant("y".repeat(5_000))) } } },
   {
     method: "POST",

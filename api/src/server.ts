@@ -32,7 +32,9 @@ const deps = buildDeps(database, systemClock, keys, {
   voteGraceMs: env.VOTE_GRACE_MINUTES * 60_000,
   trustProxy: env.TRUST_PROXY ? env.TRUST_PROXY_HOPS : 0,
   log,
+  mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, appUrl: env.APP_URL, reminderMs: env.REMINDER_HOURS * 3_600_000 },
 });
+if (!env.SMTP_URL) log.info(`No SMTP_URL: messages are written to ${deps.mail.transport.outboxDir} as .eml files.`);
 if (!existsSync(pwaDist)) log.warn(`No built PWA at ${pwaDist}: run \`npm run build\`. Serving the API only.`);
 const app = createApp(deps, { staticRoot: pwaDist });
 

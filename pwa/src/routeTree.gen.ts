@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as StationRouteImport } from './routes/station'
 import { Route as AuthIndexRouteImport } from './routes/_auth/index'
 import { Route as AuthAdminRouteRouteImport } from './routes/_auth/admin/route'
@@ -27,6 +28,7 @@ import { Route as AuthAdminElectionRouteImport } from './routes/_auth/admin/elec
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
 import { Route as AuthAdminNominationsRouteImport } from './routes/_auth/admin/nominations'
+import { Route as AuthAdminNotificationsRouteImport } from './routes/_auth/admin/notifications'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
@@ -45,6 +47,11 @@ const AuthRoute = AuthRouteImport.update({
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ResetPasswordRoute = ResetPasswordRouteImport.update({
+  id: '/reset-password',
+  path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
 const StationRoute = StationRouteImport.update({
@@ -129,6 +136,11 @@ const AuthAdminNominationsRoute = AuthAdminNominationsRouteImport.update({
   path: '/nominations',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminNotificationsRoute = AuthAdminNotificationsRouteImport.update({
+  id: '/notifications',
+  path: '/notifications',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminPositionsRoute = AuthAdminPositionsRouteImport.update({
   id: '/positions',
   path: '/positions',
@@ -183,6 +195,7 @@ const AuthAdminVotersImportRoute = AuthAdminVotersImportRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
   '/admin': typeof AuthAdminRouteRouteWithChildren
   '/candidates': typeof AuthCandidatesRoute
@@ -197,6 +210,7 @@ export interface FileRoutesByFullPath {
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/nominations': typeof AuthAdminNominationsRoute
+  '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
@@ -211,6 +225,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
   '/candidates': typeof AuthCandidatesRoute
   '/nominations': typeof AuthNominationsRoute
@@ -225,6 +240,7 @@ export interface FileRoutesByTo {
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/admin/nominations': typeof AuthAdminNominationsRoute
+  '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/users': typeof AuthAdminUsersRoute
@@ -241,6 +257,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_auth': typeof AuthRouteWithChildren
   '/login': typeof LoginRoute
+  '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
   '/_auth/admin': typeof AuthAdminRouteRouteWithChildren
   '/_auth/candidates': typeof AuthCandidatesRoute
@@ -256,6 +273,7 @@ export interface FileRoutesById {
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
   '/_auth/admin/nominations': typeof AuthAdminNominationsRoute
+  '/_auth/admin/notifications': typeof AuthAdminNotificationsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
@@ -273,6 +291,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/login'
+    | '/reset-password'
     | '/station'
     | '/admin'
     | '/candidates'
@@ -287,6 +306,7 @@ export interface FileRouteTypes {
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/nominations'
+    | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
@@ -301,6 +321,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
+    | '/reset-password'
     | '/station'
     | '/candidates'
     | '/nominations'
@@ -315,6 +336,7 @@ export interface FileRouteTypes {
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
     | '/admin/nominations'
+    | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
     | '/admin/users'
@@ -330,6 +352,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_auth'
     | '/login'
+    | '/reset-password'
     | '/station'
     | '/_auth/admin'
     | '/_auth/candidates'
@@ -345,6 +368,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
     | '/_auth/admin/nominations'
+    | '/_auth/admin/notifications'
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
     | '/_auth/admin/users'
@@ -361,6 +385,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
   LoginRoute: typeof LoginRoute
+  ResetPasswordRoute: typeof ResetPasswordRoute
   StationRoute: typeof StationRoute
   AdminResultsPrintRoute: typeof AdminResultsPrintRoute
   ElectionsIdPrintRoute: typeof ElectionsIdPrintRoute
@@ -380,6 +405,13 @@ declare module '@tanstack/react-router' {
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reset-password': {
+      id: '/reset-password'
+      path: '/reset-password'
+      fullPath: '/reset-password'
+      preLoaderRoute: typeof ResetPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/station': {
@@ -494,6 +526,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminNominationsRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/notifications': {
+      id: '/_auth/admin/notifications'
+      path: '/notifications'
+      fullPath: '/admin/notifications'
+      preLoaderRoute: typeof AuthAdminNotificationsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/admin/positions': {
       id: '/_auth/admin/positions'
       path: '/positions'
@@ -574,6 +613,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
   AuthAdminNominationsRoute: typeof AuthAdminNominationsRoute
+  AuthAdminNotificationsRoute: typeof AuthAdminNotificationsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
@@ -590,6 +630,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
   AuthAdminNominationsRoute: AuthAdminNominationsRoute,
+  AuthAdminNotificationsRoute: AuthAdminNotificationsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,
   AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
@@ -634,6 +675,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
   LoginRoute: LoginRoute,
+  ResetPasswordRoute: ResetPasswordRoute,
   StationRoute: StationRoute,
   AdminResultsPrintRoute: AdminResultsPrintRoute,
   ElectionsIdPrintRoute: ElectionsIdPrintRoute,

@@ -18,3 +18,5 @@ export * from "./roll.ts";
 export * from "./ballot-methods.ts";
 export * from "./counting/index.ts";
 export * from "./nominations.ts";
+export * from "./mail.ts";
+export * from "./mail-text.ts";

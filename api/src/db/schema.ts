@@ -526,6 +526,80 @@ export const integrityChecks = sqliteTable("integrity_checks", {
   problems: text("problems").notNull().default("[]"),
 });
 
+/**
+ * Mail (services/mail): each notice an admin sent (`mail_sends`), and every message queued,
+ * one row per recipient (`mail_messages`), sent in the background by the mail queue. A
+ * message's text is written when it is sent, from its kind and the election; no row holds a
+ * message body, a link's token, a date of birth or anything about a vote.
+ */
+export const mailSends = sqliteTable(
+  "mail_sends",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["invitation", "reminder", "results"] }).notNull(),
+    /** JSON array of the roll groups it was limited to; '[]' means every voter. */
+    groups: text("groups").notNull().default("[]"),
+    electionId: integer("election_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+    createdBy: text("created_by").notNull(),
+    recipients: integer("recipients").notNull(),
+  },
+  () => [check("mail_sends_kind_check", sql`kind IN ('invitation', 'reminder', 'results')`)],
+);
+
+export const mailMessages = sqliteTable(
+  "mail_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The admin's send it belongs to; null for a password reset. */
+    sendId: text("send_id").references(() => mailSends.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["invitation", "reminder", "results", "password-reset"] }).notNull(),
+    /** The address as it was when the message was queued. */
+    toAddress: text("to_address").notNull(),
+    /** A password reset's row in password_resets (its link is signed when the message is written). */
+    resetId: text("reset_id"),
+    /** 'queued' (waiting, or waiting for a retry), 'sending' (claimed), 'sent', 'failed'. */
+    state: text("state", { enum: ["queued", "sending", "sent", "failed"] }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Not before this time (epoch ms): a retry waits. */
+    nextAt: integer("next_at").notNull(),
+    claimedAt: integer("claimed_at"),
+    /** The mail server's last reply to a failed try (or why it was not sent). */
+    lastReply: text("last_reply"),
+    sentAt: integer("sent_at"),
+    /** The embedded default: the .eml file it was written to in outbox/. */
+    outboxFile: text("outbox_file"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("mail_messages_due_idx").on(t.state, t.nextAt),
+    index("mail_messages_send_idx").on(t.sendId, t.state),
+    index("mail_messages_user_idx").on(t.userId, t.kind, t.createdAt),
+    check("mail_messages_state_check", sql`state IN ('queued', 'sending', 'sent', 'failed')`),
+  ],
+);
+
+/**
+ * Password resets asked for by email: the link carries this id signed under the server's key
+ * (security/keys.ts signToken), so the table holds nothing that works as a link by itself.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("password_resets_user_idx").on(t.userId)],
+);
+
 /** Small counters: `results_version` moves on every change that alters the results. */
 export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),

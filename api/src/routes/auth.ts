@@ -7,7 +7,10 @@ import {
   checkUserSchema,
   emailUpdateSchema,
   loginSchema,
+  mailText,
   messages,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
   passwordUpdateSchema,
   type LoginResponse,
 } from "@evoting/shared";
@@ -22,6 +25,7 @@ import { createSession, revokeSessions, revokeStatement } from "../services/auth
 import { statementOf } from "../db/writer.ts";
 import { checkDateOfBirth, findUserByMatric, sessionUser, toProfile, type UserRow } from "../services/auth/users.ts";
 import { auditSignIn } from "../http/audit.ts";
+import { confirmPasswordReset, requestPasswordReset } from "../services/mail/password-reset.ts";
 
 /** The one place a date of birth is checked against an account (sign-in and first password). */
 const dobMatches = (deps: Deps, user: Pick<UserRow, "id" | "matricNumber" | "dobHash">, dateOfBirth: string): Promise<boolean> =>
@@ -113,6 +117,26 @@ export function authRoutes(deps: Deps) {
       await deps.database.writer.submit([statementOf(db.update(users).set({ email }).where(eq(users.id, c.var.user.id)))]);
       deps.sessions.invalidate(); // the session's user carries the email
       return c.json({ email, message: messages.updateEmailSuccess });
+    })
+
+    // The answer is the same whatever the account: it is given before the account is even
+    // read, so neither the words nor the time tell whether it exists or has an email. Each
+    // request is a try counted like a sign-in's (on its own count, so asking never locks a
+    // sign-in out), per account and per address.
+    .post("/password-reset", jsonBody(passwordResetRequestSchema), async (c) => {
+      const { matricNumber } = c.req.valid("json");
+      const attempt = await takeTry(`reset:${matricNumber}`, requestAddress(c, deps.config.trustProxy));
+      void attempt
+        .failed()
+        .then(() => requestPasswordReset(deps, matricNumber))
+        .catch((err: unknown) => deps.log.error({ err }, "password reset request failed"));
+      return c.json({ message: mailText.resetRequested }, 202);
+    })
+
+    .post("/password-reset/confirm", jsonBody(passwordResetConfirmSchema), async (c) => {
+      const { token, newPassword } = c.req.valid("json");
+      if (!(await confirmPasswordReset(deps, token, newPassword))) fail(400, mailText.resetLinkInvalid);
+      return c.json({ message: mailText.resetDone });
     })
 
     .put("/password", authed, jsonBody(passwordUpdateSchema), async (c) => {

@@ -45,10 +45,14 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
+/** A new account each time: a reset request is a counted try, like a sign-in. */
+let resetSeq = 0;
 const routes: Route[] = [
   { method: "POST", path: () => "/auth/check-user", access: "public", expect: 200, body: () => ({ matricNumber: alice.matricNumber }) },
   { method: "POST", path: () => "/auth/login", access: "public", expect: 401, body: () => ({ matricNumber: "2020/5570999", dateOfBirth: 20000101 }) },
   { method: "GET", path: () => "/health", access: "public", expect: 200 },
+  { method: "POST", path: () => "/auth/password-reset", access: "public", expect: 202, body: () => ({ matricNumber: `2021/5570${100 + resetSeq++}` }) },
+  { method: "POST", path: () => "/auth/password-reset/confirm", access: "public", expect: 400, body: () => ({ token: "not-a-token", newPassword: "new-secret-1" }) },
   { method: "GET", path: () => `/photos/${MISSING}`, access: "public", expect: 404 },
   { method: "GET", path: () => "/auth/profile", access: "signed-in" },
   { method: "PUT", path: () => "/auth/email", access: "signed-in", body: () => ({ email: "someone@uniport.edu.ng" }) },
@@ -101,6 +105,10 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/nominations", access: "admin" },
   { method: "POST", path: () => `/admin/nominations/${MISSING}/approve`, access: "admin" },
   { method: "POST", path: () => `/admin/nominations/${MISSING}/reject`, access: "admin", body: () => ({ reason: "No" }) },
+  // Notify Voters: observers see the sends, only admins send.
+  { method: "GET", path: () => "/admin/notifications", access: "admin" },
+  { method: "GET", path: () => "/admin/notifications/recipients?kind=invitation", access: "admin" },
+  { method: "POST", path: () => "/admin/notifications", access: "admin", body: () => ({ kind: "nobody" }) },
 ];
 
 function send(r: Route, token?: string) {

@@ -37,6 +37,7 @@ export const OBSERVER_PAGES: readonly string[] = [
   "/admin/nominations",
   "/admin/voters",
   "/admin/stations",
+  "/admin/notifications",
   "/admin/audit",
   "/admin/results/print",
 ];

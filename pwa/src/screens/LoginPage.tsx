@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { APP_TITLE, messages } from "@evoting/shared";
 import { api } from "../api/client";
 import { session } from "../auth/session";
@@ -145,6 +145,11 @@ export function LoginPage() {
                   error={errors.password}
                 />
                 <p className="rounded-lg bg-indigo-50 px-3 py-2 text-sm text-indigo-900">This account requires password authentication</p>
+                <p className="text-sm">
+                  <Link to="/reset-password" search={{ matric: matricNumber.trim() }} className="focus-ring font-medium text-indigo-700 underline-offset-2 hover:underline">
+                    Forgot password?
+                  </Link>
+                </p>
               </div>
             )}
 

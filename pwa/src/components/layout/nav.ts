@@ -9,7 +9,7 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card" | "log" | "receipt";
+export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card" | "log" | "receipt" | "mail";
 
 const others: NavGroup = { title: "Others", items: [{ to: "/settings", label: "Settings", icon: "settings" }] };
 
@@ -53,6 +53,7 @@ export const adminNav: NavGroup[] = [
       { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },
       { to: "/admin/voters", label: "Manage Voters", icon: "users" },
       { to: "/admin/stations", label: "Polling Stations", icon: "ballot" },
+      { to: "/admin/notifications", label: "Notify Voters", icon: "mail" },
       { to: "/admin/audit", label: "Audit Log", icon: "log" },
     ],
   },

@@ -16,6 +16,7 @@ const paths: Record<AnyIcon, string> = {
   "id-card": "M3 5h18v14H3zM8 11a2 2 0 1 0 0-4 2 2 0 0 0 0 4ZM5 16a3 3 0 0 1 6 0M14 9h4M14 13h4",
   log: "M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9l-6-6ZM14 3v6h6M8 13h8M8 17h5",
   receipt: "M6 2h12v20l-3-2-3 2-3-2-3 2V2ZM9 7h6M9 11h6M9 15h4",
+  mail: "M3 5h18v14H3zM3 6l9 7 9-7",
   menu: "M4 6h16M4 12h16M4 18h16",
   logout: "M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9",
   close: "M18 6 6 18M6 6l12 12",

@@ -27,6 +27,7 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
   { to: "/admin/voters/import", label: "Import Voters", description: "Load the whole roll from a CSV file, checked before anything is saved.", icon: "upload", tone: "bg-indigo-50 text-indigo-700" },
   { to: "/admin/voters", label: "Manage Voters", description: "Find any voter, fix their record, reset a password, export the roll.", icon: "users", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/stations", label: "Polling Stations", description: "Staffed devices where any voter can vote, even offline.", icon: "ballot", tone: "bg-emerald-50 text-emerald-800" },
+  { to: "/admin/notifications", label: "Notify Voters", description: "Email voters an invitation, a reminder or the results, and follow delivery.", icon: "mail", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/audit", label: "Audit Log", description: "Every admin action, tamper-evident: filter it and export it.", icon: "log", tone: "bg-slate-100 text-slate-800" },
   { to: "/admin/results/print", label: "Results Sheet", description: "A printable copy of the results with digests to check it by.", icon: "receipt", tone: "bg-lime-50 text-lime-800" },
   { to: "/elections", label: "Past Elections", description: "Every declared election's results, sheet and counted ballots, as published.", icon: "receipt", tone: "bg-amber-50 text-amber-800" },

@@ -22,6 +22,7 @@ export async function buildServer() {
     entryPoints: {
       server: "api/src/server.ts",
       "writer-thread": "api/src/db/writer-thread.ts",
+      "belenios-verifier": "api/src/services/belenios/verifier-thread.ts",
       audit: "api/src/scripts/audit.ts",
       backup: "api/src/scripts/backup.ts",
       "seed-demo": "api/src/scripts/seed-demo.ts",

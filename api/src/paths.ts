@@ -20,3 +20,6 @@ export const pwaDist = join(apiRoot, "../pwa/dist");
 export const WRITER_THREAD = "evoting-writer-thread";
 
 export const writerThreadUrl = bundled ? new URL("writer-thread.mjs", here) : new URL("db/writer-thread-boot.mjs", here);
+
+/** The Belenios ballot verifier's thread (services/belenios/verifier.ts), started the same way. */
+export const beleniosVerifierUrl = bundled ? new URL("belenios-verifier.mjs", here) : new URL("services/belenios/verifier-thread-boot.mjs", here);

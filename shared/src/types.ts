@@ -63,6 +63,8 @@ export interface Candidate {
 export interface Position {
   _id: string;
   title: string;
+  /** A verifiable position (DESIGN.md section 9): its Belenios election's uuid and state. */
+  belenios?: { uuid: string; state: "setup" | "open" | "tallying" | "decrypted" };
   startTime: string;
   endTime: string;
   candidates: Candidate[];

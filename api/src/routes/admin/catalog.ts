@@ -25,6 +25,8 @@ import { describeMethod, findCandidateWithPosition, findPosition, listCandidates
 import { positionFrozen } from "../../services/election/elections.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { generateUuid } from "@evoting/shared/belenios";
+import { forgetVerifiableIds, verifiableMessages, verifiableStates, withBelenios } from "../../services/belenios/verifiable.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
@@ -50,7 +52,7 @@ export function catalogRoutes(deps: Deps) {
       return c.json({ ...toProfile(user), groups: input.groups, message: messages.createUserSuccess }, 201);
     })
 
-    .get("/positions", async (c) => c.json(await listPositions(db)))
+    .get("/positions", async (c) => c.json(withBelenios(await listPositions(db), await verifiableStates(database))))
 
     .post("/positions", jsonBody(createPositionSchema), async (c) => {
       const input = c.req.valid("json");
@@ -60,23 +62,27 @@ export function catalogRoutes(deps: Deps) {
       if (typeof method === "string") fail(400, method);
       const liveCount = resolveLiveCount(method.method, false, input.liveCount);
       if (typeof liveCount === "string") fail(400, liveCount);
+      if (input.verifiable && method.method === "ranked") fail(400, verifiableMessages.ranked);
       const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method, liveCount };
+      const belenios = input.verifiable ? { uuid: generateUuid(), state: "setup" as const } : null;
       await database.writer.submit([
         {
           sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count, election_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
           args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
         },
+        ...(belenios ? [{ sql: "INSERT INTO belenios_positions (position_id, uuid) VALUES (?, ?)", args: [row.id, belenios.uuid] }] : []),
         bumpResultsVersionSql,
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
+      if (belenios) forgetVerifiableIds(database);
       deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "position.create",
         target: `position:${row.id} "${row.title}"`,
         summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}${describeMethod(row)}`,
       });
-      return c.json({ ...toPosition(row), message: messages.createPositionSuccess }, 201);
+      return c.json({ ...toPosition(row), ...(belenios ? { belenios } : {}), message: messages.createPositionSuccess }, 201);
     })
 
     .delete("/positions/:id", async (c) => {

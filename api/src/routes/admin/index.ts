@@ -19,6 +19,7 @@ import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
 import { electionLifecycleRoutes } from "./elections.ts";
 import { nominationAdminRoutes } from "./nominations.ts";
+import { beleniosAdminRoutes } from "../belenios.ts";
 
 export function adminRoutes(deps: Deps) {
   return new Hono<AppEnv>()
@@ -34,5 +35,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", staffRoutes(deps))
     .route("/", integrityRoutes(deps))
     .route("/", electionLifecycleRoutes(deps))
-    .route("/", nominationAdminRoutes(deps));
+    .route("/", nominationAdminRoutes(deps))
+    .route("/", beleniosAdminRoutes(deps));
 }

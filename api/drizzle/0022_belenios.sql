@@ -18,6 +18,7 @@ CREATE TABLE `belenios_positions` (
 	`uuid` text NOT NULL,
 	`state` text DEFAULT 'setup' NOT NULL,
 	`election_json` text,
+	`answer_ids` text,
 	`started_at` integer,
 	FOREIGN KEY (`position_id`) REFERENCES `positions`(`id`) ON UPDATE no action ON DELETE cascade
 );

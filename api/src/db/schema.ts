@@ -543,6 +543,8 @@ export const beleniosPositions = sqliteTable("belenios_positions", {
   uuid: text("uuid").notNull().unique(),
   state: text("state", { enum: ["setup", "open", "tallying", "decrypted"] }).notNull().default("setup"),
   electionJson: text("election_json"),
+  /** The candidate ids in the question's answer order, JSON, written at the lock (null for a referendum). */
+  answerIds: text("answer_ids"),
   /** Seconds since 1970: the archive header's timestamp and every tar member's, fixed at the lock. */
   startedAt: integer("started_at"),
 });

@@ -24,6 +24,7 @@ import {
   readArchive,
   sha256Hex,
 } from "@evoting/shared/belenios";
+import type { PositionResult } from "@evoting/shared";
 import { tool, toolVerifies } from "../../../shared/src/belenios/belenios-tool.test-support.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { verifiableMessages } from "../services/belenios/verifiable.ts";
@@ -75,6 +76,11 @@ async function expectToolVerifies(positionId: string) {
 }
 
 const vote = (token: string, json: Record<string, unknown>) => t.request("/vote", { method: "POST", token, json });
+
+async function resultFor(positionId: string): Promise<PositionResult> {
+  const res = await t.request("/vote/results", { token: admin });
+  return ((await res.json()).results as PositionResult[]).find((r) => r.positionId === positionId)!;
+}
 
 async function recordCount(): Promise<number> {
   const r = await t.database.client.execute("SELECT count(*) AS n FROM belenios_records");
@@ -197,6 +203,11 @@ describe("verifiable positions", () => {
     expect(board.trackers).toHaveLength(3);
     expect(board.trackers).toContain(tracker);
     const duringDir = await expectToolVerifies(position._id);
+    // No live tallies: the ballot count only.
+    const live = await resultFor(position._id);
+    expect(live.totalVotes).toBe(3);
+    expect(live.breakdown.map((b) => b.votes)).toEqual([0, 0, 0]);
+    expect(live.belenios).toMatchObject({ state: "open", verified: false });
     expect(checkArchiveChain(new Uint8Array(readFileSync(join(duringDir, `${uuid}.bel`)))).fingerprint).toBe(board.fingerprint);
 
     // A stored ballot changed in the database: the chain check names it, the tool refuses it.
@@ -224,6 +235,9 @@ describe("verifiable positions", () => {
     const wrong = await submit(2, toolPd);
     expect(wrong.status).toBe(400);
     expect(await (await submit(1, toolPd)).json()).toEqual({ remaining: 1 });
+    const declare = await t.request("/admin/election/declare", { method: "POST", token: admin });
+    expect(declare.status).toBe(409);
+    expect((await declare.json()).problems).toEqual(["President"]); // Treasurer was never locked: nothing to decrypt
     expect((await submit(1, toolPd)).status).toBe(409);
     const tallyMember = readArchive(new Uint8Array(readFileSync(join(tallyDir, `${uuid}.bel`)))).find((m) => m.content.startsWith('[[{"alpha"'))!;
     const ourPd = computePartialDecryption(fp, parsePrivateKey(ours.privateKey), parseTrusteeKey(ours.publicKey).publicKey, parseEncryptedTally(tallyMember.content));
@@ -234,6 +248,10 @@ describe("verifiable positions", () => {
     const result = readArchive(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).find((m) => m.content.startsWith('{"result"'))!;
     expect(JSON.parse(result.content)).toEqual({ result: [[1, 0, 2, 0]] });
     expect(tool(finalDir, ["election", "compute-result"]).trim()).toBe(result.content);
+    // The same counts in the results, marked verified, with the final fingerprint.
+    const final = await resultFor(position._id);
+    expect(Object.fromEntries(final.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ada: 0, Bo: 2, Cy: 0 });
+    expect(final).toMatchObject({ totalVotes: 3, abstentions: 1, belenios: { state: "decrypted", verified: true, fingerprint: checkArchiveChain(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).fingerprint } });
     expect(sha256Hex(result.content)).toHaveLength(64);
   });
 });

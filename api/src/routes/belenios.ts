@@ -9,7 +9,6 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
 import { audit } from "../http/audit.ts";
-import { bumpResultsVersionSql } from "../services/results/results.ts";
 import {
   addTrustee,
   advanceCount,
@@ -62,7 +61,6 @@ export function beleniosAdminRoutes(deps: Deps) {
       await advanceCount(database, keys, id, clock.now(), deps.config.voteGraceMs);
       const { remaining } = await submitPartialDecryption(database, id, trusteeId, partialDecryption);
       if (remaining === 0) {
-        await database.writer.submit([bumpResultsVersionSql]);
         deps.results.changed();
         deps.hub.resultsChanged();
       }

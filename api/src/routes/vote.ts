@@ -222,6 +222,9 @@ async function castVerifiableRequest(
     if (!inGrace) fail(403, messages.votingEnded);
   }
   const { tracker, replay } = await castVerifiableBallot(database, positionId, user.id, ballot, now);
-  if (!replay) deps.hub.resultsChanged();
+  if (!replay) {
+    deps.results.changed();
+    deps.hub.resultsChanged();
+  }
   return { status: 201, body: { tracker, message: messages.castVoteSuccess } };
 }

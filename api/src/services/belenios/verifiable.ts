@@ -39,6 +39,7 @@ import {
   type TrusteePublicKey,
 } from "@evoting/shared/belenios";
 import type { Database } from "../../db/client.ts";
+import { RESULTS_VERSION } from "../../db/schema.ts";
 import type { Keys } from "../../security/keys.ts";
 import { fail } from "../../http/errors.ts";
 import { ballotVerifier } from "./verifier.ts";
@@ -91,6 +92,8 @@ interface PositionInfo {
   endTime: number;
   electionId: number;
 }
+
+type Statement = { sql: string; args: (string | number | null)[] };
 
 async function rows<T>(database: Database, sql: string, args: (string | number | null)[] = []): Promise<T[]> {
   const r = await database.client.execute({ sql, args });
@@ -277,6 +280,9 @@ async function credentialList(database: Database, positionId: string): Promise<s
 
 // ---- the board
 
+/** The results' counter (services/results/results.ts bumpResultsVersionSql, which imports this module). */
+const bumpResults: Statement = { sql: `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`, args: [] };
+
 const chains = new Map<string, Promise<unknown>>();
 
 /** One writer per board at a time: each event names the one before it. */
@@ -318,7 +324,6 @@ function recordInserts(positionId: string, firstSeq: number, records: ArchiveRec
   }));
 }
 
-type Statement = { sql: string; args: (string | number | null)[] };
 
 /** Appends one event (and its payloads) with other statements in the same commit. */
 async function append(database: Database, positionId: string, type: EventType, payloads: string[], extra: Statement[] = []): Promise<void> {
@@ -343,13 +348,14 @@ export async function board(database: Database, positionId: string): Promise<{ f
 
 // ---- lock
 
-async function questionFor(database: Database, p: PositionInfo): Promise<Question> {
+/** The question, answers in the order GET /admin/positions lists the candidates, and their ids. */
+async function questionFor(database: Database, p: PositionInfo): Promise<{ question: Question; answerIds: string[] | null }> {
   const blank = p.allowAbstain;
-  if (p.method === "referendum") return { answers: ["Yes", "No"], blank, min: 1, max: 1, question: p.question ?? p.title };
-  const cands = await rows<{ name: string }>(database, "SELECT name FROM candidates WHERE position_id = ? ORDER BY created_at, name", [p.id]);
+  if (p.method === "referendum") return { question: { answers: ["Yes", "No"], blank, min: 1, max: 1, question: p.question ?? p.title }, answerIds: null };
+  const cands = await rows<{ id: string; name: string }>(database, "SELECT id, name FROM candidates WHERE position_id = ? ORDER BY created_at, name", [p.id]);
   if (cands.length === 0) fail(409, verifiableMessages.noCandidates);
   const max = p.method === "multi" ? Math.min(Math.max(1, p.seats), cands.length) : 1;
-  return { answers: cands.map((c) => c.name), blank, min: 1, max, question: p.title };
+  return { question: { answers: cands.map((c) => c.name), blank, min: 1, max, question: p.title }, answerIds: cands.map((c) => c.id) };
 }
 
 /** Writes the Setup event: from then the position's ballot, trustees and credentials are frozen. */
@@ -364,19 +370,20 @@ export async function lockPosition(database: Database, positionId: string, now: 
     const credentials = await credentialList(database, positionId);
     if (credentials.length === 0) fail(409, verifiableMessages.noCredentials);
     const keys = trustees.map((t) => parseTrusteeKey(t.publicKey));
+    const { question, answerIds } = await questionFor(database, p);
     const electionJson = serializeElection({
       uuid: v.uuid,
       name: p.title,
       description: `CSC E-Voting: ${p.title}`,
       publicKey: combineKeys(keys),
-      question: await questionFor(database, p),
+      question,
     });
     const startedAt = Math.floor(now / 1000);
     const records = eventRecords(null, "Setup", setupPayloads(electionJson, serializeTrustees(keys), JSON.stringify(credentials)));
     await database.writer.submit([
       {
-        sql: "UPDATE belenios_positions SET state = 'open', election_json = ?, started_at = ? WHERE position_id = ? AND state = 'setup'",
-        args: [electionJson, startedAt, positionId],
+        sql: "UPDATE belenios_positions SET state = 'open', election_json = ?, answer_ids = ?, started_at = ? WHERE position_id = ? AND state = 'setup'",
+        args: [electionJson, answerIds ? JSON.stringify(answerIds) : null, startedAt, positionId],
       },
       ...recordInserts(positionId, 0, records),
     ]);
@@ -431,6 +438,7 @@ export async function castVerifiableBallot(
     await append(database, positionId, "Ballot", [ballot], [
       { sql: "INSERT INTO belenios_voters (position_id, voter_id) VALUES (?, ?)", args: [positionId, voterId] },
       { sql: "INSERT INTO belenios_ballots (position_id, credential, tracker) VALUES (?, ?, ?)", args: [positionId, verdict.credential, verdict.tracker] },
+      bumpResults,
     ]);
     return { tracker: verdict.tracker };
   });
@@ -510,6 +518,7 @@ export async function advanceCount(database: Database, keys: Keys, positionId: s
       await append(database, positionId, "EndBallots", []);
       await append(database, positionId, "EncryptedTally", [tallyJson, JSON.stringify({ num_tallied: n, total_weight: n, encrypted_tally: sha256Hex(tallyJson) })], [
         { sql: "UPDATE belenios_positions SET state = 'tallying' WHERE position_id = ?", args: [positionId] },
+        bumpResults,
       ]);
     });
   }
@@ -566,6 +575,7 @@ export async function submitPartialDecryption(database: Database, positionId: st
       );
       await append(database, positionId, "Result", [serializeResult(counts)], [
         { sql: "UPDATE belenios_positions SET state = 'decrypted' WHERE position_id = ?", args: [positionId] },
+        bumpResults,
       ]);
     }
     return { remaining };
@@ -580,4 +590,49 @@ export async function verifiedCounts(database: Database, positionId: string): Pr
   if (!result) return null;
   const election = parseElection(v.electionJson);
   return { answers: election.question.answers, blank: election.question.blank, counts: (JSON.parse(result) as { result: number[][] }).result[0] };
+}
+
+export interface VerifiableTally {
+  state: BeleniosState;
+  ballots: number;
+  fingerprint: string | null;
+  /** Candidate ids in answer order (null: a referendum's Yes, No). */
+  answerIds: string[] | null;
+  blank: boolean;
+  /** The Result's counts, blank first when allowed; null until every trustee has decrypted. */
+  counts: number[] | null;
+}
+
+/** What the results show of each verifiable position: its ballot count, and its counts once decrypted. */
+export async function verifiableTallies(database: Database): Promise<Map<string, VerifiableTally>> {
+  const list = await rows<{ position_id: string; state: BeleniosState; answer_ids: string | null; election_json: string | null; ballots: number }>(
+    database,
+    `SELECT b.position_id, b.state, b.answer_ids, b.election_json,
+            (SELECT count(*) FROM belenios_ballots x WHERE x.position_id = b.position_id) AS ballots
+       FROM belenios_positions b`,
+  );
+  const out = new Map<string, VerifiableTally>();
+  for (const r of list) {
+    const last = await lastEvent(database, r.position_id);
+    const counts = r.state === "decrypted" ? ((await verifiedCounts(database, r.position_id))?.counts ?? null) : null;
+    out.set(r.position_id, {
+      state: r.state,
+      ballots: Number(r.ballots),
+      fingerprint: last?.hash ?? null,
+      answerIds: r.answer_ids ? (JSON.parse(r.answer_ids) as string[]) : null,
+      blank: r.election_json ? parseElection(r.election_json).question.blank : false,
+      counts,
+    });
+  }
+  return out;
+}
+
+/** Titles of the current election's verifiable positions whose Result is not in yet (declaring waits for them). */
+export async function awaitingDecryption(database: Database): Promise<string[]> {
+  const list = await rows<{ title: string }>(
+    database,
+    `SELECT p.title FROM belenios_positions b JOIN positions p ON p.id = b.position_id
+      WHERE p.election_id = (SELECT max(id) FROM elections) AND b.state IN ('open', 'tallying') ORDER BY p.start_time, p.title`,
+  );
+  return list.map((r) => r.title);
 }

@@ -150,6 +150,10 @@ describe("verifiable positions", () => {
     expect((await addTrustee({ name: "Late", publicKey: generateTrusteeKey().publicKey })).status).toBe(409);
     expect((await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } })).status).toBe(409);
     expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { allowAbstain: false } })).status).toBe(409);
+    const lateCandidate = new FormData();
+    lateCandidate.set("name", "Dee");
+    lateCandidate.set("positionId", position._id);
+    expect((await t.request("/admin/candidates", { method: "POST", token: admin, body: lateCandidate })).status).toBe(409);
     const setupDir = await expectToolVerifies(position._id);
     t.clock.advance(120_000);
 

@@ -26,7 +26,7 @@ import { positionFrozen } from "../../services/election/elections.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { generateUuid } from "@evoting/shared/belenios";
-import { forgetVerifiableIds, verifiableMessages, verifiableStates, withBelenios } from "../../services/belenios/verifiable.ts";
+import { assertNotLocked, forgetVerifiableIds, verifiableMessages, verifiableStates, withBelenios } from "../../services/belenios/verifiable.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
@@ -130,6 +130,7 @@ export function catalogRoutes(deps: Deps) {
         const manifestoField = manifestoSchema.optional().safeParse(text(form.manifesto));
         if (!manifestoField.success) return validationError(c, manifestoField.error);
         const manifesto = manifestoField.data ?? null;
+        await assertNotLocked(database, positionId); // a locked verifiable ballot is frozen
 
         const photo = form.photo;
         if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
@@ -194,6 +195,7 @@ export function catalogRoutes(deps: Deps) {
         .where(eq(candidates.id, id))
         .limit(1);
       if (existing.length === 0) fail(404, messages.candidateNotFound);
+      await assertNotLocked(database, (await findCandidateWithPosition(db, id))?.positionId ?? "");
       // Refused once the candidate holds ballots: removing counted ballots would silently
       // change the result (docs/decisions/0001). The check and delete are one statement,
       // serialised with votes by the writer, so no vote slips in between. Votes not yet

@@ -25,7 +25,7 @@ import { positionFrozen } from "../../services/election/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { candidateBodyLimit, photoFromForm, readCandidateForm, textField } from "./candidate-form.ts";
 import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
-import { getVerifiable, setVerifiable, verifiableMessages } from "../../services/belenios/verifiable.ts";
+import { assertNotLocked, getVerifiable, setVerifiable, verifiableMessages } from "../../services/belenios/verifiable.ts";
 
 const methodChange_ = (a: { method: string; seats: number; question: string | null }, b: { method: string; seats: number; question: string | null }) =>
   a.method !== b.method || a.seats !== b.seats || a.question !== b.question;
@@ -122,8 +122,10 @@ export function editRoutes(deps: Deps) {
 
       const current = await findCandidateWithPosition(db, id);
       if (!current) fail(404, messages.candidateNotFound);
+      await assertNotLocked(database, current.positionId);
       const positionId = moveTo && moveTo !== current.positionId ? moveTo : current.positionId;
       if (positionId !== current.positionId && !(await findPosition(db, positionId))) fail(404, messages.positionNotFound);
+      if (positionId !== current.positionId) await assertNotLocked(database, positionId);
       if (await positionFrozen(database, { positionId })) fail(409, messages.electionDeclared);
       const { name = current.name, manifesto = current.manifesto ?? null } = parsed.data;
 

@@ -11,19 +11,26 @@ function toBuffer(x: bigint): Buffer {
 /**
  * Modular exponentiation by OpenSSL: a Diffie-Hellman "secret" is base^private mod p, which
  * is exactly the operation, about five times faster than BigInt here. OpenSSL refuses the
- * bases 0, 1 and p-1 and the exponent 0; those take the BigInt path.
+ * bases 0, 1 and p-1, the exponent 0, and a result of 1 (so x^q, the group-membership test,
+ * throws for every member): then base^(e-1) * base, and BigInt only when that is refused too.
  */
 export function useNativeModPow(): void {
   const dh = createDiffieHellman(pBytes);
+  const native = (b: bigint, e: bigint) => {
+    dh.setPrivateKey(toBuffer(e));
+    return BigInt(`0x${dh.computeSecret(toBuffer(b)).toString("hex")}`);
+  };
   setModPow((base, exponent) => {
     const b = ((base % P) + P) % P;
-    if (b <= 1n || b >= P - 1n || exponent <= 0n) return bigintModPow(b, exponent);
+    if (b <= 1n || b >= P - 1n || exponent <= 1n) return bigintModPow(b, exponent);
     try {
-      dh.setPrivateKey(toBuffer(exponent));
-      const out = dh.computeSecret(toBuffer(b));
-      return BigInt(`0x${out.toString("hex")}`);
+      return native(b, exponent);
     } catch {
-      return bigintModPow(b, exponent);
+      try {
+        return (native(b, exponent - 1n) * b) % P;
+      } catch {
+        return bigintModPow(b, exponent);
+      }
     }
   });
 }

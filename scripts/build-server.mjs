@@ -23,6 +23,7 @@ export async function buildServer() {
       server: "api/src/server.ts",
       "writer-thread": "api/src/db/writer-thread.ts",
       "count-thread": "api/src/services/results/count-thread.ts",
+      "belenios-verifier": "api/src/services/belenios/verifier-thread.ts",
       audit: "api/src/scripts/audit.ts",
       backup: "api/src/scripts/backup.ts",
       "seed-demo": "api/src/scripts/seed-demo.ts",

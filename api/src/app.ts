@@ -16,6 +16,7 @@ import { stationRoutes } from "./routes/station.ts";
 import { receiptRoutes } from "./routes/receipts.ts";
 import { electionsRoutes } from "./routes/elections.ts";
 import { nominationRoutes } from "./routes/nominations.ts";
+import { beleniosPublicRoutes } from "./routes/belenios.ts";
 
 export interface AppOptions {
   /** Folder of the built PWA to serve; omitted in API-only tests. */
@@ -57,6 +58,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/realtime", realtimeRoutes(deps));
   api.route("/chat", chatRoutes(deps));
   api.route("/photos", photoRoutes(deps));
+  api.route("/positions", beleniosPublicRoutes(deps)); // the public ballot boxes, no sign-in
   api.all("*", (c) => c.json({ message: messages.notFound }, 404));
 
   // API answers are small JSON: gzip runs on the event loop (~1 ms per answer in

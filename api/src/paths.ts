@@ -23,3 +23,5 @@ export const writerThreadUrl = bundled ? new URL("writer-thread.mjs", here) : ne
 
 /** The count thread (services/results/count-thread.ts): ranked counts and BLT files off the event loop. */
 export const countThreadUrl = bundled ? new URL("count-thread.mjs", here) : new URL("services/results/count-thread-boot.mjs", here);
+/** The Belenios ballot verifier's thread (services/belenios/verifier.ts), started the same way. */
+export const beleniosVerifierUrl = bundled ? new URL("belenios-verifier.mjs", here) : new URL("services/belenios/verifier-thread-boot.mjs", here);

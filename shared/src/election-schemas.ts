@@ -63,6 +63,8 @@ export const updatePositionSchema = z
     allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
     ...liveCountField,
+    /** A Belenios-verifiable ballot (DESIGN.md section 9). */
+    verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
   .strict();
 export type UpdatePositionInput = z.infer<typeof updatePositionSchema>;

@@ -108,6 +108,8 @@ export const createPositionSchema = z
     endTime: instantSchema(messages.endTimeRequired, "End time"),
     ...positionMethodFields,
     ...liveCountField,
+    /** A Belenios-verifiable ballot (DESIGN.md section 9); off by default. */
+    verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), {
     error: messages.endAfterStart,
@@ -184,8 +186,10 @@ export const castVoteSchema = z
     choice: z.enum(["yes", "no", "abstain"], { error: messages.selectCandidate }).optional(),
     /** Optional server-signed ticket proving the ballot was open before close (offline grace). */
     ballotTicket: z.string().max(512).optional(),
+    /** A verifiable position: the Belenios ballot built on the device (DESIGN.md section 9). */
+    ballot: z.string().max(200_000).optional(),
   })
-  .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) + (v.candidateIds ? 1 : 0) + (v.ranking ? 1 : 0) === 1, {
+  .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) + (v.candidateIds ? 1 : 0) + (v.ranking ? 1 : 0) + (v.ballot ? 1 : 0) === 1, {
     error: messages.selectCandidate,
     path: ["candidateId"],
   });

@@ -63,6 +63,8 @@ export interface Candidate {
 export interface Position {
   _id: string;
   title: string;
+  /** A verifiable position (DESIGN.md section 9): its Belenios election's uuid and state. */
+  belenios?: { uuid: string; state: "setup" | "open" | "tallying" | "decrypted" };
   startTime: string;
   endTime: string;
   candidates: Candidate[];
@@ -124,6 +126,12 @@ export interface PositionResult {
   positionId: string;
   positionTitle: string;
   totalVotes: number;
+  /**
+   * A verifiable position (DESIGN.md section 9): until its Result is in, only `totalVotes` (the
+   * ballots in its box) is known and every tally reads 0; `verified` once the trustees' partial
+   * decryptions gave the counts, with the final archive's fingerprint.
+   */
+  belenios?: { state: "setup" | "open" | "tallying" | "decrypted"; verified: boolean; fingerprint: string | null };
   breakdown: BreakdownEntry[];
   /** 'No' votes on an unopposed position; counted in `totalVotes`. */
   noVotes?: number;

@@ -608,3 +608,91 @@ export const meta = sqliteTable("meta", {
 
 export const RESULTS_VERSION = "results_version";
 export const nowSql = sql`(unixepoch() * 1000)`;
+
+/**
+ * Verifiable positions (DESIGN.md section 9, docs/verifiable.md): each is a Belenios 2.0
+ * election of its own. A row here makes the position verifiable. `electionJson` is written at
+ * the lock, with the trustees' combined key; from then the answers, trustees and credentials
+ * are frozen. `state`: setup, open, tallying, decrypted.
+ */
+export const beleniosPositions = sqliteTable("belenios_positions", {
+  positionId: text("position_id")
+    .primaryKey()
+    .references(() => positions.id, { onDelete: "cascade" }),
+  uuid: text("uuid").notNull().unique(),
+  state: text("state", { enum: ["setup", "open", "tallying", "decrypted"] }).notNull().default("setup"),
+  electionJson: text("election_json"),
+  /** The candidate ids in the question's answer order, JSON, written at the lock (null for a referendum). */
+  answerIds: text("answer_ids"),
+  /** Seconds since 1970: the archive header's timestamp and every tar member's, fixed at the lock. */
+  startedAt: integer("started_at"),
+});
+
+/** The trustees of an election's verifiable positions, in the order they were added (trustee id = rank). */
+export const beleniosTrustees = sqliteTable("belenios_trustees", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  electionId: integer("election_id").notNull(),
+  name: text("name").notNull(),
+  /** The trustee_public_key JSON (public key and proof of knowledge). */
+  publicKey: text("public_key").notNull(),
+  /** The server's own key, derived from the ballot key: never stored. */
+  server: integer("server", { mode: "boolean" }).notNull().default(sql`0`),
+});
+
+/** The public credentials a position accepts (the credential authority's upload). */
+export const beleniosCredentials = sqliteTable(
+  "belenios_credentials",
+  {
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    credential: text("credential").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.credential] })],
+);
+
+/**
+ * The public board: the archive's records in order (payloads and events). Append-only; each
+ * member's name is the SHA-256 of its content, and each event names the one before it.
+ */
+export const beleniosRecords = sqliteTable(
+  "belenios_records",
+  {
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    kind: text("kind", { enum: ["data", "event"] }).notNull(),
+    hash: text("hash").notNull(),
+    content: text("content").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.seq] })],
+);
+
+/**
+ * One ballot per credential and one per voter. The two tables are written in the same commit
+ * but share no key: the voter row says that a voter voted here, the ballot row which credential
+ * did, and nothing joins them.
+ */
+export const beleniosBallots = sqliteTable(
+  "belenios_ballots",
+  {
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    credential: text("credential").notNull(),
+    tracker: text("tracker").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.credential] })],
+);
+
+export const beleniosVoters = sqliteTable(
+  "belenios_voters",
+  {
+    positionId: text("position_id")
+      .notNull()
+      .references(() => positions.id, { onDelete: "cascade" }),
+    voterId: text("voter_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.positionId, t.voterId] })],
+);

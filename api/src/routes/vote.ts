@@ -23,6 +23,7 @@ import { methodVoteChoice } from "../services/votes/ballot-rules.ts";
 import { listPositions, voterGroups } from "../services/election/catalog.ts";
 import { orderForVoter } from "../services/election/settings.ts";
 import { castVote, choiceRefOf, findIdempotentAnswer, myVotes } from "../services/votes/cast.ts";
+import { castVerifiableBallot, isVerifiablePosition, verifiableMessages, verifiableStates, withBelenios } from "../services/belenios/verifiable.ts";
 
 interface BallotTicket {
   k: "ticket";
@@ -87,7 +88,7 @@ export function voteRoutes(deps: Deps, hot: ReturnType<typeof voteHotRoutes>) {
       // is marked so the vote page leaves it out (All Candidates still lists its candidates).
       // A lone candidate is a Yes/No vote only where the election says so (off by default).
       const ordered = isVoter && election.ballotOrder === "random" ? orderForVoter(keys, c.var.user.id, positions) : positions;
-      const list = markYesNo(ordered, election.unopposed);
+      const list = withBelenios(markYesNo(ordered, election.unopposed), await verifiableStates(database));
       return c.json(
         list.map((p): BallotPosition => {
           if (isVoter && !isEligible(p.eligibleGroups ?? [], groups)) return { ...p, eligible: false };
@@ -127,6 +128,9 @@ async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, 
   const { position, candidate } = await deps.ballotRules.find(positionId, candidateId ?? "");
   const now = clock.now();
   const status = position ? positionStatus(now, position.startTime, position.endTime) : "ended";
+  if (position && (body.ballot !== undefined || (await isVerifiablePosition(database, positionId)))) {
+    return castVerifiableRequest(deps, user, body, position, status, now);
+  }
   // A 'no'/'abstain' must be on this ballot, and a position limited to groups
   // takes votes only from voters in them.
   // Only a 'no'/'abstain' reads the settings (kept in memory), so a candidate vote costs nothing more.
@@ -194,4 +198,40 @@ async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, 
     return { status: 409, body: { ...(answer.body as object), ...(vote ? { vote } : {}) } };
   }
   return answer;
+}
+
+/**
+ * A verifiable position's vote (DESIGN.md section 9): the same window, grace and eligibility
+ * rules as every vote, then the Belenios ballot's own checks (services/belenios/verifiable.ts).
+ * A resent ballot (same text) answers as the first time did, which is what an Idempotency-Key
+ * retry needs: the outbox resends the same body.
+ */
+async function castVerifiableRequest(
+  deps: Deps,
+  user: AuthUser,
+  body: CastVoteInput,
+  position: { frozen: boolean; eligibleGroups: string[]; startTime: number; endTime: number },
+  status: string,
+  now: number,
+): Promise<{ status: number; body: unknown }> {
+  const { database, keys } = deps;
+  const { positionId, ballot, ballotTicket } = body;
+  if (!(await isVerifiablePosition(database, positionId))) fail(400, verifiableMessages.notVerifiable);
+  if (!ballot) fail(400, verifiableMessages.needsBallot);
+  if (position.frozen) fail(409, messages.electionDeclared);
+  if (position.eligibleGroups.length && !isEligible(position.eligibleGroups, await voterGroups(database, user.id))) fail(403, messages.notEligible);
+  if (status === "upcoming") fail(403, messages.votingNotStarted);
+  if (status === "ended") {
+    const ticket = ballotTicket ? verifyToken<BallotTicket>(keys, ballotTicket, "ticket", now) : null;
+    const inGrace =
+      ticket !== null && ticket.sub === user.id && ticket.pos === positionId && ticket.iat <= position.endTime &&
+      now <= position.endTime + deps.config.voteGraceMs;
+    if (!inGrace) fail(403, messages.votingEnded);
+  }
+  const { tracker, replay } = await castVerifiableBallot(database, positionId, user.id, ballot, now);
+  if (!replay) {
+    deps.results.changed();
+    deps.hub.resultsChanged();
+  }
+  return { status: 201, body: { tracker, message: messages.castVoteSuccess } };
 }

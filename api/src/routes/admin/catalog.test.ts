@@ -209,6 +209,11 @@ describe("authorization", () => {
     ["GET", "/admin/candidates"],
     ["DELETE", "/admin/positions/some-id"],
     ["DELETE", "/admin/candidates/some-id"],
+    ["GET", "/admin/trustees"],
+    ["POST", "/admin/trustees"],
+    ["PUT", "/admin/positions/some-id/credentials"],
+    ["POST", "/admin/positions/some-id/lock"],
+    ["POST", "/admin/positions/some-id/partial-decryptions"],
   ];
 
   it("answers 401 to anonymous callers and 403 to voters on every admin route", async () => {

@@ -25,6 +25,8 @@ import { describeMethod, findCandidateWithPosition, findPosition, listCandidates
 import { positionFrozen } from "../../services/election/elections.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
+import { generateUuid } from "@evoting/shared/belenios";
+import { assertNotLocked, forgetVerifiableIds, verifiableMessages, verifiableStates, withBelenios } from "../../services/belenios/verifiable.ts";
 import { createUser, toProfile } from "../../services/auth/users.ts";
 
 /** Multipart overhead on top of the photo itself. */
@@ -51,8 +53,8 @@ export function catalogRoutes(deps: Deps) {
     })
 
     .get("/positions", async (c) => {
-      const [list, ballots] = await Promise.all([listPositions(db), ballotsByPosition(database)]);
-      return c.json(list.map((p) => ({ ...p, ballots: ballots.get(p._id) ?? 0 })));
+      const [list, ballots, states] = await Promise.all([listPositions(db), ballotsByPosition(database), verifiableStates(database)]);
+      return c.json(withBelenios(list.map((p) => ({ ...p, ballots: ballots.get(p._id) ?? 0 })), states));
     })
 
     .post("/positions", jsonBody(createPositionSchema), async (c) => {
@@ -63,23 +65,27 @@ export function catalogRoutes(deps: Deps) {
       if (typeof method === "string") fail(400, method);
       const liveCount = resolveLiveCount(method.method, false, input.liveCount);
       if (typeof liveCount === "string") fail(400, liveCount);
+      if (input.verifiable && method.method === "ranked") fail(400, verifiableMessages.ranked);
       const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method, liveCount };
+      const belenios = input.verifiable ? { uuid: generateUuid(), state: "setup" as const } : null;
       await database.writer.submit([
         {
           sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count, election_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
           args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
         },
+        ...(belenios ? [{ sql: "INSERT INTO belenios_positions (position_id, uuid) VALUES (?, ?)", args: [row.id, belenios.uuid] }] : []),
         bumpResultsVersionSql,
       ]);
       deps.ballotRules.invalidate(); // votes are checked against positions and candidates
+      if (belenios) forgetVerifiableIds(database);
       deps.hub.resultsChanged();
       await audit(deps, c, {
         action: "position.create",
         target: `position:${row.id} "${row.title}"`,
         summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}${describeMethod(row)}`,
       });
-      return c.json({ ...toPosition(row), message: messages.createPositionSuccess }, 201);
+      return c.json({ ...toPosition(row), ...(belenios ? { belenios } : {}), message: messages.createPositionSuccess }, 201);
     })
 
     .delete("/positions/:id", async (c) => {
@@ -134,6 +140,7 @@ export function catalogRoutes(deps: Deps) {
         const manifestoField = manifestoSchema.optional().safeParse(text(form.manifesto));
         if (!manifestoField.success) return validationError(c, manifestoField.error);
         const manifesto = manifestoField.data ?? null;
+        await assertNotLocked(database, positionId); // a locked verifiable ballot is frozen
 
         const photo = form.photo;
         if (Array.isArray(photo)) fail(400, "Send at most one candidate photo");
@@ -198,6 +205,7 @@ export function catalogRoutes(deps: Deps) {
         .where(eq(candidates.id, id))
         .limit(1);
       if (existing.length === 0) fail(404, messages.candidateNotFound);
+      await assertNotLocked(database, (await findCandidateWithPosition(db, id))?.positionId ?? "");
       // Refused once the candidate holds ballots: removing counted ballots would silently
       // change the result (docs/decisions/0001). The check and delete are one statement,
       // serialised with votes by the writer, so no vote slips in between. Votes not yet

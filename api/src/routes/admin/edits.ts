@@ -25,6 +25,10 @@ import { positionFrozen } from "../../services/election/elections.ts";
 import { bumpResultsVersionSql } from "../../services/results/results.ts";
 import { candidateBodyLimit, photoFromForm, readCandidateForm, textField } from "./candidate-form.ts";
 import { positionHasVoteSql } from "../../services/election/ballot-freeze.ts";
+import { assertNotLocked, getVerifiable, setVerifiable, verifiableMessages } from "../../services/belenios/verifiable.ts";
+
+const methodChange_ = (a: { method: string; seats: number; question: string | null }, b: { method: string; seats: number; question: string | null }) =>
+  a.method !== b.method || a.seats !== b.seats || a.question !== b.question;
 
 export function editRoutes(deps: Deps) {
   const { database, clock } = deps;
@@ -46,6 +50,12 @@ export function editRoutes(deps: Deps) {
       if (typeof method === "string") fail(400, method);
       const liveCount = resolveLiveCount(method.method, current.liveCount, input.liveCount);
       if (typeof liveCount === "string") fail(400, liveCount);
+      // A verifiable position's ballot freezes at its lock; ranked ones cannot be verifiable yet.
+      const verifiable = await getVerifiable(database, id);
+      if (verifiable && verifiable.state !== "setup" && (methodChange_(current, method) || input.allowAbstain !== undefined || input.verifiable === false)) {
+        fail(409, verifiableMessages.locked);
+      }
+      if ((input.verifiable ?? verifiable !== null) && method.method === "ranked") fail(400, verifiableMessages.ranked);
       const methodChange =
         method.method !== current.method || method.seats !== current.seats || method.question !== current.question || method.passThreshold !== current.passThreshold;
       if (method.method === "referendum" && current.method !== "referendum") {
@@ -89,6 +99,7 @@ export function editRoutes(deps: Deps) {
         if ((rulesChange || methodChange) && (await findPosition(db, id))) fail(409, methodChange ? messages.methodFrozen : messages.ballotFrozenEdit);
         fail(404, messages.positionNotFound); // deleted meanwhile
       }
+      if (input.verifiable !== undefined) await setVerifiable(database, id, input.verifiable, updated.method);
       deps.hub.resultsChanged();
       // Both without candidates: the summary names only the fields that changed.
       const after = toPosition(updated);
@@ -111,8 +122,10 @@ export function editRoutes(deps: Deps) {
 
       const current = await findCandidateWithPosition(db, id);
       if (!current) fail(404, messages.candidateNotFound);
+      await assertNotLocked(database, current.positionId);
       const positionId = moveTo && moveTo !== current.positionId ? moveTo : current.positionId;
       if (positionId !== current.positionId && !(await findPosition(db, positionId))) fail(404, messages.positionNotFound);
+      if (positionId !== current.positionId) await assertNotLocked(database, positionId);
       if (await positionFrozen(database, { positionId })) fail(409, messages.electionDeclared);
       const { name = current.name, manifesto = current.manifesto ?? null } = parsed.data;
 

@@ -19,6 +19,7 @@ import { staffRoutes } from "./staff.ts";
 import { integrityRoutes } from "./integrity.ts";
 import { electionLifecycleRoutes } from "./elections.ts";
 import { nominationAdminRoutes } from "./nominations.ts";
+import { beleniosAdminRoutes } from "../belenios.ts";
 import { notificationRoutes } from "./notifications.ts";
 
 export function adminRoutes(deps: Deps) {
@@ -36,5 +37,6 @@ export function adminRoutes(deps: Deps) {
     .route("/", integrityRoutes(deps))
     .route("/", electionLifecycleRoutes(deps))
     .route("/", nominationAdminRoutes(deps))
-    .route("/", notificationRoutes(deps));
+    .route("/", notificationRoutes(deps))
+    .route("/", beleniosAdminRoutes(deps));
 }

@@ -18,6 +18,7 @@ import { auditHead } from "../accountability/audit-log.ts";
 import { listPositions } from "./catalog.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { currentElection, type ElectionRow } from "./elections.ts";
+import { awaitingDecryption } from "../belenios/verifiable.ts";
 
 export type Refusal = { refused: string; problems?: string[] };
 
@@ -45,6 +46,8 @@ export async function declareElection(deps: DeclareDeps, now: number): Promise<R
   const at = await declarableAt(database, election, deps.config.voteGraceMs);
   if (now < at) return { refused: messages.declareTooEarly(new Date(at).toISOString()) };
   if ((await database.db.$count(disputedBallots)) > 0) return { refused: messages.declareHeldBallots };
+  const toDecrypt = await awaitingDecryption(database);
+  if (toDecrypt.length > 0) return { refused: `Every verifiable position must be decrypted by its trustees first: ${toDecrypt.join(", ")}.`, problems: toDecrypt };
 
   // Every position has closed for good, so the mixer applies what each still holds, however few.
   await deps.mixer.mix();

@@ -18,6 +18,8 @@ import { metaCounter } from "../../db/hot-reads.ts";
 import { photoUrl } from "../election/catalog.ts";
 import type { ElectionSettingsCache } from "../election/settings.ts";
 import { withMethod, type PositionMethodRow } from "./method-results.ts";
+import { verifiableTallies } from "../belenios/verifiable.ts";
+import { applyVerifiable } from "../belenios/results.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
@@ -234,6 +236,16 @@ export class ResultsService {
         });
       }
     }
+    // Verifiable positions: their ballots are in their boxes, their counts only in the Result.
+    const verifiable = await verifiableTallies(this.database);
+    for (const [id, v] of verifiable) {
+      const entry = byPosition.get(id);
+      const method = methodOf.get(id);
+      if (!entry || !method) continue;
+      const applied = applyVerifiable(entry, method, v);
+      byPosition.set(id, applied.entry);
+      methodOf.set(id, applied.method);
+    }
     const unopposed = settings.rows[0]?.unopposed === "yes-no" ? "yes-no" : "single";
     const ballotBatch = Number(settings.rows[0]?.ballot_batch ?? 1);
     const waitingBy = new Map(pending.rows.map((r) => [String(r.position_id), Number(r.n)]));
@@ -252,7 +264,8 @@ export class ResultsService {
         // A closed position's full count waits for its last ballots: the mixer applies them just
         // after the close, and its write brings the count. Counted before, it would name winners
         // from part of the ballots.
-        const decided = await withMethod(this.database, entry, method, now >= closesAt && pending === 0);
+        const counted = !entry.belenios || entry.belenios.verified;
+        const decided = await withMethod(this.database, entry, method, now >= closesAt && pending === 0 && counted);
         const waiting = ballotBatch > 1 ? pending : 0;
         return { ...decided, breakdown: sortBreakdown(decided.breakdown), ...(waiting > 0 ? { waiting } : {}) };
       }),

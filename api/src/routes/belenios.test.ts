@@ -1,0 +1,261 @@
+/**
+ * Verifiable positions through HTTP on a real database (DESIGN.md section 9), held to Debian's
+ * belenios-tool at every step: the served archive passes `belenios-tool election verify` after
+ * the lock, during voting, after the tally and after the result; keys, ballots and partial
+ * decryptions made by the tool are accepted, and ours are accepted by the tool.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  checkArchiveChain,
+  computePartialDecryption,
+  decryptOutput,
+  electionFingerprint,
+  generateBallot,
+  generateCredential,
+  generateTrusteeKey,
+  parseElection,
+  parseEncryptedTally,
+  parsePrivateKey,
+  parseTrusteeKey,
+  publicCredential,
+  readArchive,
+  sha256Hex,
+} from "@evoting/shared/belenios";
+import type { PositionResult } from "@evoting/shared";
+import { tool, toolVerifies } from "../../../shared/src/belenios/belenios-tool.test-support.ts";
+import { createTestApp, type TestApp } from "../test/harness.ts";
+import { verifiableMessages } from "../services/belenios/verifiable.ts";
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await createTestApp({ ballotBatch: 1 });
+  admin = await t.adminToken();
+});
+afterEach(async () => t.close());
+
+const dirs: string[] = [];
+const scratch = () => {
+  const d = mkdtempSync(join(tmpdir(), "belenios-api-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const HOUR = 3_600_000;
+
+async function createPosition(fields: Record<string, unknown>) {
+  const now = t.clock.now();
+  return t.request("/admin/positions", {
+    method: "POST",
+    token: admin,
+    json: { title: "President", startTime: new Date(now - HOUR).toISOString(), endTime: new Date(now + HOUR).toISOString(), ...fields },
+  });
+}
+
+/** The served archive, alone in a fresh folder, as an observer would download it. */
+async function download(positionId: string): Promise<{ dir: string; bytes: Uint8Array }> {
+  const res = await t.request(`/positions/${positionId}/archive.bel`);
+  expect(res.status).toBe(200);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const dir = scratch();
+  const uuid = /filename="([^"]+)\.bel"/.exec(res.headers.get("content-disposition") ?? "")![1];
+  writeFileSync(join(dir, `${uuid}.bel`), bytes);
+  return { dir, bytes };
+}
+
+async function expectToolVerifies(positionId: string) {
+  const { dir } = await download(positionId);
+  const verdict = toolVerifies(dir);
+  expect(verdict.output).toContain("all checks passed");
+  expect(verdict.ok).toBe(true);
+  return dir;
+}
+
+const vote = (token: string, json: Record<string, unknown>) => t.request("/vote", { method: "POST", token, json });
+
+async function resultFor(positionId: string): Promise<PositionResult> {
+  const res = await t.request("/vote/results", { token: admin });
+  return ((await res.json()).results as PositionResult[]).find((r) => r.positionId === positionId)!;
+}
+
+async function recordCount(): Promise<number> {
+  const r = await t.database.client.execute("SELECT count(*) AS n FROM belenios_records");
+  return Number(r.rows[0].n);
+}
+
+describe("verifiable positions", () => {
+  it("are off by default and refused for ranked positions", async () => {
+    const plain = await createPosition({});
+    expect((await plain.json()).belenios).toBeUndefined();
+    const ranked = await createPosition({ method: "ranked", verifiable: true });
+    expect(ranked.status).toBe(400);
+    expect((await ranked.json()).message).toBe(verifiableMessages.ranked);
+    expect(await (await t.request("/admin/positions", { token: admin })).json()).toHaveLength(1);
+  });
+
+  it("run a whole election that belenios-tool verifies at every step", async () => {
+    // Starting in a minute: unlocked until then (at its start it would lock itself).
+    const soon = t.clock.now() + 60_000;
+    const res = await createPosition({ verifiable: true, startTime: new Date(soon).toISOString() });
+    expect(res.status).toBe(201);
+    const position = (await res.json()) as { _id: string; belenios: { uuid: string; state: string } };
+    expect(position.belenios.state).toBe("setup");
+    const uuid = position.belenios.uuid;
+    for (const name of ["Ada", "Bo", "Cy"]) await t.createCandidate(admin, position._id, name);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { allowAbstain: true } })).status).toBe(200);
+    expect(await (await t.request("/admin/positions", { token: admin })).json()).toEqual([expect.objectContaining({ belenios: { uuid, state: "setup" } })]);
+
+    // Trustees: one key from the tool, one from our code, and the server.
+    const toolKeyDir = scratch();
+    tool(toolKeyDir, ["setup", "generate-trustee-key", "--group", "BELENIOS-2048"]);
+    const toolPub = readFileSync(join(toolKeyDir, readdirSync(toolKeyDir).find((f) => f.endsWith(".pubkey"))!), "utf8").trim();
+    const toolPrivFile = join(toolKeyDir, readdirSync(toolKeyDir).find((f) => f.endsWith(".privkey"))!);
+    const ours = generateTrusteeKey();
+    const addTrustee = (json: Record<string, unknown>) => t.request("/admin/trustees", { method: "POST", token: admin, json });
+    const forged = JSON.stringify({ ...JSON.parse(toolPub), public_key: parseTrusteeKey(ours.publicKey).publicKey.toString() });
+    const bad = await addTrustee({ name: "Forger", publicKey: forged });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toBe(verifiableMessages.badTrusteeKey);
+    expect((await addTrustee({ name: "Returning Officer", publicKey: toolPub })).status).toBe(201);
+    expect((await addTrustee({ name: "Agent", publicKey: ours.publicKey })).status).toBe(201);
+    expect((await addTrustee({ name: "Server", server: true })).status).toBe(201);
+    const trustees = (await (await t.request("/admin/trustees", { token: admin })).json()) as { id: number; name: string; server: boolean }[];
+    expect(trustees.map((x) => [x.id, x.name, x.server])).toEqual([
+      [1, "Returning Officer", false],
+      [2, "Agent", false],
+      [3, "Server", true],
+    ]);
+
+    // Credentials: made by the credential authority's code; one more by the tool, derived for this uuid.
+    const creds = [generateCredential(), generateCredential(), generateCredential()];
+    const toolCredDir = scratch();
+    tool(toolCredDir, ["setup", "generate-credentials", "--uuid", uuid, "--group", "BELENIOS-2048", "--count", "1"]);
+    const toolCred = readFileSync(join(toolCredDir, readdirSync(toolCredDir).find((f) => f.endsWith(".privcreds"))!), "utf8").trim().split(" ")[1];
+    const publicCredentials = [...creds.map((c) => publicCredential(c, uuid)), publicCredential(toolCred, uuid)];
+    const badCreds = await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials: ["12345"] } });
+    expect(badCreds.status).toBe(400);
+    const put = await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } });
+    expect(await put.json()).toEqual({ count: 4 });
+
+    // Before the lock a vote is refused; the lock writes Setup and the tool accepts the archive.
+    const voters = await Promise.all([1, 2, 3, 4, 5].map(() => t.createVoter(admin)));
+    expect((await t.request(`/positions/${position._id}/archive.bel`)).status).toBe(404);
+    const lock = await t.request(`/admin/positions/${position._id}/lock`, { method: "POST", token: admin });
+    expect(lock.status).toBe(200);
+    expect((await t.request(`/admin/positions/${position._id}/lock`, { method: "POST", token: admin })).status).toBe(409);
+    expect((await addTrustee({ name: "Late", publicKey: generateTrusteeKey().publicKey })).status).toBe(409);
+    expect((await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } })).status).toBe(409);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { allowAbstain: false } })).status).toBe(409);
+    const lateCandidate = new FormData();
+    lateCandidate.set("name", "Dee");
+    lateCandidate.set("positionId", position._id);
+    expect((await t.request("/admin/candidates", { method: "POST", token: admin, body: lateCandidate })).status).toBe(409);
+    const setupDir = await expectToolVerifies(position._id);
+    t.clock.advance(120_000);
+
+    // The election as the archive states it: what voters' devices build ballots for.
+    const bel = readArchive(new Uint8Array(readFileSync(join(setupDir, `${uuid}.bel`))));
+    const electionJson = bel.find((m) => m.name.endsWith(".data.json") && m.content.startsWith('{"version":1'))!.content;
+    const election = parseElection(electionJson);
+    expect(election.question).toEqual({ answers: ["Ada", "Bo", "Cy"], blank: true, min: 1, max: 1, question: "President" });
+    const fp = electionFingerprint(electionJson);
+
+    // A ballot from the tool (its credential) and ballots from our code.
+    writeFileSync(join(setupDir, "cred"), toolCred);
+    writeFileSync(join(setupDir, "choice"), "[[0,0,1,0]]");
+    const toolBallot = tool(setupDir, ["election", "generate-ballot", "--privcred", "cred", "--ballot", "choice"]).trim();
+    const first = await vote(voters[0].token, { positionId: position._id, ballot: toolBallot });
+    expect(first.status).toBe(201);
+    const { tracker } = (await first.json()) as { tracker: string };
+    expect(tracker).toBe(tool(setupDir, ["sha256-b64"], toolBallot).trim());
+
+    const b1 = generateBallot(electionJson, election, fp, creds[0], { selected: [1] });
+    const b2 = generateBallot(electionJson, election, fp, creds[1], { blank: true });
+    expect((await vote(voters[1].token, { positionId: position._id, ballot: b1 })).status).toBe(201);
+    // The same ballot again from the same voter (an outbox retry): the same answer, stored once.
+    const before = await recordCount();
+    const again = await vote(voters[1].token, { positionId: position._id, ballot: b1 });
+    expect(again.status).toBe(201);
+    expect(await recordCount()).toBe(before);
+
+    // Refusals, each with its status and message, and nothing stored.
+    const refusals: [string, Record<string, unknown>, number, string][] = [
+      [voters[2].token, { positionId: position._id, ballot: b1.replace(/"response":"(\d)/, (_m, d: string) => `"response":"${d === "1" ? "2" : "1"}`) }, 400, verifiableMessages.ballotInvalid],
+      [voters[2].token, { positionId: position._id, ballot: b1 }, 409, verifiableMessages.credentialUsed],
+      [voters[1].token, { positionId: position._id, ballot: b2 }, 409, verifiableMessages.alreadyVoted],
+      [voters[2].token, { positionId: position._id, ballot: generateBallot(electionJson, election, fp, generateCredential(), { selected: [0] }) }, 403, verifiableMessages.unknownCredential],
+      [voters[2].token, { positionId: position._id, ballot: "{" }, 400, verifiableMessages.ballotInvalid],
+      [voters[2].token, { positionId: position._id, candidateId: "x" }, 400, verifiableMessages.needsBallot],
+    ];
+    for (const [token, json, status, message] of refusals) {
+      const r = await vote(token, json);
+      expect(r.status, JSON.stringify(json).slice(0, 80)).toBe(status);
+      expect((await r.json()).message).toContain(message);
+    }
+    expect(await recordCount()).toBe(before);
+    // A ballot for another verifiable position is refused as such.
+    const other = (await (await createPosition({ verifiable: true, title: "Treasurer" })).json()) as { _id: string };
+    const foreign = await vote(voters[2].token, { positionId: other._id, ballot: b2 });
+    expect(foreign.status).toBe(409); // not locked: it takes no vote at all
+
+    expect((await vote(voters[2].token, { positionId: position._id, ballot: b2 })).status).toBe(201);
+    const board = (await (await t.request(`/positions/${position._id}/board`)).json()) as { fingerprint: string; trackers: string[] };
+    expect(board.trackers).toHaveLength(3);
+    expect(board.trackers).toContain(tracker);
+    const duringDir = await expectToolVerifies(position._id);
+    // No live tallies: the ballot count only.
+    const live = await resultFor(position._id);
+    expect(live.totalVotes).toBe(3);
+    expect(live.breakdown.map((b) => b.votes)).toEqual([0, 0, 0]);
+    expect(live.belenios).toMatchObject({ state: "open", verified: false });
+    expect(checkArchiveChain(new Uint8Array(readFileSync(join(duringDir, `${uuid}.bel`)))).fingerprint).toBe(board.fingerprint);
+
+    // A stored ballot changed in the database: the chain check names it, the tool refuses it.
+    const row = await t.database.client.execute("SELECT seq, hash, content FROM belenios_records WHERE content LIKE '{\"election_uuid\"%' ORDER BY seq LIMIT 1");
+    const original = String(row.rows[0].content);
+    await t.database.client.execute({ sql: "UPDATE belenios_records SET content = ? WHERE seq = ?", args: [original.replace(/"alpha":"1/, '"alpha":"2'), row.rows[0].seq] });
+    const tampered = await download(position._id);
+    expect(checkArchiveChain(tampered.bytes).problems.join()).toContain(`${String(row.rows[0].hash)}.data.json does not match its hash`);
+    expect(toolVerifies(tampered.dir).ok).toBe(false);
+    await t.database.client.execute({ sql: "UPDATE belenios_records SET content = ? WHERE seq = ?", args: [original, row.rows[0].seq] });
+
+    // Partial decryptions are refused before the tally; after the close and the grace the
+    // server appends EndBallots, the encrypted tally and its own partial decryption.
+    const early = await t.request(`/admin/positions/${position._id}/partial-decryptions`, { method: "POST", token: admin, json: { trusteeId: 1, partialDecryption: "{}" } });
+    expect(early.status).toBe(409);
+    t.clock.advance(HOUR + t.deps.config.voteGraceMs + 1000);
+    const tallyDir = await expectToolVerifies(position._id);
+    const states = (await (await t.request("/admin/positions", { token: admin })).json()) as { _id: string; belenios?: { state: string } }[];
+    expect(states.find((p) => p._id === position._id)!.belenios!.state).toBe("tallying");
+
+    // Trustee 1 decrypts with the tool; trustee 2 with our code; a wrong one is refused.
+    const toolPd = tool(tallyDir, ["election", "decrypt", "--privkey", toolPrivFile, "--trustee-id", "1"]).trim();
+    const submit = (trusteeId: number, partialDecryption: string) =>
+      t.request(`/admin/positions/${position._id}/partial-decryptions`, { method: "POST", token: admin, json: { trusteeId, partialDecryption } });
+    const wrong = await submit(2, toolPd);
+    expect(wrong.status).toBe(400);
+    expect(await (await submit(1, toolPd)).json()).toEqual({ remaining: 1 });
+    const declare = await t.request("/admin/election/declare", { method: "POST", token: admin });
+    expect(declare.status).toBe(409);
+    expect((await declare.json()).problems).toEqual(["President"]); // Treasurer was never locked: nothing to decrypt
+    expect((await submit(1, toolPd)).status).toBe(409);
+    const tallyMember = readArchive(new Uint8Array(readFileSync(join(tallyDir, `${uuid}.bel`)))).find((m) => m.content.startsWith('[[{"alpha"'))!;
+    const ourPd = computePartialDecryption(fp, parsePrivateKey(ours.privateKey), parseTrusteeKey(ours.publicKey).publicKey, parseEncryptedTally(tallyMember.content));
+    expect(await (await submit(2, decryptOutput(ourPd, 2))).json()).toEqual({ remaining: 0 });
+
+    const finalDir = await expectToolVerifies(position._id);
+    // Blank, Ada, Bo, Cy: the tool's ballot and b1 chose Bo, b2 is blank.
+    const result = readArchive(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).find((m) => m.content.startsWith('{"result"'))!;
+    expect(JSON.parse(result.content)).toEqual({ result: [[1, 0, 2, 0]] });
+    expect(tool(finalDir, ["election", "compute-result"]).trim()).toBe(result.content);
+    // The same counts in the results, marked verified, with the final fingerprint.
+    const final = await resultFor(position._id);
+    expect(Object.fromEntries(final.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ada: 0, Bo: 2, Cy: 0 });
+    expect(final).toMatchObject({ totalVotes: 3, abstentions: 1, belenios: { state: "decrypted", verified: true, fingerprint: checkArchiveChain(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).fingerprint } });
+    expect(sha256Hex(result.content)).toHaveLength(64);
+  });
+});

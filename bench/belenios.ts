@@ -1,0 +1,75 @@
+/**
+ * Verifiable positions' figures (docs/performance.md): building a ballot with the browser's
+ * BigInt code, checking ballots in the server's verifier thread (OpenSSL modular
+ * exponentiation), and writing a 10,000-ballot archive. `npm run bench:belenios`.
+ */
+import {
+  bigintModPow,
+  buildArchive,
+  combineKeys,
+  electionFingerprint,
+  eventRecords,
+  generateBallot,
+  generateCredential,
+  generateTrusteeKey,
+  generateUuid,
+  parseTrusteeKey,
+  serializeElection,
+  setModPow,
+  setupPayloads,
+  serializeTrustees,
+  publicCredential,
+  type ArchiveRecord,
+} from "@evoting/shared/belenios";
+import { BallotVerifier } from "../api/src/services/belenios/verifier.ts";
+
+setModPow(bigintModPow);
+const keys = [generateTrusteeKey(), generateTrusteeKey()].map((k) => parseTrusteeKey(k.publicKey));
+const election = {
+  uuid: generateUuid(),
+  name: "President",
+  description: "bench",
+  publicKey: combineKeys(keys),
+  question: { answers: ["A", "B", "C", "D", "E"], blank: true, min: 1, max: 1, question: "President" },
+};
+const electionJson = serializeElection(election);
+const fp = electionFingerprint(electionJson);
+
+const BUILT = 20;
+const ballots: string[] = [];
+const creds: string[] = [];
+let t0 = performance.now();
+for (let i = 0; i < BUILT; i++) {
+  const c = generateCredential();
+  creds.push(c);
+  ballots.push(generateBallot(electionJson, election, fp, c, { selected: [i % 5] }));
+}
+const buildMs = (performance.now() - t0) / BUILT;
+console.log(`ballot build (5 candidates + blank, BigInt, this CPU, 1x)   ${buildMs.toFixed(0)} ms per ballot`);
+
+const verifier = new BallotVerifier();
+await verifier.verify(electionJson, fp, ballots[0]); // start the thread
+const N = 200;
+t0 = performance.now();
+const checks = await Promise.all(Array.from({ length: N }, (_, i) => verifier.verify(electionJson, fp, ballots[i % BUILT])));
+const verifyS = (performance.now() - t0) / 1000;
+if (!checks.every((c) => c.ok)) throw new Error("a ballot did not verify");
+console.log(`ballot verification, one worker thread (OpenSSL modexp)   ${(N / verifyS).toFixed(0)} ballots/s`);
+const second = new BallotVerifier();
+await second.verify(electionJson, fp, ballots[0]);
+t0 = performance.now();
+await Promise.all(Array.from({ length: N }, (_, i) => (i % 2 ? second : verifier).verify(electionJson, fp, ballots[i % BUILT])));
+console.log(`ballot verification, two worker threads                   ${(N / ((performance.now() - t0) / 1000)).toFixed(0)} ballots/s`);
+await verifier.stop();
+await second.stop();
+
+const records: ArchiveRecord[] = eventRecords(null, "Setup", setupPayloads(electionJson, serializeTrustees(keys), JSON.stringify(creds.map((c) => publicCredential(c, election.uuid)))));
+let last = { hash: records[records.length - 1].hash, height: 0 };
+for (let i = 0; i < 10_000; i++) {
+  const rs = eventRecords(last, "Ballot", [ballots[i % BUILT]]);
+  records.push(...rs);
+  last = { hash: rs[rs.length - 1].hash, height: last.height + 1 };
+}
+t0 = performance.now();
+const bel = buildArchive(1_800_000_000, records);
+console.log(`10,000-ballot archive (${(bel.length / 1e6).toFixed(1)} MB) written from its records      ${(performance.now() - t0).toFixed(0)} ms`);

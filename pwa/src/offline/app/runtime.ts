@@ -23,6 +23,7 @@ import { setOutboxBusy } from "./shell";
 import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
 import { choiceFields } from "../../lib/vote-body";
 import { StoreUnavailableError } from "../device-db";
+import { readWorkerCopy, WORKER_COPY_PATHS, type WorkerCopyKey } from "../worker-copy";
 import { session } from "../../auth/session";
 
 export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
@@ -86,10 +87,19 @@ export async function keep<K extends CacheKey>(key: K, userId: string, data: Cac
  */
 export async function fromDevice<K extends CacheKey>(key: K, userId: string, error: unknown): Promise<CacheData[K]> {
   if (!isOfflineError(error)) throw error;
-  const stored = await readCached(key, userId).catch(() => null);
-  if (!stored) throw error;
-  freshness.set(key, stored);
-  return stored.data;
+  const [stored, workerCopy] = await Promise.all([readCached(key, userId).catch(() => null), readWorkerCopyOf(key)]);
+  // The newer of the two: the worker keeps an answer as it passes, the page once it is idle.
+  const best = workerCopy && (!stored || workerCopy.savedAt > stored.savedAt) ? { ...workerCopy, fromCache: true } : stored;
+  if (!best) throw error;
+  freshness.set(key, best);
+  return best.data;
+}
+
+/** The service worker's copy of a ballot or my-votes answer for this session, if it holds one. */
+async function readWorkerCopyOf<K extends CacheKey>(key: K): Promise<{ data: CacheData[K]; savedAt: number } | null> {
+  const token = session.token();
+  if (!token || !(key in WORKER_COPY_PATHS)) return null;
+  return readWorkerCopy<CacheData[K]>(key as WorkerCopyKey, `Bearer ${token}`).catch(() => null);
 }
 
 /** A results snapshot from the live stream is as fresh as a read: keep it and say so. */

@@ -83,7 +83,7 @@ export const allCandidatesQuery = () =>
       ),
   });
 
-const myVotesFn = offlineRead("myVotes", api.myVotes);
+const myVotesFn = offlineRead("myVotes", () => api.myVotes());
 export const myVotesQuery = () => queryOptions({ queryKey: queryKeys.myVotes, queryFn: myVotesFn, networkMode: "always" });
 
 const resultsFn = offlineRead("results", api.results);

@@ -12,7 +12,7 @@ export type { SyncEngine, SyncStatus, SendResult } from "./sync";
 export { readCached, writeCached, offlineNotice, formatClock, isOfflineError, freshness } from "./cache";
 export type { Cached } from "./cache";
 export { installOffline } from "./install";
-export type { OfflineRuntime, CastResult, InstallOfflineOptions } from "./install";
+export type { OfflineRuntime, CastResult, InstallOfflineOptions, OutboxHttp } from "./install";
 export { registerAppShell } from "./sw-registration";
 export type { AppShell, AppShellState } from "./sw-registration";
 export { toLocalVoteStates, watchVoteStates } from "./vote-states";

@@ -16,9 +16,10 @@ import {
   type CacheData,
   type CacheKey,
   type OfflineRuntime,
+  type OutboxHttp,
   offlineText,
 } from "..";
-import { API_BASE, ApiRequestError } from "../../api/client";
+import { api, ApiRequestError } from "../../api/client";
 import { setOutboxBusy } from "./shell";
 import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
 import { choiceFields } from "../../lib/vote-body";
@@ -34,13 +35,16 @@ export const currentUserId = (): string | null => session.user()?._id ?? null;
 /** False where IndexedDB is missing (some private modes): casting then goes straight to the API. */
 export const offlineAvailable = (): boolean => typeof indexedDB !== "undefined";
 
+/** The sync engine's two calls, made by the app's one API client. */
+export const outboxHttp: OutboxHttp = { sendVote: (vote, signal) => api.sendVote(vote, signal), myVotes: (signal) => api.myVotes(signal) };
+
 let runtime: OfflineRuntime | null = null;
 let stopWatchingSession: (() => void) | null = null;
 
 export function getOffline(): OfflineRuntime {
   if (runtime) return runtime;
   const created = installOffline({
-    apiBase: API_BASE,
+    http: outboxHttp,
     getToken: session.token,
     getUserId: currentUserId,
     // The server refused the token while replaying: signed out like any other 401.

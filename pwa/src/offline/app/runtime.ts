@@ -127,7 +127,7 @@ export const STORE_LIMIT_MS = 3_000;
  * When the device store does not answer, the vote goes straight to the API with the same
  * idempotency key while online, and the voter is told plainly when offline.
  */
-export async function castThroughOutbox(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
+export async function castVote(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
   const userId = currentUserId();
   if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
   const { positionId, ballotTicket } = variables;

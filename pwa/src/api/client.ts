@@ -97,7 +97,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
 /** The answer's bytes (a CSV export); any status but 2xx is thrown as an `ApiRequestError`. */
 export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
-  const response = await send(path, options);
+  const response = await send(path, { ...options, headers: { Accept: "*/*", ...options.headers } });
   await throwUnlessOk(response);
   return response.blob();
 }

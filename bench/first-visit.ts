@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { intArg, parseArgs } from "./lib/args.ts";
-import { builtPrecache } from "../pwa/build/voter-precache.ts";
+import { builtPrecache, VOTER_PRECACHE_BUDGET_KB } from "../pwa/build/voter-precache.ts";
 import { ADMIN_MATRIC, ADMIN_PASSWORD, BALLOT_KEY, ROOT, startServer } from "./lib/server.ts";
 import { SLOW_MOBILE, startShaper } from "./lib/shaper.ts";
 import { tempDir } from "./lib/seed.ts";
@@ -168,5 +168,5 @@ console.log(
   `median: load ${Math.round(median(results.map((r) => r.load)))} ms, sign-in form ${Math.round(median(results.map((r) => r.form)))} ms, shell ready ${Math.round(median(shells))} ms, offline-ready ${Math.round(median(ready))} ms (${ready.length}/${results.length} runs offline-ready)`,
 );
 console.log(
-  `Targets:\n  ${ready.length === results.length && median(ready) < 5_000 ? "MET   " : "MISSED"}  offline-ready (shell, ballot and photos) within 5 s: median ${Math.round(median(ready))} ms, ${results.length - ready.length} runs never\n  ${gzip < 150 * 1024 ? "MET   " : "MISSED"}  precache < 150 KB gzip: ${kb(gzip)}`,
+  `Targets:\n  ${ready.length === results.length && median(ready) < 5_000 ? "MET   " : "MISSED"}  offline-ready (shell, ballot and photos) within 5 s: median ${Math.round(median(ready))} ms, ${results.length - ready.length} runs never\n  ${gzip <= VOTER_PRECACHE_BUDGET_KB * 1024 ? "MET   " : "MISSED"}  precache within its ${VOTER_PRECACHE_BUDGET_KB} KB gzip budget: ${kb(gzip)}`,
 );

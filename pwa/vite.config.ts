@@ -103,9 +103,8 @@ export default defineConfig({
           // importing the app statically would run it before the first paint.
           groups: [
             { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 1 },
-            // The UI runtime (Preact behind the `react` and `react-dom` names, ~26 KB) in a chunk of
-            // its own, which src/boot.ts runs a task before the app.
-            { name: "react", test: /node_modules[\\/](react|react-dom|preact)[\\/]/, priority: 2 },
+            // React (~200 KB) in a chunk of its own, which src/boot.ts runs a task before the app.
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 2 },
             // The sign-in screen with it: every signed-out visit's first screen, whose shared
             // pieces (messages, fields) every other screen uses too; in the app, it costs /login
             // no round trip after the app's.

@@ -20,13 +20,13 @@ import { gzipSync } from "node:zlib";
 export const STAFF_ROUTE = /^src\/routes\/(?:.*\/)?(?:admin|station)(?:[/.?]|$)/;
 
 /**
- * The voter's precache, gzipped as the server sends it: a few KB above today's 197 KB, so growth
- * is a decision. The libraries the design names (TanStack Router and Query, Dexie, zod, Radix
- * Dialog, sonner, Preact as React) and the page come to ~140 KB before any screen's code, so
- * a budget near 150 KB would need some of them replaced (docs/decisions/0024-precache-budget.md).
- * `npm run precache-by-package -w pwa` shows what the precache is made of.
+ * The voter's precache, gzipped as the server sends it: a few KB above what the build measures
+ * today (254 KB), so growth is a decision. It is set from the build, not from a target: the
+ * figure a voter feels is offline-ready on the first visit, met with room
+ * (docs/decisions/0025-react-back.md). `npm run precache-by-package -w pwa` shows what the
+ * precache is made of.
  */
-export const VOTER_PRECACHE_BUDGET_KB = 205;
+export const VOTER_PRECACHE_BUDGET_KB = 260;
 
 /**
  * At most this many of the build's files in the voter's precache: on a slow link each costs

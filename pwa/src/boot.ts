@@ -20,10 +20,9 @@ let started = false;
 const startApp = () => {
   if (started) return;
   started = true;
-  // The UI runtime first (its own chunk), the app in the task after: evaluated together (with
-  // React's 200 KB, before Preact took its place) they held the main thread for ~45 ms (~180 ms
-  // on a slow phone), the page's longest task. The app's modules download meanwhile; the
-  // runtime's request is under way already, so its entry in the list adds no second one.
+  // React first (its own chunk, ~200 KB), the app in the task after: evaluated together they
+  // would be the page's longest task. The app's modules download meanwhile; React's request is
+  // under way already, so its entry in the list adds no second one.
   const react = import("react-dom/client");
   requestAppModules();
   void react.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(() => import("./main"));

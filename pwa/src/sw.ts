@@ -24,6 +24,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst } from "workbox-strategies";
+import { keepWorkerCopy, WORKER_COPIES } from "./offline/worker-copy";
 
 /** The parts of ServiceWorkerGlobalScope used here (the project's type set is the DOM's). */
 interface WorkerScope {
@@ -123,10 +124,28 @@ const revisioned = (entry: (typeof manifest)[number]) => typeof entry !== "strin
 precacheAndRoute([...manifest.filter(revisioned), ...manifest.filter((entry) => !revisioned(entry))]);
 cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL("/index.html"), { denylist: [/^\/api(\/|$)/] }));
+/**
+ * The ballot and the voter's votes as last answered: the page keeps its own copy in IndexedDB,
+ * but only once it is idle, which a slow phone reaches seconds after the ballot is on screen.
+ * The worker keeps each answer as it passes, off the page's main thread, so a voter who has
+ * seen the ballot can open it and vote offline from that moment. One voter's copy at a time,
+ * marked with a hash of the token it was read with (src/offline/worker-copy.ts reads it back
+ * when the network fails); the page deletes the cache when the session ends. A failed request
+ * stays a failure here: the page says the data is the device's.
+ */
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && WORKER_COPIES.has(url.pathname),
+  async ({ request, event }) => {
+    const response = await fetch(request);
+    const token = request.headers.get("authorization");
+    if (response.status === 200 && token) (event as unknown as ExtendableEvent).waitUntil(keepWorkerCopy(request.url, token, response.clone()).catch(() => undefined));
+    return response;
+  },
+  "GET",
+);
 registerRoute(
   // Candidate photos: immutable per URL (a new photo is a new URL), so cache first; the vote
-  // page prefetches them so faces show offline. API data is not cached here: IndexedDB keeps it
-  // per user (src/offline).
+  // page prefetches them so faces show offline.
   ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith("/api/photos/"),
   new CacheFirst({
     cacheName: "candidate-photos",

@@ -106,11 +106,15 @@ export const createPositionSchema = z
     }),
     startTime: instantSchema(messages.startTimeRequired, "Start time"),
     endTime: instantSchema(messages.endTimeRequired, "End time"),
+    /** Omitted: no Abstain choice on the ballot, as the spec's positions have none. */
+    allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
     ...liveCountField,
     /** A Belenios-verifiable ballot (DESIGN.md section 9); off by default. */
     verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
+  // A misspelt field is refused, not dropped: the admin would think it was set.
+  .strict()
   .refine((v) => Date.parse(v.endTime) > Date.parse(v.startTime), {
     error: messages.endAfterStart,
     path: ["endTime"],

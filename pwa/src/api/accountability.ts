@@ -5,8 +5,7 @@
  */
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { AuditPage, AuditVerification, ElectionSettings, ReceiptList, ResultsSheet, TurnoutReport } from "@evoting/shared";
-import { API_BASE, ApiRequestError, request } from "./client";
-import { session } from "../auth/session";
+import { request, requestBlob } from "./client";
 import { saveFile } from "../lib/save-file";
 
 export interface AuditFilters {
@@ -56,11 +55,5 @@ export const electionQuery = () =>
 
 /** Fetches a CSV export with the session's bearer and hands it to the browser as a download. */
 export async function downloadCsv(path: string, filename: string): Promise<void> {
-  const token = session.token();
-  const response = await fetch(`${API_BASE}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => ({}))) as { message?: string };
-    throw new ApiRequestError(response.status, body.message || response.statusText, Boolean(body.message));
-  }
-  saveFile(await response.blob(), filename);
+  saveFile(await requestBlob(path), filename);
 }

@@ -54,10 +54,21 @@ interface RequestOptions {
   /** Sign-in calls answer 401 for bad credentials; that must not sign anyone out. */
   signOutOn401?: boolean;
   signal?: AbortSignal;
+  /** `no-store` for what must come from the server itself (a vote, the votes it holds). */
+  cache?: RequestCache;
 }
 
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", body, signOutOn401 = true, signal } = options;
+/** An answer as it came, whatever its status: the outbox's sync engine decides what each means. */
+export interface RawAnswer {
+  status: number;
+  body: unknown;
+  /** The raw Retry-After header, if the server sent one. */
+  retryAfter: string | null;
+}
+
+/** The one place a request to the API is made: the bearer token, the body, a 401 signs out. */
+async function send(path: string, options: RequestOptions): Promise<Response> {
+  const { method = "GET", body, signOutOn401 = true, signal, cache } = options;
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   const token = session.token();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -70,10 +81,28 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     payload = JSON.stringify(body);
   }
 
-  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal });
-
+  const response = await fetch(`${API_BASE}${path}`, { method, headers, body: payload, signal, ...(cache ? { cache } : {}) });
   if (response.status === 401 && signOutOn401 && token) session.clear();
+  return response;
+}
 
+/** The answer's JSON; any status but 2xx is thrown as an `ApiRequestError`. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  await throwUnlessOk(response);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The answer's bytes (a CSV export); any status but 2xx is thrown as an `ApiRequestError`. */
+export async function requestBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  const response = await send(path, { ...options, headers: { Accept: "*/*", ...options.headers } });
+  await throwUnlessOk(response);
+  return response.blob();
+}
+
+async function throwUnlessOk(response: Response): Promise<void> {
   if (!response.ok) {
     let parsed: Partial<ApiError> = {};
     try {
@@ -84,10 +113,17 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const message = typeof parsed.message === "string" && parsed.message ? parsed.message : "";
     throw new ApiRequestError(response.status, message || response.statusText, Boolean(message), parsed.issues);
   }
+}
 
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+async function rawAnswer(path: string, options: RequestOptions): Promise<RawAnswer> {
+  const response = await send(path, options);
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's HTML error page or an empty body: the status still decides.
+  }
+  return { status: response.status, body, retryAfter: response.headers.get("Retry-After") };
 }
 
 export interface CastVoteRequest extends CastVoteInput {
@@ -130,9 +166,12 @@ export const api = {
 
   // voting and results
   ballotPositions: () => request<BallotPosition[]>("/vote/positions"),
-  myVotes: () => request<MyVote[]>("/vote/my-votes"),
+  myVotes: (signal?: AbortSignal) => request<MyVote[]>("/vote/my-votes", { signal, cache: signal ? "no-store" : undefined }),
   castVote: ({ idempotencyKey, ...body }: CastVoteRequest) =>
     request<CastVoteResponse>("/vote", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey } }),
+  /** The outbox's send of a queued vote (offline/install.ts): its answer as it came, for the sync engine to read. */
+  sendVote: ({ idempotencyKey, ...body }: CastVoteRequest, signal?: AbortSignal) =>
+    rawAnswer("/vote", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey }, signal, cache: "no-store" }),
   results: () => request<Results>("/vote/results"),
   chatToken: () => request<TokenResponse>("/vote/chat-token"),
   realtimeToken: () => request<TokenResponse>("/realtime/token"),

@@ -2,15 +2,16 @@
  * What a shared computer keeps of a voter once they are gone ("the shared lab
  * computer"):
  * - after 'Logout': nothing. The query cache, this user's IndexedDB rows (cached ballot, my
- *   votes, results, outcomes, marks, queued votes and ballot tickets) and their keys in
- *   localStorage are removed; the service worker's candidate photos stay (they are the
- *   election's, the same for everyone);
+ *   votes, results, outcomes, marks, queued votes and ballot tickets), the service worker's
+ *   copy of their ballot and votes, and their keys in localStorage are removed; the worker's
+ *   candidate photos stay (they are the election's, the same for everyone);
  * - after a session ends any other way (the server answered 401, another tab signed out):
  *   only the outbox, so a vote cast offline still goes when the voter signs in again.
  * The offline module is loaded only when there is something to clear, so /login's first load stays small.
  */
 import { loadOffline } from "../offline/app/load";
 import { withinTime } from "../offline/device-db";
+import { forgetWorkerCopies } from "../offline/worker-copy";
 import { session } from "./session";
 
 /**
@@ -53,6 +54,7 @@ function forgetStoredKeys(userId: string): void {
 /** 'Logout': everything of the user leaves this device, queued votes included. */
 export async function forgetUserOnDevice(userId: string): Promise<void> {
   forgetStoredKeys(userId);
+  await forgetWorkerCopies().catch(() => undefined);
   if (!hasIndexedDb()) return;
   const { getOffline } = await loadOffline();
   await getOffline().signedOut(userId, true);
@@ -61,6 +63,7 @@ export async function forgetUserOnDevice(userId: string): Promise<void> {
 /** Any other end of a session: keep only the votes waiting to be sent. */
 async function keepOnlyOutbox(userId: string): Promise<void> {
   forgetStoredKeys(userId);
+  await forgetWorkerCopies().catch(() => undefined);
   if (!hasIndexedDb()) return;
   const { getOffline } = await loadOffline();
   await getOffline().signedOut(userId);
@@ -75,6 +78,7 @@ export async function sweepSignedOutUsers(): Promise<void> {
   const { offlineDb, clearUserData } = await loadOffline();
   const db = offlineDb();
   const current = session.user()?._id ?? null;
+  if (!current) await forgetWorkerCopies().catch(() => undefined);
   const users = new Set<string>();
   for (const table of [db.cache, db.marks, db.outcomes]) {
     for (const id of await table.orderBy("userId").uniqueKeys()) users.add(String(id));

@@ -83,7 +83,7 @@ export const allCandidatesQuery = () =>
       ),
   });
 
-const myVotesFn = offlineRead("myVotes", api.myVotes);
+const myVotesFn = offlineRead("myVotes", () => api.myVotes());
 export const myVotesQuery = () => queryOptions({ queryKey: queryKeys.myVotes, queryFn: myVotesFn, networkMode: "always" });
 
 const resultsFn = offlineRead("results", api.results);
@@ -132,7 +132,7 @@ export function addMyVote(client: QueryClient, vote: MyVote) {
 export type { CastVoteResult, CastVoteVariables } from "./cast-vote";
 
 async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
-  if (signedInId() && hasIndexedDb()) return (await loadOffline()).castThroughOutbox(variables);
+  if (signedInId() && hasIndexedDb()) return (await loadOffline()).castVote(variables);
   return castDirect(variables);
 }
 

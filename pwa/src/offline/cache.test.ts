@@ -1,88 +1,79 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { MyVote } from "@evoting/shared";
-import { freshness, formatClock, isOfflineError, offlineNotice, offlineRead, readCached, readThrough } from "./cache";
-import { memoryIndexedDb } from "./test-support";
+import type { MyVote, UserProfile } from "@evoting/shared";
+import { session } from "../auth/session";
+import { fromDevice, keep } from "./app/runtime";
+import { freshness, formatClock, isOfflineError, offlineNotice, readCached } from "./cache";
+import { offlineDb } from "./db";
 
+// The runtime's `keep` and `fromDevice` are what data/queries.ts calls around every read a
+// voter needs offline: a good answer is kept, a failed one answered from the device.
 const votes: MyVote[] = [{ positionId: "p1", candidateId: "c1", candidateName: "Ada" }];
 const httpError = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
+const voter = (id: string): UserProfile => ({ _id: id, name: id, role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false });
+const signIn = (id: string) => session.signIn(`token-${id}-123456789012345678901`, voter(id));
 
-beforeEach(() => freshness.reset());
+beforeEach(async () => {
+  freshness.reset();
+  await offlineDb().cache.clear();
+});
 
-describe("readThrough", () => {
-  it("network first: a good answer is returned fresh and kept per user with its time", async () => {
-    const db = memoryIndexedDb().open();
-    const result = await readThrough("myVotes", "u1", async () => votes, { db, now: () => 5_000 });
-    expect(result).toEqual({ data: votes, fromCache: false, savedAt: 5_000 });
-    expect(await readCached("myVotes", "u1", db)).toEqual({ data: votes, fromCache: true, savedAt: 5_000 });
-    expect(await readCached("myVotes", "u2", db)).toBeNull();
+describe("a voter's reads on the device", () => {
+  it("a good answer is kept per user with its time, and fresh", async () => {
+    signIn("u1");
+    await keep("myVotes", "u1", votes, 5_000);
+    expect(await readCached("myVotes", "u1")).toEqual({ data: votes, fromCache: true, savedAt: 5_000 });
+    expect(await readCached("myVotes", "u2")).toBeNull();
+    expect(freshness.oldestCached()).toBeNull();
   });
 
-  it("falls back to the device copy when the network fails, saying how old it is", async () => {
-    const db = memoryIndexedDb().open();
-    await readThrough("myVotes", "u1", async () => votes, { db, now: () => 5_000 });
-    const offline = await readThrough("myVotes", "u1", () => Promise.reject(new TypeError("Failed to fetch")), { db, now: () => 9_000 });
-    expect(offline).toEqual({ data: votes, fromCache: true, savedAt: 5_000 });
-    expect(freshness.oldestCached()).toBe(5_000);
+  it("an answer that arrives after the voter signed out is not kept", async () => {
+    signIn("u1");
+    session.clear();
+    await keep("myVotes", "u1", votes, 5_000);
+    expect(await readCached("myVotes", "u1")).toBeNull();
+  });
 
-    const busy = await readThrough("myVotes", "u1", () => Promise.reject(httpError(503)), { db });
-    expect(busy.fromCache).toBe(true);
+  it("a failed read is answered from the device, saying how old it is (no network, 5xx)", async () => {
+    signIn("u1");
+    await keep("myVotes", "u1", votes, 5_000);
+    expect(await fromDevice("myVotes", "u1", new TypeError("Failed to fetch"))).toEqual(votes);
+    expect(freshness.oldestCached()).toBe(5_000);
+    expect(await fromDevice("myVotes", "u1", httpError(503))).toEqual(votes);
   });
 
   it("never answers one voter with another voter's copy", async () => {
-    const db = memoryIndexedDb().open();
-    await readThrough("myVotes", "u1", async () => votes, { db });
+    signIn("u1");
+    await keep("myVotes", "u1", votes, 5_000);
     const failure = new TypeError("Failed to fetch");
-    await expect(readThrough("myVotes", "u2", () => Promise.reject(failure), { db })).rejects.toBe(failure);
+    await expect(fromDevice("myVotes", "u2", failure)).rejects.toBe(failure);
   });
 
   it("does not hide real answers (401, 403, 404) behind old data", async () => {
-    const db = memoryIndexedDb().open();
-    await readThrough("myVotes", "u1", async () => votes, { db });
-    for (const status of [401, 403, 404]) {
-      await expect(readThrough("myVotes", "u1", () => Promise.reject(httpError(status)), { db })).rejects.toMatchObject({ status });
-    }
+    signIn("u1");
+    await keep("myVotes", "u1", votes, 5_000);
+    for (const status of [401, 403, 404]) await expect(fromDevice("myVotes", "u1", httpError(status))).rejects.toMatchObject({ status });
   });
 
   it("a failing IndexedDB does not break an online read", async () => {
-    const db = memoryIndexedDb().open();
-    vi.spyOn(db.cache, "put").mockRejectedValue(new Error("QuotaExceededError"));
+    signIn("u1");
+    vi.spyOn(offlineDb().cache, "put").mockRejectedValue(new Error("QuotaExceededError"));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    await expect(readThrough("myVotes", "u1", async () => votes, { db })).resolves.toMatchObject({ fromCache: false });
+    await expect(keep("myVotes", "u1", votes, 5_000)).resolves.toBeUndefined();
     expect(warn).toHaveBeenCalled();
-    warn.mockRestore();
   });
 
   it("tells the freshness store when a screen is back on live data", async () => {
-    const db = memoryIndexedDb().open();
+    signIn("u1");
+    const results = { totalRegisteredVoters: 0, totalVotesCast: 0, results: [], generatedAt: "" };
     const listener = vi.fn();
     const unsubscribe = freshness.subscribe(listener);
-    await readThrough("results", "u1", async () => ({ totalRegisteredVoters: 0, totalVotesCast: 0, results: [], generatedAt: "" }), { db, now: () => 1 });
-    await readThrough("results", "u1", () => Promise.reject(new TypeError("offline")), { db });
+    await keep("results", "u1", results, 1);
+    await fromDevice("results", "u1", new TypeError("offline"));
     expect(freshness.oldestCached()).toBe(1);
-    await readThrough("results", "u1", async () => ({ totalRegisteredVoters: 0, totalVotesCast: 0, results: [], generatedAt: "" }), { db, now: () => 2 });
+    await keep("results", "u1", results, 2);
     expect(freshness.oldestCached()).toBeNull();
     expect(listener).toHaveBeenCalledTimes(3);
     unsubscribe();
-  });
-});
-
-describe("offlineRead (a queryFn keeping the query's data shape)", () => {
-  it("returns plain data, from the device when offline, and bypasses the store when signed out", async () => {
-    const db = memoryIndexedDb().open();
-    let user: string | null = "u1";
-    let up = true;
-    const fetcher = vi.fn(async () => {
-      if (!up) throw new TypeError("Failed to fetch");
-      return votes;
-    });
-    const queryFn = offlineRead("myVotes", fetcher, () => user, { db, now: () => 7 });
-    expect(await queryFn()).toEqual(votes);
-    up = false;
-    expect(await queryFn()).toEqual(votes);
-    expect(freshness.oldestCached()).toBe(7);
-    user = null;
-    await expect(queryFn()).rejects.toThrow("Failed to fetch");
-    expect(await db.cache.count()).toBe(1);
   });
 });
 

@@ -1,25 +1,17 @@
 /**
- * Network first, device copy second: what the data layer (queries.ts) calls for every read a
- * voter needs offline. A good answer is stored per user with `savedAt`; when the network
- * fails, the stored copy is returned with `fromCache: true` so the screen can say
- * 'Offline: showing data from HH:MM'. Auth and other client errors are never masked by old
- * data: they are thrown as they came.
+ * The device's copy of each read a voter needs offline, per user with `savedAt`. The data layer
+ * (data/queries.ts) reads network first and, through the offline runtime (app/runtime.ts:
+ * `keep`, `fromDevice`), keeps a good answer here and answers from it when the network fails,
+ * with `fromCache: true` so the screen can say 'Offline: showing data from HH:MM'. Which
+ * failures may be answered from the device: `isOfflineError`.
  */
 import { offlineDb, type CacheData, type CacheKey, type EvotingDB } from "./db";
-import { freshness } from "./freshness";
 
 export interface Cached<T> {
   data: T;
   fromCache: boolean;
   /** Epoch ms the data left the server (now, for a fresh answer). */
   savedAt: number;
-}
-
-export interface ReadThroughOptions {
-  db?: EvotingDB;
-  now?: () => number;
-  /** Which failures may be answered from the device. Default: see `isOfflineError`. */
-  canFallBack?: (error: unknown) => boolean;
 }
 
 /**
@@ -32,56 +24,6 @@ export function isOfflineError(error: unknown): boolean {
     return status >= 500 || status === 408 || status === 429;
   }
   return true;
-}
-
-export async function readThrough<K extends CacheKey>(
-  key: K,
-  userId: string,
-  fetcher: () => Promise<CacheData[K]>,
-  options: ReadThroughOptions = {},
-): Promise<Cached<CacheData[K]>> {
-  const db = options.db ?? offlineDb();
-  const now = options.now ?? Date.now;
-  const canFallBack = options.canFallBack ?? isOfflineError;
-  try {
-    const data = await fetcher();
-    const savedAt = now();
-    try {
-      await db.cache.put({ userId, key, data, savedAt });
-    } catch (error) {
-      // A full or unavailable IndexedDB must not break an online read.
-      console.warn(`Could not keep ${key} for offline use`, error);
-    }
-    const fresh: Cached<CacheData[K]> = { data, fromCache: false, savedAt };
-    freshness.set(key, fresh);
-    return fresh;
-  } catch (error) {
-    if (!canFallBack(error)) throw error;
-    const stored = await readCached(key, userId, db).catch(() => null);
-    if (!stored) throw error;
-    freshness.set(key, stored);
-    return stored;
-  }
-}
-
-/**
- * A react-query `queryFn` with the same data shape as `fetcher`, read network first and kept
- * for the signed-in user (`getUserId`); with nobody signed in it is just `fetcher`. Whether the
- * answer came from the device is published on `freshness` for the offline notice.
- * Queries using it need `networkMode: "always"`, else react-query pauses them offline and
- * never reaches the device copy.
- */
-export function offlineRead<K extends CacheKey>(
-  key: K,
-  fetcher: () => Promise<CacheData[K]>,
-  getUserId: () => string | null,
-  options: ReadThroughOptions = {},
-): () => Promise<CacheData[K]> {
-  return async () => {
-    const userId = getUserId();
-    if (!userId) return fetcher();
-    return (await readThrough(key, userId, fetcher, options)).data;
-  };
 }
 
 /** The device copy alone (e.g. to render instantly before the network answers). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OutboxOutcome } from "./db";
 import { installOffline, type OfflineRuntime } from "./install";
-import { memoryIndexedDb } from "./test-support";
+import { appHttpOver, memoryIndexedDb } from "./test-support";
 
 /** Issue 11: a queued 'No' / 'Abstain' (and Yes) goes to the server as such, and counts once. */
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -61,13 +61,12 @@ function install(fetchImpl: typeof fetch) {
   const outcomes: OutboxOutcome[] = [];
   const events = new EventTarget() as unknown as Window;
   runtime = installOffline({
-    apiBase: "/api/",
+    http: appHttpOver(fetchImpl, "tok-1"),
     getToken: () => "tok-1",
     getUserId: () => "u1",
     onOutcome: (o) => outcomes.push(o),
     onUnauthorized: () => {},
     db,
-    fetch: fetchImpl,
     eventTarget: events,
     locks: null,
     castWaitMs: 500,

@@ -1,3 +1,4 @@
+import { appHttpOver } from "./test-support";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
 import { EvotingDB, evotingDb, type OutboxItem } from "./db";
@@ -134,7 +135,7 @@ describe("the device database (Dexie)", () => {
     // every later open of the database waits behind that upgrade.
     const stubborn = await rawOpen(factory.indexedDB, "evoting", 10);
     const upgrade = rawOpen(factory.indexedDB, "evoting", 20);
-    const runtime = installOffline({ apiBase: "/api", db, getToken: () => "t", getUserId: () => "u1", eventTarget: null, locks: null, fetch: () => Promise.reject(new TypeError("offline")) });
+    const runtime = installOffline({ http: appHttpOver(() => Promise.reject(new TypeError("offline")), "t"), db, getToken: () => "t", getUserId: () => "u1", eventTarget: null, locks: null });
     const started = Date.now();
     const cast = runtime.castVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { key: "k1", storeLimitMs: 300 });
     await expect(cast).rejects.toBeInstanceOf(StoreUnavailableError);

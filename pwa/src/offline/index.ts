@@ -9,10 +9,10 @@ export type { EvotingDB, CacheData, CacheKey, OutboxItem, OutboxOutcome, OutboxS
 export { queueVote, pendingVotes, unseenOutcomes, markOutcomeSeen, QueueRefusedError } from "./outbox";
 export { createSyncEngine, OUTBOX_LOCK } from "./sync";
 export type { SyncEngine, SyncStatus, SendResult } from "./sync";
-export { readThrough, readCached, writeCached, offlineRead, offlineNotice, formatClock, isOfflineError, freshness } from "./cache";
+export { readCached, writeCached, offlineNotice, formatClock, isOfflineError, freshness } from "./cache";
 export type { Cached } from "./cache";
 export { installOffline } from "./install";
-export type { OfflineRuntime, CastResult, InstallOfflineOptions } from "./install";
+export type { OfflineRuntime, CastResult, InstallOfflineOptions, OutboxHttp } from "./install";
 export { registerAppShell } from "./sw-registration";
 export type { AppShell, AppShellState } from "./sw-registration";
 export { toLocalVoteStates, watchVoteStates } from "./vote-states";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OutboxOutcome } from "./db";
 import { installOffline, type OfflineRuntime } from "./install";
-import { memoryIndexedDb } from "./test-support";
+import { appHttpOver, memoryIndexedDb, signInAs } from "./test-support";
 import { offlineText } from "./notices";
 
 const ada = { userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" };
@@ -20,13 +20,12 @@ function install(fetchImpl: typeof fetch, user: { id: string | null; token: stri
   const events = new EventTarget() as unknown as Window;
   const onUnauthorized = vi.fn();
   runtime = installOffline({
-    apiBase: "/api/",
+    http: appHttpOver(fetchImpl, user.token, user.id ?? "u1"),
     getToken: () => user.token,
     getUserId: () => user.id,
     onOutcome: (o) => outcomes.push(o),
     onUnauthorized,
     db,
-    fetch: fetchImpl,
     eventTarget: events,
     locks: null,
     castWaitMs: 2_000,
@@ -100,12 +99,14 @@ describe("installOffline", () => {
 
     user.id = "u2";
     user.token = "tok-2";
+    signInAs("tok-2", "u2");
     await runtime.engine.kick();
     expect(fetchImpl).not.toHaveBeenCalled();
 
     await runtime.signedOut("u2");
     user.id = "u1";
     user.token = "tok-1";
+    signInAs("tok-1", "u1");
     await runtime.signedIn("u1");
     expect(fetchImpl).toHaveBeenCalledTimes(1);
     expect(fetchImpl.mock.calls[0]![1]?.headers).toMatchObject({ Authorization: "Bearer tok-1" });
@@ -130,7 +131,7 @@ describe("installOffline", () => {
   it("outcomes settled before the UI listens are replayed to its first listener, once", async () => {
     const fetchImpl = vi.fn(async () => json(201, { message: "ok", vote: { positionId: "p1", candidateId: "c1", candidateName: "Ada" } }));
     const db = memoryIndexedDb().open();
-    runtime = installOffline({ apiBase: "/api", getToken: () => "t", getUserId: () => "u1", db, fetch: fetchImpl as typeof fetch, eventTarget: null, locks: null });
+    runtime = installOffline({ http: appHttpOver(fetchImpl as typeof fetch, "t"), getToken: () => "t", getUserId: () => "u1", db, eventTarget: null, locks: null });
     const result = await runtime.castVote(ada);
     expect(result.status).toBe("delivered");
     expect((await db.outcomes.get(result.item.key))?.seenAt).toBeNull();

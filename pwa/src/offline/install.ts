@@ -1,10 +1,11 @@
 /**
- * Wires the offline module into the running app: one database, one sync engine talking to
- * `POST {apiBase}/vote` with the stored bearer token, and the browser events that should make
- * it replay (connection back, tab focused or shown). The app calls `installOffline()` once at
+ * Wires the offline module into the running app: one database, one sync engine sending
+ * `POST /api/vote` through the app's API client (given as `http`, so this module imports
+ * nothing above it), and the browser events that should make it replay (connection back, tab
+ * focused or shown). The app calls `installOffline()` once at
  * start; everything else (queries, the vote page, the top bar) uses the returned object.
  */
-import { messages, type MyVote } from "@evoting/shared";
+import { messages, type CastVoteInput, type MyVote } from "@evoting/shared";
 import { freshness } from "./cache";
 import { clearUserData, forgetUser, offlineDb, type EvotingDB, type OutboxItem, type OutboxOutcome } from "./db";
 import { guardQueuedVotes } from "./keep";
@@ -16,9 +17,17 @@ import { indexedDbOutbox } from "./outbox-store";
 import { watchVoteStates, type LocalVoteStates } from "./vote-states";
 import { choiceBody } from "../lib/vote-body";
 
+/** The two calls the sync engine makes, as the app's API client (api/client.ts) makes them. */
+export interface OutboxHttp {
+  /** `POST /vote` with the bearer token and the `Idempotency-Key`; the answer as it came. */
+  sendVote(vote: CastVoteInput & { idempotencyKey: string }, signal: AbortSignal): Promise<SendResult>;
+  /** `GET /vote/my-votes` with the bearer token; throws unless 2xx. */
+  myVotes(signal: AbortSignal): Promise<MyVote[]>;
+}
+
 export interface InstallOfflineOptions {
-  /** The API base, e.g. '/api' (api-client's API_BASE). */
-  apiBase: string;
+  http: OutboxHttp;
+  /** The session's token; a vote is sent only while its own voter's session holds one. */
   getToken: () => string | null;
   getUserId: () => string | null;
   /** Called once per settled vote; same as an early `subscribeOutcomes`. */
@@ -26,7 +35,6 @@ export interface InstallOfflineOptions {
   /** The server refused the token while replaying (sign the user out like any other 401). */
   onUnauthorized?: () => void;
   db?: EvotingDB;
-  fetch?: typeof fetch;
   /** Where online/focus/visibility events come from; null in tests that kick by hand. */
   eventTarget?: Pick<Window, "addEventListener" | "removeEventListener"> | null;
   locks?: LockManagerLike | null;
@@ -88,51 +96,32 @@ function timeoutSignal(ms: number): AbortSignal {
 
 export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
   const db = options.db ?? offlineDb();
-  const fetchImpl = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  const base = options.apiBase.replace(/\/$/, "");
   const requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
   const castWaitMs = options.castWaitMs ?? 10_000;
   const target = options.eventTarget === undefined ? (typeof window === "undefined" ? null : window) : options.eventTarget;
   const now = options.now ?? Date.now;
 
-  const authHeaders = (): Record<string, string> | null => {
-    const token = options.getToken();
-    return token ? { Authorization: `Bearer ${token}`, Accept: "application/json" } : null;
-  };
+  const signedInAs = (userId: string) => Boolean(options.getToken()) && options.getUserId() === userId;
 
   const send = async (item: OutboxItem): Promise<SendResult> => {
-    const headers = authHeaders();
     // A vote is only ever sent with its own voter's token; anything else waits for them.
-    if (!headers || options.getUserId() !== item.userId) {
-      return { status: 401, body: { message: messages.sessionExpired } };
-    }
-    const response = await fetchImpl(`${base}/vote`, {
-      method: "POST",
-      headers: { ...headers, "Content-Type": "application/json", "Idempotency-Key": item.key },
-      body: JSON.stringify({
+    if (!signedInAs(item.userId)) return { status: 401, body: { message: messages.sessionExpired } };
+    const answer = await options.http.sendVote(
+      {
         positionId: item.positionId,
         ...choiceBody(item),
         ...(item.ballotTicket ? { ballotTicket: item.ballotTicket } : {}),
-      }),
-      cache: "no-store",
-      signal: timeoutSignal(requestTimeoutMs),
-    });
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      // A proxy's HTML error page or an empty body: the status still decides.
-    }
-    if (response.status === 401) options.onUnauthorized?.();
-    return { status: response.status, body, retryAfter: response.headers.get("Retry-After") };
+        idempotencyKey: item.key,
+      } as CastVoteInput & { idempotencyKey: string },
+      timeoutSignal(requestTimeoutMs),
+    );
+    if (answer.status === 401) options.onUnauthorized?.();
+    return answer;
   };
 
   const fetchMyVotes = async (userId: string): Promise<MyVote[]> => {
-    const headers = authHeaders();
-    if (!headers || options.getUserId() !== userId) throw new Error("Not signed in as this voter");
-    const response = await fetchImpl(`${base}/vote/my-votes`, { headers, cache: "no-store", signal: timeoutSignal(requestTimeoutMs) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return (await response.json()) as MyVote[];
+    if (!signedInAs(userId)) throw new Error("Not signed in as this voter");
+    return options.http.myVotes(timeoutSignal(requestTimeoutMs));
   };
 
   const settled = new Map<string, (outcome: OutboxOutcome) => void>();

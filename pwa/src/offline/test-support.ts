@@ -8,6 +8,10 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { evotingDb, type CacheEntry, type OutboxItem, type OutboxOutcome, type PositionMark } from "./db";
 import { authHold, claimFrom, resumed, retryPatch, settledRows, votesAfter, type OutboxStore } from "./outbox-store";
 import type { LockManagerLike, SendResult, Timers } from "./sync";
+import { vi } from "vitest";
+import { session } from "../auth/session";
+import { outboxHttp } from "./app/runtime";
+import type { OutboxHttp } from "./install";
 
 /** A fresh, empty IndexedDB; call `open()` again for a second tab on the same database. */
 export function memoryIndexedDb() {
@@ -185,4 +189,19 @@ export function memoryOutbox() {
       return item;
     },
   };
+}
+
+/**
+ * The outbox's HTTP as the app gives it (the app's API client, api/client.ts) over `fetchImpl`,
+ * signed in with `token` when there is one: tests see the requests the app really sends.
+ */
+export function appHttpOver(fetchImpl: typeof fetch, token: string | null, userId = "u1"): OutboxHttp {
+  vi.stubGlobal("fetch", fetchImpl);
+  if (token) signInAs(token, userId);
+  return outboxHttp;
+}
+
+/** Signs the app's session in as `userId` with `token`. */
+export function signInAs(token: string, userId: string): void {
+  session.signIn(token, { _id: userId, name: userId, role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false });
 }

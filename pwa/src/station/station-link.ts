@@ -4,7 +4,7 @@
  * the server said so (revoked, officer unassigned, session closed). A tiny external store.
  */
 import { messages } from "@evoting/shared";
-import { API_BASE, ApiRequestError } from "../api/client";
+import { ApiRequestError, request } from "../api/client";
 import { stationApi } from "./station-api";
 import { stationSession } from "./station-session";
 
@@ -59,7 +59,7 @@ export async function checkLink(): Promise<void> {
   const live = stationSession.get();
   try {
     if (live) await stationApi.status(live.sessionId, AbortSignal.timeout(PING_MS));
-    else if (!(await fetch(`${API_BASE}/health`, { signal: AbortSignal.timeout(PING_MS) })).ok) throw new Error("unhealthy");
+    else await request("/health", { signal: AbortSignal.timeout(PING_MS), signOutOn401: false });
     stationLink.heard(true);
   } catch (error) {
     if (live && heardFrom(error)) stationLink.ended(live.station._id, error.message);

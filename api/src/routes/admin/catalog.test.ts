@@ -69,6 +69,27 @@ describe("positions", () => {
     expect((await post({ title: "P", startTime: "yesterday", endTime: "2026-03-02T10:00:00Z" })).status).toBe(400);
   });
 
+  it("takes Allow abstain on create, off when omitted; refuses an unknown field on create and edit, storing nothing", async () => {
+    const window = { startTime: "2026-03-02T10:00:00Z", endTime: "2026-03-02T11:00:00Z" };
+    const post = (json: unknown) => t.request("/admin/positions", { method: "POST", token: admin, json });
+    const withAbstain = await post({ title: "Treasurer", ...window, allowAbstain: true });
+    expect(withAbstain.status).toBe(201);
+    expect(await withAbstain.json()).toMatchObject({ title: "Treasurer", allowAbstain: true });
+    expect(await (await post({ title: "Secretary", ...window })).json()).toMatchObject({ allowAbstain: false });
+    expect((await post({ title: "Bad", ...window, allowAbstain: "yes" })).status).toBe(400);
+
+    const before = await (await t.request("/admin/positions", { token: admin })).json();
+    const secretary = before.find((p: { title: string }) => p.title === "Secretary");
+    expect(Object.fromEntries(before.map((p: { title: string; allowAbstain: boolean }) => [p.title, p.allowAbstain]))).toEqual({ Treasurer: true, Secretary: false });
+    const typo = await post({ title: "Typo", ...window, allowAbstian: true });
+    expect(typo.status).toBe(400);
+    expect((await typo.json()).message).toMatch(/allowAbstian/);
+    const edit = await t.request(`/admin/positions/${secretary._id}`, { method: "PATCH", token: admin, json: { allowAbstian: true } });
+    expect(edit.status).toBe(400);
+    expect((await edit.json()).message).toMatch(/allowAbstian/);
+    expect(await (await t.request("/admin/positions", { token: admin })).json()).toEqual(before);
+  });
+
   it("a position holding ballots cannot be deleted (409, nothing changed); one without goes with its candidates", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada", "Grace"], "President");
     const other = await t.openElection(admin, ["Linus"], "Secretary");

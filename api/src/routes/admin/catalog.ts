@@ -66,13 +66,14 @@ export function catalogRoutes(deps: Deps) {
       const liveCount = resolveLiveCount(method.method, false, input.liveCount);
       if (typeof liveCount === "string") fail(400, liveCount);
       if (input.verifiable && method.method === "ranked") fail(400, verifiableMessages.ranked);
-      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), ...method, liveCount };
+      const allowAbstain = input.allowAbstain ?? false;
+      const row = { id: randomUUID(), title, startTime: Date.parse(startTime), endTime: Date.parse(endTime), createdAt: clock.now(), allowAbstain, ...method, liveCount };
       const belenios = input.verifiable ? { uuid: generateUuid(), state: "setup" as const } : null;
       await database.writer.submit([
         {
-          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, method, seats, question, pass_threshold, live_count, election_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
-          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
+          sql: `INSERT INTO positions (id, title, start_time, end_time, created_at, allow_abstain, method, seats, question, pass_threshold, live_count, election_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${CURRENT_ELECTION_SQL})`,
+          args: [row.id, row.title, row.startTime, row.endTime, row.createdAt, allowAbstain ? 1 : 0, row.method, row.seats, row.question, row.passThreshold, row.liveCount ? 1 : 0],
         },
         ...(belenios ? [{ sql: "INSERT INTO belenios_positions (position_id, uuid) VALUES (?, ?)", args: [row.id, belenios.uuid] }] : []),
         bumpResultsVersionSql,
@@ -83,7 +84,7 @@ export function catalogRoutes(deps: Deps) {
       await audit(deps, c, {
         action: "position.create",
         target: `position:${row.id} "${row.title}"`,
-        summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}${describeMethod(row)}`,
+        summary: `Created position ${row.title}, voting ${new Date(row.startTime).toISOString()} to ${new Date(row.endTime).toISOString()}${allowAbstain ? ", abstaining allowed" : ""}${describeMethod(row)}`,
       });
       return c.json({ ...toPosition(row), ...(belenios ? { belenios } : {}), message: messages.createPositionSuccess }, 201);
     })

@@ -125,7 +125,7 @@ describe("ranked", () => {
     await userEvent.click(screen.getByRole("button", { name: "Download ballots (BLT)" }));
     await vi.waitFor(() => expect(createObjectURL).toHaveBeenCalled());
     expect(fetch.mock.calls[0][0]).toBe("/api/admin/positions/chair/ballots.blt");
-    expect((fetch.mock.calls[0][1] as RequestInit).headers).toEqual({ Authorization: "Bearer token-123456789012345678901" });
+    expect((fetch.mock.calls[0][1] as RequestInit).headers).toMatchObject({ Authorization: "Bearer token-123456789012345678901" });
   });
 });
 

@@ -1,5 +1,4 @@
 import type { ButtonHTMLAttributes } from "react";
-import { useFocusOnMount } from "../../hooks/use-focus-on-mount";
 import { cx } from "../../lib/cx";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost" | "danger-ghost";
@@ -34,6 +33,5 @@ interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 export function Button({ variant, size, className, type = "button", ...props }: ButtonProps) {
-  const ref = useFocusOnMount<HTMLButtonElement>(props.autoFocus);
-  return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
+  return <button type={type} className={buttonClass(variant, size, className)} {...props} />;
 }

@@ -1,5 +1,4 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
-import { useFocusOnMount } from "../../hooks/use-focus-on-mount";
 import { cx } from "../../lib/cx";
 
 export const inputClass =
@@ -68,12 +67,10 @@ interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, "id
 }
 
 export function TextField({ label, error, hint, className, ...input }: TextFieldProps) {
-  const ref = useFocusOnMount<HTMLInputElement>(input.autoFocus);
   return (
     <FieldShell label={label} error={error} hint={hint}>
       {({ id, describedBy, invalid }) => (
         <input
-          ref={ref}
           id={id}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}

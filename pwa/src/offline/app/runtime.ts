@@ -16,13 +16,15 @@ import {
   type CacheData,
   type CacheKey,
   type OfflineRuntime,
+  type OutboxHttp,
   offlineText,
 } from "..";
-import { API_BASE, ApiRequestError } from "../../api/client";
+import { api, ApiRequestError } from "../../api/client";
 import { setOutboxBusy } from "./shell";
 import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
 import { choiceFields } from "../../lib/vote-body";
 import { StoreUnavailableError } from "../device-db";
+import { readWorkerCopy, WORKER_COPY_PATHS, type WorkerCopyKey } from "../worker-copy";
 import { session } from "../../auth/session";
 
 export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
@@ -33,13 +35,16 @@ export const currentUserId = (): string | null => session.user()?._id ?? null;
 /** False where IndexedDB is missing (some private modes): casting then goes straight to the API. */
 export const offlineAvailable = (): boolean => typeof indexedDB !== "undefined";
 
+/** The sync engine's two calls, made by the app's one API client. */
+export const outboxHttp: OutboxHttp = { sendVote: (vote, signal) => api.sendVote(vote, signal), myVotes: (signal) => api.myVotes(signal) };
+
 let runtime: OfflineRuntime | null = null;
 let stopWatchingSession: (() => void) | null = null;
 
 export function getOffline(): OfflineRuntime {
   if (runtime) return runtime;
   const created = installOffline({
-    apiBase: API_BASE,
+    http: outboxHttp,
     getToken: session.token,
     getUserId: currentUserId,
     // The server refused the token while replaying: signed out like any other 401.
@@ -86,10 +91,19 @@ export async function keep<K extends CacheKey>(key: K, userId: string, data: Cac
  */
 export async function fromDevice<K extends CacheKey>(key: K, userId: string, error: unknown): Promise<CacheData[K]> {
   if (!isOfflineError(error)) throw error;
-  const stored = await readCached(key, userId).catch(() => null);
-  if (!stored) throw error;
-  freshness.set(key, stored);
-  return stored.data;
+  const [stored, workerCopy] = await Promise.all([readCached(key, userId).catch(() => null), readWorkerCopyOf(key)]);
+  // The newer of the two: the worker keeps an answer as it passes, the page once it is idle.
+  const best = workerCopy && (!stored || workerCopy.savedAt > stored.savedAt) ? { ...workerCopy, fromCache: true } : stored;
+  if (!best) throw error;
+  freshness.set(key, best);
+  return best.data;
+}
+
+/** The service worker's copy of a ballot or my-votes answer for this session, if it holds one. */
+async function readWorkerCopyOf<K extends CacheKey>(key: K): Promise<{ data: CacheData[K]; savedAt: number } | null> {
+  const token = session.token();
+  if (!token || !(key in WORKER_COPY_PATHS)) return null;
+  return readWorkerCopy<CacheData[K]>(key as WorkerCopyKey, `Bearer ${token}`).catch(() => null);
 }
 
 /** A results snapshot from the live stream is as fresh as a read: keep it and say so. */
@@ -113,7 +127,7 @@ export const STORE_LIMIT_MS = 3_000;
  * When the device store does not answer, the vote goes straight to the API with the same
  * idempotency key while online, and the voter is told plainly when offline.
  */
-export async function castThroughOutbox(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
+export async function castVote(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
   const userId = currentUserId();
   if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
   const { positionId, ballotTicket } = variables;

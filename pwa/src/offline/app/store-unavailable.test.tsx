@@ -15,7 +15,7 @@ import { VotePage } from "../../screens/VotePage";
 import { session } from "../../auth/session";
 import { evotingDb } from "../db";
 import { offlineText } from "../notices";
-import { castThroughOutbox } from "./runtime";
+import { castVote } from "./runtime";
 
 const hour = 3_600_000;
 const voter: UserProfile = { _id: "u1", name: "Ada", role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false };
@@ -88,7 +88,7 @@ describe("the device store does not answer", () => {
     const onLine = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
     const post = vi.fn();
     mockFetch({ "POST /api/vote": post });
-    await expect(castThroughOutbox({ positionId: "p1", candidateId: "c1", candidateName: "Amaka Nwosu" }, 200)).rejects.toMatchObject({
+    await expect(castVote({ positionId: "p1", candidateId: "c1", candidateName: "Amaka Nwosu" }, 200)).rejects.toMatchObject({
       message: offlineText.storeUnavailable,
     });
     expect(post).not.toHaveBeenCalled();

@@ -27,12 +27,14 @@ export function CreatePositionPage() {
   const { values, setErrors, field, reset } = useFormFields(empty);
   const [methodErrors, setMethodErrors] = useState<FieldErrors<MethodField>>({});
   const [method, setMethod] = useState(defaultMethodValues);
+  const [allowAbstain, setAllowAbstain] = useState(false);
 
   const create = useMutation({
     mutationFn: api.createPosition,
     onSuccess: () => {
       reset();
       setMethod(defaultMethodValues);
+      setAllowAbstain(false);
       notifySuccess(messages.createPositionSuccess);
       void invalidateElectionData(client);
     },
@@ -46,6 +48,8 @@ export function CreatePositionPage() {
       title: values.title,
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
+      // Only when ticked: left alone, the request is the spec's.
+      ...(allowAbstain ? { allowAbstain } : {}),
       ...methodBody(method),
     });
     if (!parsed.success) {
@@ -78,6 +82,10 @@ export function CreatePositionPage() {
             <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
             <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
           </div>
+          <label className="flex items-center gap-3 text-sm font-medium text-slate-800">
+            <input type="checkbox" className="size-4 accent-indigo-600" checked={allowAbstain} onChange={(e) => setAllowAbstain(e.target.checked)} />
+            Allow Abstain
+          </label>
           <MethodFields values={method} onChange={setMethod} errors={methodErrors} />
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Position"}

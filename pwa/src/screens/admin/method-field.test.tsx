@@ -1,5 +1,5 @@
 /** Create/Edit Position's 'Voting Method': the spec's request when left alone, each method's fields, the freeze message. */
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
 import { messages, type Position, type UserProfile } from "@evoting/shared";
@@ -52,6 +52,19 @@ describe("Create Position's Voting Method", () => {
     expect(await screen.findByText(messages.createPositionSuccess)).toBeInTheDocument();
     expect(posts).toHaveLength(1);
     expect(Object.keys(posts[0]).sort()).toEqual(["endTime", "startTime", "title"]);
+  });
+
+  test("Allow Abstain, when ticked, is sent with the new position and cleared with the form", async () => {
+    const { posts, u } = createPage();
+    await fillWindow(u, "Treasurer");
+    const abstain = screen.getByRole("checkbox", { name: "Allow Abstain" });
+    expect(abstain).not.toBeChecked();
+    await u.click(abstain);
+    await u.click(screen.getByRole("button", { name: "Create Position" }));
+    expect(await screen.findByText(messages.createPositionSuccess)).toBeInTheDocument();
+    expect(posts).toHaveLength(1);
+    expect(posts[0]).toMatchObject({ title: "Treasurer", allowAbstain: true });
+    await waitFor(() => expect(screen.getByRole("checkbox", { name: "Allow Abstain" })).not.toBeChecked());
   });
 
   test("ranked takes seats and the live count; a referendum needs its question and takes a threshold", async () => {

@@ -21,8 +21,9 @@ export function receiptRoutes(deps: Deps) {
     const [position] = await deps.database.db.select({ endTime: positions.endTime }).from(positions).where(eq(positions.id, positionId));
     if (!position) return fail(404, messages.positionNotFound);
     if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(403, messages.receiptsNotYet);
-    const receipts = await deps.receiptLists.of(positionId);
-    // Ballots still waiting for the mixer (it applies a closed position's rest within a second).
+    // A closed position's waiting ballots are all due: apply them now rather than answer 'not yet'
+    // until the mixer's timer comes round.
+    const receipts = (await deps.receiptLists.of(positionId)) ?? (await deps.mixer.mix().then(() => deps.receiptLists.of(positionId)));
     if (!receipts) fail(403, messages.receiptsNotYet);
     return c.json({ positionId, total: receipts.length, receipts } satisfies ReceiptList);
   });

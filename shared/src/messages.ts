@@ -195,6 +195,8 @@ export const messages = {
   stationPasswordWrong: "Wrong password",
   stationBallotHeld: "Held for the election committee: this station device was reported lost",
   stationBallotRejected: "Rejected by the election committee: this station device was reported lost",
+  stationBallotHeldTooLate:
+    "Not counted: this station device was reported lost, and the results have been declared, so the election committee can no longer decide its ballots",
   stationDeviceNotFound: "Station device not found",
   stationDeviceLost: "Station device reported lost: its ballots arriving from now on are held for the committee",
   stationDeviceLostFailed: "Failed to report the station device lost",

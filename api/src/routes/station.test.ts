@@ -550,6 +550,63 @@ describe("a station device reported lost", () => {
   });
 });
 
+describe("a station device reported lost, once the results are declared", () => {
+  const HOUR = 3_600_000;
+  const declare = () => t.request("/admin/election/declare", { method: "POST", token: admin });
+
+  /** A lost device holding one ballot cast before the report, and voting closed for good (past the grace). */
+  async function lostAndClosed() {
+    const settings = await (await t.request("/election", { token: admin })).json();
+    const window = { startTime: new Date(t.clock.now() - HOUR).toISOString(), endTime: new Date(t.clock.now() + HOUR).toISOString() };
+    expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, ...window } })).status).toBe(200);
+    const s = await setUp();
+    const ballot = seal(s.session, s.voterId, [s.choice]);
+    t.clock.advance(1_000);
+    expect((await t.request(`/admin/stations/devices/${s.session.sessionId}/lost`, { method: "POST", token: admin })).status).toBe(200);
+    t.clock.advance(HOUR + t.deps.config.voteGraceMs + 1);
+    return { ...s, ballot };
+  }
+
+  it("refuses its ballot with 409 and stores nothing: the declared result is final, and the committee is left nothing it cannot decide", async () => {
+    const s = await lostAndClosed();
+    expect((await declare()).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await deliver(s.officer.token, s.ballot);
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { message: string }).message).toBe(messages.stationBallotHeldTooLate);
+    }
+    for (const table of ["disputed_ballots", "station_ballots", "participations", "pending_ballots"]) expect(await count(`SELECT COUNT(*) AS n FROM ${table}`)).toBe(0);
+    const devices = (await (await t.request("/admin/stations/devices", { token: admin })).json()) as StationDevice[];
+    expect(devices).toEqual([expect.objectContaining({ _id: s.session.sessionId, lostAt: expect.any(String), held: { total: 0, positions: [] } })]);
+    expect(await count("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'station.held'")).toBe(0);
+  });
+
+  it("a ballot held while the results are being declared stops the declaration: the committee decides it first", async () => {
+    const s = await lostAndClosed();
+    // The ballot arrives after the declaration counted no held ballot, before its archive is written.
+    const { integrity } = t.deps;
+    const run = integrity.run.bind(integrity);
+    let arrived: Response | null = null;
+    integrity.run = async (trigger) => {
+      arrived ??= await deliver(s.officer.token, s.ballot);
+      return run(trigger);
+    };
+    const raced = await declare();
+    expect(raced.status).toBe(409);
+    expect(((await raced.json()) as { message: string }).message).toBe(messages.declareHeldBallots);
+    expect(arrived!.status).toBe(200);
+    expect(((await arrived!.json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ counted: false, message: messages.stationBallotHeld })]);
+    expect(await count("SELECT COUNT(*) AS n FROM elections WHERE state = 'declared'")).toBe(0);
+
+    const decided = await t.request(`/admin/stations/devices/${s.session.sessionId}/held`, { method: "POST", token: admin, json: { decision: "reject" } });
+    expect(decided.status).toBe(200);
+    expect((await declare()).status).toBe(200);
+    expect(await count("SELECT COUNT(*) AS n FROM disputed_ballots")).toBe(0);
+    // Decided before the declaration: its answer stands.
+    expect(((await (await deliver(s.officer.token, s.ballot)).json()) as StationBallotAnswer).outcomes).toEqual([expect.objectContaining({ message: messages.stationBallotRejected })]);
+  });
+});
+
 describe("a station session its device closed", () => {
   it("counts afterwards only the ballots the device said it still held: its key makes no new ballot that counts", async () => {
     const s = await setUp();

@@ -95,10 +95,12 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
     await database.writer.submit([
       {
         sql: `INSERT INTO election_archives (election_id, declared_at, results_csv, results_sha256, audit_seq, audit_hash, record, mac)
-              SELECT id, ?, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}`,
+              SELECT id, ?, ?, ?, ?, ?, ?, ? FROM elections WHERE id = ? AND state = 'open' AND id = ${CURRENT_ELECTION_SQL}
+                AND NOT EXISTS (SELECT 1 FROM disputed_ballots)`,
         args: [now, csv, csvSha256, head.headSeq, head.head, recordJson, mac, election.id],
       },
-      onlyIfOneRow("the election was declared at the same time"),
+      // Also undone by a ballot held from a lost device since the check above: the committee decides it first.
+      onlyIfOneRow("the election was declared, or a ballot held, at the same time"),
       {
         sql: `UPDATE elections SET state = 'declared', declared_at = ?, title = ?, subtitle = ?, start_time = ?, end_time = ?
                WHERE id = ? AND state = 'open'`,
@@ -110,8 +112,9 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
       bumpResultsVersionSql,
     ]);
   } catch (error) {
-    // The guard's failure: another process declared it first.
+    // The guard's failure: another process declared it first, or a lost device's ballot was held.
     if ((await currentElection(database)).state !== "open") return { refused: messages.electionAlreadyDeclared };
+    if ((await database.db.$count(disputedBallots)) > 0) return { refused: messages.declareHeldBallots };
     throw error;
   }
   return undefined;

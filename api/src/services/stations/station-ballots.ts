@@ -34,6 +34,7 @@ import type { Keys } from "../../security/keys.ts";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { disputedBallots, stationBallots } from "../../db/schema.ts";
+import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { listPositions } from "../election/catalog.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
@@ -66,9 +67,9 @@ export function openStationBallot(keys: Keys, sealed: SealedStationBallot): Stat
  */
 export type StationDelivery =
   | { kind: "answer"; answer: StationBallotAnswer; fresh: boolean; station: { id: string; name: string }; held?: boolean }
-  | { kind: "refused"; status: 400 | 403 | 404; message: string; final: boolean };
+  | { kind: "refused"; status: 400 | 403 | 404 | 409; message: string; final: boolean };
 
-const refused = (status: 400 | 403 | 404, message: string, final = false): StationDelivery => ({ kind: "refused", status, message, final });
+const refused = (status: 400 | 403 | 404 | 409, message: string, final = false): StationDelivery => ({ kind: "refused", status, message, final });
 
 export interface DeliverInput {
   sealed: SealedStationBallot;
@@ -167,6 +168,11 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
  * A ballot of a device reported lost, held sealed for the committee: nothing counted, nothing
  * settled (no station_ballots row), so the committee's decision is the answer that stays. The
  * device may let it go: the server has it.
+ *
+ * Held only while the current election is open, judged in the insert itself: once the results
+ * are declared the committee can decide nothing (the declared result is final), so a held row
+ * would stay undecided for good. Such a ballot is refused with nothing stored; the device keeps
+ * it, as evidence of what it took.
  */
 async function hold(
   database: Database,
@@ -177,10 +183,14 @@ async function hold(
 ): Promise<StationDelivery> {
   const [inserted] = await database.writer.submit([
     {
-      sql: "INSERT OR IGNORE INTO disputed_ballots (id, session_id, sealed, positions) VALUES (?, ?, ?, ?)",
+      sql: `INSERT OR IGNORE INTO disputed_ballots (id, session_id, sealed, positions)
+            SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM elections WHERE id = ${CURRENT_ELECTION_SQL} AND state = 'open')`,
       args: [ballotId, sealed.sessionId, JSON.stringify(sealed), JSON.stringify(outcomes.map((o) => o.positionId))],
     },
   ]);
+  if (inserted.rowsAffected === 0 && (await database.db.$count(disputedBallots, eq(disputedBallots.id, ballotId))) === 0) {
+    return refused(409, messages.stationBallotHeldTooLate);
+  }
   const answer: StationBallotAnswer = { ballotId, voter: { matricNumber: "", name: "" }, outcomes };
   return { kind: "answer", answer, fresh: inserted.rowsAffected === 1, station, held: true };
 }

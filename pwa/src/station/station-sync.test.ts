@@ -112,6 +112,21 @@ describe("station device", () => {
     expect((await db.delivered.toArray()).filter((d) => d.counted === 1)).toHaveLength(3);
   });
 
+  it("lets go, listed as refused, a lost device's ballot the server can no longer hold once the results are declared, and goes on", async () => {
+    const db = freshDb();
+    const [late, next] = await Promise.all(["001", "002"].map(sealed));
+    await queueBallot(db, { ...late, queuedAt: 1 });
+    await queueBallot(db, { ...next, queuedAt: 2 });
+    const deliver = vi.fn(async (ballotId: string) => {
+      if (ballotId === late.ballotId) throw new ApiRequestError(409, messages.stationBallotHeldTooLate, true);
+      return answer(next, true);
+    });
+    await flushStationQueue({ db, deliver, now: () => 5 });
+    expect(await db.queue.count()).toBe(0);
+    expect((await db.refusals.toArray()).map((r) => [r.voter.name, r.message])).toEqual([["Voter 001", messages.stationBallotHeldTooLate]]);
+    expect(deliver).toHaveBeenCalledTimes(2);
+  });
+
   it("a network error ends the pass: nothing behind it is tried until the next one", async () => {
     const db = freshDb();
     const [a, b] = await Promise.all(["001", "002"].map(sealed));

@@ -5,7 +5,8 @@
  *
  * A ballot leaves the device only when the server has decided it: counted, or refused for
  * its own reason (already voted, not eligible, its station revoked, cast outside an
- * officer's sign-in: all come back as an answer), or an envelope that can never open. Every
+ * officer's sign-in: all come back as an answer), or a ballot that can never be decided (an
+ * envelope that can never open; a device reported lost, once the results are declared). Every
  * other failure (no network, the wrong person signed in, server busy) keeps it queued with
  * the reason shown, until an officer of its station delivers it or an admin imports it.
  *
@@ -30,8 +31,14 @@ const defaults = (): SyncDeps => ({ db: stationDb(), deliver: stationApi.deliver
 /** Shown for a ballot kept because the server could not be reached. */
 export const NO_NETWORK = "Waiting for the network";
 
-/** The one answer without a decision that still lets a ballot go: its envelope can never be opened. */
-const isUnreadable = (error: unknown) => error instanceof ApiRequestError && error.status === 400 && error.message === messages.stationBallotInvalid;
+/**
+ * The answers without a decision that still let a ballot go, listed as refused: no delivery can
+ * ever decide it (its envelope can never be opened; its device was reported lost and the results
+ * are declared, so the committee can no longer decide it).
+ */
+const isNeverDecided = (error: unknown) =>
+  error instanceof ApiRequestError &&
+  ((error.status === 400 && error.message === messages.stationBallotInvalid) || (error.status === 409 && error.message === messages.stationBallotHeldTooLate));
 
 /** Answers about this request, not the ballot: the next ballot may fare differently, so the pass goes on. */
 const isAboutTheBallot = (error: ApiRequestError) => error.status === 403 || error.status === 404 || error.status === 400;
@@ -66,7 +73,7 @@ async function pass(deps: SyncDeps): Promise<void> {
       stationLink.heard(true);
       await settle(deps.db, item, answer, deps.now());
     } catch (error) {
-      if (isUnreadable(error)) {
+      if (isNeverDecided(error)) {
         stationLink.heard(true);
         await refuseWhole(deps.db, item, (error as ApiRequestError).message, deps.now());
         continue;

@@ -639,7 +639,10 @@ export const beleniosTrustees = sqliteTable("belenios_trustees", {
   server: integer("server", { mode: "boolean" }).notNull().default(sql`0`),
 });
 
-/** The public credentials a position accepts (the credential authority's upload). */
+/**
+ * The public credentials a position accepts (the credential authority's upload). WITHOUT ROWID
+ * (migration 0025): the upload's order is often the authority's voter list's.
+ */
 export const beleniosCredentials = sqliteTable(
   "belenios_credentials",
   {
@@ -654,6 +657,8 @@ export const beleniosCredentials = sqliteTable(
 /**
  * The public board: the archive's records in order (payloads and events). Append-only; each
  * member's name is the SHA-256 of its content, and each event names the one before it.
+ * WITHOUT ROWID (migration 0025): stored by board and `seq`, the positions' boards are not
+ * interleaved as ballots came, which would pair one voter's ballots across positions.
  */
 export const beleniosRecords = sqliteTable(
   "belenios_records",
@@ -670,9 +675,11 @@ export const beleniosRecords = sqliteTable(
 );
 
 /**
- * One ballot per credential and one per voter. The two tables are written in the same commit
- * but share no key: the voter row says that a voter voted here, the ballot row which credential
- * did, and nothing joins them.
+ * One ballot per credential and one per voter. The two tables are written in the same commit as
+ * the ballot's board records but share no key: the voter row says that a voter voted here, the
+ * ballot row which credential did, and nothing joins them. Both are WITHOUT ROWID (migration
+ * 0025), so neither's storage order follows the board's: a rowid table's order would line each
+ * voter up with a ballot that a server trustee can decrypt.
  */
 export const beleniosBallots = sqliteTable(
   "belenios_ballots",

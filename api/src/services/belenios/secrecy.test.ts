@@ -1,0 +1,214 @@
+/**
+ * Ballot secrecy of verifiable positions against a backup copy of the database. The server is
+ * the only trustee, so whoever holds the server's key can decrypt any single ballot on the
+ * board: the storage must then not say which ballot is whose. `belenios_voters` records that a
+ * voter voted, the board (`belenios_records`) holds the ballots in Belenios's own public order;
+ * they are written in one commit. The attacks, on a backup copy:
+ * - the voter rows, in the order the copy stores them or as their pages' cells were written,
+ *   follow the order of the ballots on the board (a rowid table numbers rows as they come);
+ * - the public credentials are stored in the order the credential authority uploaded them,
+ *   which is the order of its voter list;
+ * - the boards of two positions are stored interleaved as ballots came, which pairs a voter's
+ *   ballot for one position with the same voter's ballot for the other;
+ * - a time, a counter or a length on a voter row (the probe of votes/secrecy.test.ts).
+ * On rowid tables the first three failed: every voter row lined up with its ballot.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createClient, type Client } from "@libsql/client";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ballotTracker, electionFingerprint, generateBallot, generateCredential, parseElection, publicCredential } from "@evoting/shared/belenios";
+import { backupDatabase } from "../../scripts/backup.ts";
+import { createTestApp, type TestApp } from "../../test/harness.ts";
+import { backupLeaks } from "../../test/secrecy-probe.ts";
+import { cellsInWriteOrder, writeOrderAgreement } from "../../test/page-order.ts";
+
+const HOUR = 3_600_000;
+const NAMES = ["Ada", "Grace Hopper", "Bartholomew Montgomery-Featherstonehaugh III"];
+const VOTERS = 30;
+
+let t: TestApp;
+let dir: string;
+let backup: string;
+const positionIds: string[] = [];
+/** Voter id -> matric and choice (the probe's label); voters in the order they were created. */
+const voters = new Map<string, { matric: string; label: string }>();
+const order: string[] = [];
+/** Position -> voter id -> the tracker of that voter's ballot. */
+const trackers = new Map<string, Map<string, string>>();
+/** Position -> public credentials in the order the authority uploaded them (its voter list's). */
+const uploaded = new Map<string, string[]>();
+
+beforeAll(async () => {
+  t = await createTestApp({ ballotBatch: 1 });
+  dir = mkdtempSync(join(tmpdir(), "evoting-belenios-secrecy-"));
+  const admin = await t.adminToken();
+  expect((await t.request("/admin/trustees", { method: "POST", token: admin, json: { name: "Server", server: true } })).status).toBe(201);
+  const list = [];
+  for (let i = 0; i < VOTERS; i++) {
+    const voter = await t.createVoter(admin);
+    const userId = (await t.database.client.execute({ sql: "SELECT id FROM users WHERE matric_number = ?", args: [voter.matricNumber] })).rows[0].id as string;
+    // Pairs of voters share a choice so both halves of the probe's split see every candidate.
+    voters.set(userId, { matric: voter.matricNumber, label: NAMES[Math.floor(i / 2) % NAMES.length] });
+    order.push(userId);
+    list.push({ ...voter, userId });
+  }
+  // Two verifiable positions, unlocked until the lock below (at its start one would lock itself).
+  const soon = t.clock.now() + 60_000;
+  const elections = [];
+  for (const title of ["President", "Treasurer"]) {
+    const res = await t.request("/admin/positions", {
+      method: "POST",
+      token: admin,
+      json: { title, verifiable: true, startTime: new Date(soon).toISOString(), endTime: new Date(soon + HOUR).toISOString() },
+    });
+    expect(res.status).toBe(201);
+    const position = (await res.json()) as { _id: string; belenios: { uuid: string } };
+    for (const name of NAMES) await t.createCandidate(admin, position._id, name);
+    // The credential authority's sheet follows its voter list; it uploads the public ones in that order.
+    const privates = list.map(() => generateCredential());
+    const publics = privates.map((c) => publicCredential(c, position.belenios.uuid));
+    const put = await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials: publics } });
+    expect(put.status).toBe(200);
+    expect((await t.request(`/admin/positions/${position._id}/lock`, { method: "POST", token: admin })).status).toBe(200);
+    const electionJson = String((await t.database.client.execute({ sql: "SELECT election_json FROM belenios_positions WHERE position_id = ?", args: [position._id] })).rows[0].election_json);
+    elections.push({ id: position._id, electionJson, election: parseElection(electionJson), fingerprint: electionFingerprint(electionJson), privates });
+    positionIds.push(position._id);
+    uploaded.set(position._id, publics);
+    trackers.set(position._id, new Map());
+  }
+  t.clock.advance(120_000);
+  // Voters come in an order of their own (not the roll's), each voting for both positions.
+  const arrival = list.map((v, i) => ({ v, i })).sort((a, b) => ((a.i * 7) % VOTERS) - ((b.i * 7) % VOTERS));
+  for (const { v, i } of arrival) {
+    for (const e of elections) {
+      const choice = NAMES.indexOf(voters.get(v.userId)!.label);
+      const ballot = generateBallot(e.electionJson, e.election, e.fingerprint, e.privates[i], { selected: [choice] });
+      const res = await t.request("/vote", { method: "POST", token: v.token, json: { positionId: e.id, ballot } });
+      expect(res.status).toBe(201);
+      const { tracker } = (await res.json()) as { tracker: string };
+      trackers.get(e.id)!.set(v.userId, tracker);
+    }
+  }
+  backup = join(dir, "backup.db");
+  await backupDatabase(t.database.url, backup);
+}, 300_000);
+
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Each voter's place in the board's order of a position, from the backup's own records. */
+async function boardRanks(positionId: string): Promise<Map<string, number>> {
+  const client = createClient({ url: `file:${backup}` });
+  try {
+    const rs = await client.execute({ sql: `SELECT content FROM belenios_records WHERE position_id = ? AND kind = 'data' AND content LIKE '{"election_uuid"%' ORDER BY seq`, args: [positionId] });
+    const rankOfTracker = new Map(rs.rows.map((r, i) => [ballotTracker(String(r.content)), i]));
+    const out = new Map<string, number>();
+    for (const [voter, tracker] of trackers.get(positionId)!) out.set(voter, rankOfTracker.get(tracker)!);
+    expect(out.size).toBe(VOTERS);
+    return out;
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * A column of a position's rows in the order the table itself holds them: rowid order on a rowid
+ * table, key order WITHOUT ROWID (NOT INDEXED: a covering index would answer in its own order).
+ */
+async function tableOrder(client: Client, table: string, column: string, positionId: string): Promise<string[]> {
+  const rs = await client.execute({ sql: `SELECT ${column} AS v FROM ${table} NOT INDEXED WHERE position_id = ?`, args: [positionId] });
+  return rs.rows.map((r) => String(r.v));
+}
+
+/** Chance is 0.5 (sd about 0.07 for 30 rows); the board's order is 1. */
+function expectChance({ pairs, agreement }: { pairs: number; agreement: number }, what: string) {
+  expect(pairs, what).toBeGreaterThanOrEqual((VOTERS * (VOTERS - 1)) / 2);
+  expect(agreement, what).toBeLessThan(0.8);
+  expect(agreement, what).toBeGreaterThan(0.2);
+}
+
+describe("a backup copy of verifiable positions", () => {
+  it("keeps the voter, ballot, credential and board tables WITHOUT ROWID (and classifies every belenios table)", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      const kinds = await client.execute("PRAGMA table_list");
+      const tables = Object.fromEntries(
+        kinds.rows.filter((r) => r.schema === "main" && String(r.name).startsWith("belenios_")).map((r) => [String(r.name), Number(r.wr) === 1 ? "WITHOUT ROWID" : "rowid"]),
+      );
+      expect(tables).toEqual({
+        belenios_voters: "WITHOUT ROWID",
+        belenios_ballots: "WITHOUT ROWID",
+        belenios_credentials: "WITHOUT ROWID",
+        belenios_records: "WITHOUT ROWID",
+        // One row per position, and the trustees in the public order of their ids: written
+        // before any ballot, they hold nothing of a voter.
+        belenios_positions: "rowid",
+        belenios_trustees: "rowid",
+      });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("stores the voter rows in an order that does not follow the board's", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      for (const positionId of positionIds) {
+        const ranks = await boardRanks(positionId);
+        expectChance(writeOrderAgreement([await tableOrder(client, "belenios_voters", "voter_id", positionId)], ranks), "the table's order");
+        // The order the copy's pages were written in, each b-tree of the table on its own.
+        const pages = cellsInWriteOrder(backup, "belenios_voters");
+        for (const tree of new Set(pages.map((p) => p.tree))) {
+          const ids = pages.filter((p) => p.tree === tree).map((p) => p.cells.map((values) => values.find((v): v is string => typeof v === "string" && ranks.has(v)) ?? null));
+          expectChance(writeOrderAgreement(ids, ranks), `${tree}'s page order`);
+        }
+      }
+    } finally {
+      client.close();
+    }
+  });
+
+  it("stores the public credentials in an order that does not follow the authority's voter list", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      for (const positionId of positionIds) {
+        const listRank = new Map(uploaded.get(positionId)!.map((c, i) => [c, i]));
+        expectChance(writeOrderAgreement([await tableOrder(client, "belenios_credentials", "credential", positionId)], listRank), "the credentials' order");
+      }
+    } finally {
+      client.close();
+    }
+  });
+
+  it("stores each position's board apart: no interleaving pairs one voter's ballots across positions", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      const scanned = (await client.execute("SELECT position_id FROM belenios_records NOT INDEXED")).rows.map((r) => String(r.position_id));
+      const runs = scanned.filter((p, i) => i === 0 || scanned[i - 1] !== p).length;
+      expect(runs).toBe(positionIds.length);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("keeps no time or counter on a voter, ballot or credential row, and no column or length that predicts the choice", async () => {
+    const client = createClient({ url: `file:${backup}` });
+    try {
+      for (const table of ["belenios_voters", "belenios_ballots", "belenios_credentials"]) {
+        const rs = await client.execute(`SELECT * FROM "${table}"`);
+        expect(rs.rows.length, table).toBeGreaterThanOrEqual(VOTERS * positionIds.length);
+        const numbers = rs.rows.flatMap((row) => rs.columns.filter((_, i) => typeof row[i] !== "string").map((col) => `${table}.${col}`));
+        expect(numbers).toEqual([]);
+      }
+    } finally {
+      client.close();
+    }
+    const probe = await backupLeaks(backup, voters, order);
+    expect(probe.tables.has("belenios_voters")).toBe(true);
+    expect(probe.leaks).toEqual([]);
+  });
+});

@@ -193,9 +193,9 @@ describe("ballot methods", () => {
     await stages.getByRole("rowheader", { name: "Non-transferable" }).waitFor();
     await stages.getByText(/Stage 1: Ada Obi elected: reached the quota/).waitFor();
     const names = chair.elected!.map((id) => NAMES.find((n) => ids[n] === id)!);
-    await page.getByTestId(`method-outcome-${ids.chair}`).getByText(`Elected: ${names.join(", ")}`).waitFor();
+    await page.getByTestId(`method-outcome-${ids.chair}`).getByText(`Leading: ${names.join(", ")}`).waitFor();
     const amendment = page.getByTestId(`method-${ids.amendment}`);
-    await amendment.getByText("Passed", { exact: true }).waitFor();
+    await amendment.getByText("Passing so far", { exact: true }).waitFor();
     await amendment.getByText(/Passes with: More than two thirds Yes/).waitFor();
     await page.getByRole("button", { name: "Download ballots (BLT)" }).waitFor();
     await audit(page, "method-results-detailed");

@@ -132,6 +132,6 @@ describe("an unopposed position", () => {
 
     await page.goto("/results?tab=detailed");
     await page.getByRole("heading", { name: "Treasurer" }).waitFor();
-    await page.getByText(/1 vote · Not elected/).waitFor();
+    await page.getByText(/1 vote · No ahead/).waitFor();
   });
 });

@@ -1,4 +1,4 @@
-/** Business constants from spec section 9, plus the limits the API enforces. */
+/** Business constants from docs/product.md (Limits), plus the limits the API enforces. */
 export const MATRIC_PATTERN = /^\d{4}\/5570\d+$/;
 export const DOB_PATTERN = /^\d{8}$/;
 export const EMAIL_DOMAIN = "@uniport.edu.ng";
@@ -16,7 +16,7 @@ export const RESULTS_REFETCH_MS = 30_000;
 export const CHAT_TOKEN_TTL_MS = 15 * 60_000;
 export const COUNTDOWN_REFRESH_MS = 1_000;
 
-/** The landing page's fixed election window (spec section 4 and 9). */
+/** The landing page's fixed election window (docs/product.md, Rules and Limits). */
 export const ELECTION_START = "2025-07-04T10:00:00.000Z";
 export const ELECTION_END = "2025-07-04T14:00:00.000Z";
 export const ELECTION_TITLE = "Department Elections";

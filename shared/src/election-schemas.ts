@@ -63,7 +63,7 @@ export const updatePositionSchema = z
     allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
     ...liveCountField,
-    /** A Belenios-verifiable ballot (DESIGN.md section 9). */
+    /** A Belenios-verifiable ballot (docs/verifiable.md). */
     verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
   .strict();

@@ -1,5 +1,5 @@
 /**
- * Live results over Server-Sent Events (DESIGN.md section 4): fetch a short-lived stream
+ * Live results over Server-Sent Events (docs/architecture.md, Contracts): fetch a short-lived stream
  * token, open the 'ballot-updates' channel, apply each snapshot to the results query and
  * announce each 'new-vote'. On failure it reconnects with a fresh token after a pause.
  */

@@ -32,7 +32,7 @@ describe("vote page ballot rules", () => {
     expect(screen.queryByText("300L Rep")).not.toBeInTheDocument();
   });
 
-  test("by default (the spec) a lone candidate is an ordinary card: its radio, no Yes/No", async () => {
+  test("by default (docs/product.md) a lone candidate is an ordinary card: its radio, no Yes/No", async () => {
     const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
     const card = await screen.findByRole("form", { name: "President" });
     expect(within(card).getByText("Select one candidate for this position")).toBeInTheDocument();

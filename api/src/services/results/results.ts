@@ -194,7 +194,7 @@ export class ResultsService {
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]' AND p.election_id = ${CURRENT_ELECTION_SQL}`,
-        // Whether a lone candidate is decided by Yes/No (off by default, the spec), and the batch.
+        // Whether a lone candidate is decided by Yes/No (off by default, docs/product.md), and the batch.
         "SELECT unopposed, ballot_batch FROM election_settings WHERE id = 1",
         // Ballots not yet in the tallies: a count of votes cast, which turnout shows anyway.
         "SELECT position_id, count(*) AS n FROM pending_ballots GROUP BY position_id",

@@ -133,7 +133,7 @@ export class BallotRules {
 /**
  * The ballot a vote body casts on a multi, ranked or referendum position, as castVote takes it,
  * or the 400 message refusing it (shared `methodBallot`); null for a single-choice position,
- * which keeps the spec's checks. A single-choice position refuses the other methods' fields.
+ * which keeps the baseline's checks (docs/product.md). A single-choice position refuses the other methods' fields.
  */
 export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFields): VoteChoice | string | null {
   if (position.method === "single") {

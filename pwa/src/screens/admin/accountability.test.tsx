@@ -192,7 +192,7 @@ describe("observers", () => {
     const now = Date.now();
     mockFetch({
       "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }),
-      // The spec's election window (July 2025) while a position is open now.
+      // The baseline's election window (docs/product.md) (July 2025) while a position is open now.
       "GET /api/election": () => json(SPEC_ELECTION),
       "GET /api/admin/positions": () => json([{ _id: "p1", title: "President", startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), candidates: [] }]),
     });

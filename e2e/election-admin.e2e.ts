@@ -1,5 +1,5 @@
 /**
- * Issue 11 in Chromium: on polling day the admin extends a running position's end time from
+ * Election administration in Chromium: on polling day the admin extends a running position's end time from
  * Manage Positions' 'Edit' (times in the browser's zone, Africa/Lagos, stored in UTC) and
  * cannot pull it before now; the Election Settings page changes the title every page shows;
  * with 'Unopposed Positions' switched to 'Yes or No' there (off by default, docs/product.md), a voter

@@ -37,13 +37,13 @@ export const NEW_VOTE_EVENT = "new-vote";
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
 
-/** Issue 11: a manifesto is plain text, about a page. */
+/** A manifesto is plain text, about a page. */
 export const MAX_MANIFESTO_LENGTH = 2_000;
 export const PHOTO_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 
 export const TOAST_DURATION_MS = 4_000;
 export const TOAST_VISIBLE = 3;
 
-/** Issue 12: the audit log page shows this many entries; receipt codes are this long. */
+/** The audit log page shows this many entries; receipt codes are this long. */
 export const AUDIT_PAGE_SIZE = 50;
 export const RECEIPT_LENGTH = 10;

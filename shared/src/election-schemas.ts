@@ -1,5 +1,5 @@
 /**
- * Issue 11: election settings and edits, the shapes the PWA's forms and the API's validators
+ * Election settings and edits, the shapes the PWA's forms and the API's validators
  * share. Window rules that depend on the clock and on stored values are in election-rules.ts;
  * these check the shape and start < end.
  */

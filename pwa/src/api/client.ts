@@ -153,7 +153,7 @@ export const api = {
     const form = new FormData();
     form.append("name", body.name);
     form.append("positionId", body.positionId);
-    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // issue 11
+    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // optional, plain text
     if (body.photo) form.append("photo", body.photo);
     return request<Candidate>("/admin/candidates", { method: "POST", body: form });
   },

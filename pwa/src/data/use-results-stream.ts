@@ -29,7 +29,7 @@ export function useResultsStream(enabled: boolean): StreamState {
     const apply = (event: MessageEvent<string>) => {
       try {
         const data = JSON.parse(event.data) as Results | { withheld: true };
-        // Issue 11: while results are withheld from voters the stream carries no tallies.
+        // While results are withheld from voters the stream carries no tallies.
         if ("withheld" in data) return;
         setResults(client, data);
       } catch {

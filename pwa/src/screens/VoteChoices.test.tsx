@@ -1,4 +1,4 @@
-/** Issue 11 on the vote page: eligibility, Yes/No on an unopposed position, abstain, manifestos. */
+/** The vote page: eligibility, Yes/No on an unopposed position, abstain, manifestos. */
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";

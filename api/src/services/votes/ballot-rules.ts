@@ -1,6 +1,6 @@
 /**
- * What a vote is checked against, kept in memory (one read per vote was 7% of its
- * event-loop time): each position's window, eligibility, abstain rule and candidate count,
+ * What a vote is checked against, kept in memory (a read per vote is a measurable
+ * share of its event-loop time; decision 0016): each position's window, eligibility, abstain rule and candidate count,
  * and each candidate's name and position. An election has tens of rows; all are loaded at
  * once, on the first vote after any change.
  *

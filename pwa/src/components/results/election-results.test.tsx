@@ -1,4 +1,4 @@
-/** Issue 11 on the results screens: ties, Yes/No, abstentions, and results withheld from voters. */
+/** The results screens: ties, Yes/No, abstentions, and results withheld from voters. */
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { messages, type PositionResult, type Results } from "@evoting/shared";

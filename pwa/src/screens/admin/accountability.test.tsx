@@ -1,5 +1,5 @@
 /**
- * Issue 12 screens: the Audit Log (page, filters, paging, export), the printable results
+ * Accountability screens: the Audit Log (page, filters, paging, export), the printable results
  * sheet (outcomes, digests as the server gave them), Counted Ballots, receipts on the vote
  * card, and observers: read-only panel, nav, tables and guards.
  */

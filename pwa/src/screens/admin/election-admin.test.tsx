@@ -1,4 +1,4 @@
-/** Issue 11 admin screens: Election Settings, and 'Edit' on Manage Positions / Manage Candidates. */
+/** Election admin screens: Election Settings, and 'Edit' on Manage Positions / Manage Candidates. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";

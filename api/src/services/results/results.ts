@@ -25,8 +25,8 @@ import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 
 /**
- * A recompute costs O(participations) for the count of distinct voters: ~275 ms of blocked
- * event loop at 500,000 ballots (bench/). Recomputing for every vote batch would then stall
+ * A recompute costs O(participations) for the count of distinct voters: hundreds of ms of
+ * blocked event loop at 500,000 ballots (decision 0005). Recomputing for every vote batch would then stall
  * the server during voting. So when the last recompute was costly, a snapshot at most
  * ~10 recompute-times old (never more than MAX_STALE_MS) is served meanwhile: results lag
  * votes by about as much as the live stream's coalescing (≤ 1 event/s) already allows.

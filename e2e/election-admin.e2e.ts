@@ -1,8 +1,8 @@
 /**
- * Issue 11 in Chromium: on polling day the admin extends a running position's end time from
+ * Election administration in Chromium: on polling day the admin extends a running position's end time from
  * Manage Positions' 'Edit' (times in the browser's zone, Africa/Lagos, stored in UTC) and
  * cannot pull it before now; the Election Settings page changes the title every page shows;
- * with 'Unopposed Positions' switched to 'Yes or No' there (off by default, the spec), a voter
+ * with 'Unopposed Positions' switched to 'Yes or No' there (off by default, docs/product.md), a voter
  * votes 'No' on an unopposed position and the results count it apart. Runs its own
  * server (fresh database), so counts are exact.
  */

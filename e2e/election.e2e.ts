@@ -222,7 +222,7 @@ describe("a voter votes", () => {
 
     const treasurer = page.getByRole("form", { name: "Treasurer" });
     await treasurer.getByText(/Voting for this position has not started yet\. It opens on .*, \d{2}:\d{2} GMT\+1\./).waitFor();
-    // Treasurer has one candidate: an ordinary card, as the spec shows it (Yes/No is a setting, off by default).
+    // Treasurer has one candidate: an ordinary card, as docs/product.md shows it (Yes/No is a setting, off by default).
     await treasurer.getByText("Select one candidate for this position").waitFor();
     await expect(treasurer.getByRole("radio", { name: "Zainab Musa" }).isDisabled()).resolves.toBe(true);
 

@@ -63,7 +63,7 @@ describe("weight", () => {
 });
 
 describe("login form", () => {
-  test("shows the spec's states for an unknown, malformed and password account", async () => {
+  test("shows docs/product.md's states for an unknown, malformed and password account", async () => {
     const { page } = browser;
     await page.goto("/login");
     await audit(page, "login");

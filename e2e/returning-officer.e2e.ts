@@ -83,7 +83,7 @@ describe("the returning officer's polling day", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(/close it instead/);
 
-    // A position without ballots: the spec's dialog and toast.
+    // A position without ballots: the baseline's dialog and toast (docs/product.md).
     const spare = await api.createPosition(adminToken, "Spare Seat");
     const { page } = desk;
     await page.goto("/admin/manage-positions");

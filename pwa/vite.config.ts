@@ -80,8 +80,8 @@ export default defineConfig({
   build: {
     target: "es2022",
     sourcemap: false,
-    // No <link rel=modulepreload> per dependency when a route's chunk is imported: adding ~25
-    // of them took ~10 ms of the main thread (~40 ms on a slow phone) in the task that loads
+    // No <link rel=modulepreload> per dependency when a route's chunk is imported: adding them
+    // holds the main thread (decision 0018) in the task that loads
     // the route. The browser finds a chunk's imports as it parses it; after the first visit
     // the service worker serves them all from its cache.
     modulePreload: false,

@@ -61,8 +61,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/positions", beleniosPublicRoutes(deps)); // the public ballot boxes, no sign-in
   api.all("*", (c) => c.json({ message: messages.notFound }, 404));
 
-  // API answers are small JSON: gzip runs on the event loop (~1 ms per answer in
-  // bench/rush.ts) to save a few hundred bytes, so only larger ones (long candidate lists)
+  // API answers are small JSON: gzip runs on the event loop, a cost not worth
+  // a few hundred bytes (decision 0016), so only larger ones (long candidate lists)
   // are compressed (http/api-middleware.ts).
   app.use("*", steps.gzipApi);
   app.route("/api", api);

@@ -1,4 +1,4 @@
-/** Parses process.env once, with defaults from DESIGN.md section 3. Nothing else reads process.env. */
+/** Parses process.env once, with defaults from docs/architecture.md (Contracts, Run). Nothing else reads process.env. */
 import { z } from "zod";
 
 const envSchema = z.object({

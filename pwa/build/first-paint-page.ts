@@ -10,7 +10,7 @@ import { logoSvg } from "../src/components/layout/logo-drawing";
  *   paint, are listed in a <meta name="app-modules">, which boot.ts requests all at once when
  *   it starts the app. Not as modulepreloads in the page: those download alongside the page
  *   itself, and Lighthouse's simulated slow network counted their bytes into the page's first
- *   and largest paint (2.0-2.3 s against 1.4-1.7 s) and the page's own parsing into blocking
+ *   and largest paint (decision 0018) and the page's own parsing into blocking
  *   time. On a shaped slow link (bench/first-visit.ts) the sign-in form comes no later.
  * - the page script's own static imports are modulepreloads: they are small, and without them
  *   each costs the first paint's script a round trip.

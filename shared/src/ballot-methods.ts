@@ -1,9 +1,9 @@
 /**
- * Ballot methods (DESIGN.md section 8) and THE encoding of a ballot's marks: the API's vote
+ * Ballot methods (docs/counting.md) and THE encoding of a ballot's marks: the API's vote
  * check, the sealed records, the mixer, the tallies, the counts and the PWA all go through
  * these functions, so a choice is read and written one way only.
  *
- * - single: the spec's one mark (a candidate, or 'no' / 'abstain' where the position allows);
+ * - single: the baseline's one mark (docs/product.md) (a candidate, or 'no' / 'abstain' where the position allows);
  * - multi: 1 to `seats` different candidates;
  * - ranked: 1 to all candidates, different, first = 1st preference;
  * - referendum: 'yes', 'no' or (if allowed) 'abstain'; no candidates.
@@ -30,7 +30,7 @@ export interface PositionMethod {
 
 export const SINGLE_CHOICE: PositionMethod = { method: "single", seats: 1, question: null, passThreshold: DEFAULT_PASS_THRESHOLD };
 
-/** The method fields of a position create or edit (all optional: a position made without them is the spec's). */
+/** The method fields of a position create or edit (all optional: a position made without them is the baseline's). */
 export const positionMethodFields = {
   method: z.enum(ballotMethods, { error: "Voting method must be one of single, multi, ranked or referendum" }).optional(),
   seats: z

@@ -1,4 +1,4 @@
-/** Business constants from spec section 9, plus the limits the API enforces. */
+/** Business constants from docs/product.md (Limits), plus the limits the API enforces. */
 export const MATRIC_PATTERN = /^\d{4}\/5570\d+$/;
 export const DOB_PATTERN = /^\d{8}$/;
 export const EMAIL_DOMAIN = "@uniport.edu.ng";
@@ -16,7 +16,7 @@ export const RESULTS_REFETCH_MS = 30_000;
 export const CHAT_TOKEN_TTL_MS = 15 * 60_000;
 export const COUNTDOWN_REFRESH_MS = 1_000;
 
-/** The landing page's fixed election window (spec section 4 and 9). */
+/** The landing page's fixed election window (docs/product.md, Rules and Limits). */
 export const ELECTION_START = "2025-07-04T10:00:00.000Z";
 export const ELECTION_END = "2025-07-04T14:00:00.000Z";
 export const ELECTION_TITLE = "Department Elections";
@@ -37,13 +37,13 @@ export const NEW_VOTE_EVENT = "new-vote";
 
 export const MAX_PHOTO_BYTES = 2 * 1024 * 1024;
 
-/** Issue 11: a manifesto is plain text, about a page. */
+/** A manifesto is plain text, about a page. */
 export const MAX_MANIFESTO_LENGTH = 2_000;
 export const PHOTO_MIME_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
 
 export const TOAST_DURATION_MS = 4_000;
 export const TOAST_VISIBLE = 3;
 
-/** Issue 12: the audit log page shows this many entries; receipt codes are this long. */
+/** The audit log page shows this many entries; receipt codes are this long. */
 export const AUDIT_PAGE_SIZE = 50;
 export const RECEIPT_LENGTH = 10;

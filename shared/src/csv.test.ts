@@ -51,7 +51,7 @@ describe("resultsCsv", () => {
     const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 3, breakdown: [entry("c1", "U", 1)], noVotes: 2, yesNo: true }] });
     expect(csv).toContain("T,Yes: U,c1,1,33.33,not elected");
   });
-  it("a lone candidate without the yes-no setting (the spec) is an ordinary row", () => {
+  it("a lone candidate without the yes-no setting (docs/product.md) is an ordinary row", () => {
     const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 2, breakdown: [entry("c1", "U", 2)] }] });
     expect(csv.split("\r\n")[1]).toBe("T,U,c1,2,100.00,elected");
   });

@@ -54,7 +54,7 @@ describe("ballot rules", () => {
     expect(isEligible(["300L"], ["200L"])).toBe(false);
     expect(isEligible(["300L"], [])).toBe(false);
   });
-  it("Yes/No only for exactly one candidate AND the setting 'yes-no'; the spec's 'single' is the default", () => {
+  it("Yes/No only for exactly one candidate AND the setting 'yes-no'; the baseline's 'single' is the default", () => {
     expect(SPEC_ELECTION.unopposed).toBe("single");
     expect(isYesNoBallot(1, "single")).toBe(false);
     expect(isYesNoBallot(1, "yes-no")).toBe(true);
@@ -147,7 +147,7 @@ describe("results rule: counts, percentages, elected, ties", () => {
     expect(leadersByPosition([position([entry("Ada", 2)], { noVotes: 2, ...yesNo })])).toEqual([]);
     expect(leadersByPosition([position([entry("Ada", 3)], { noVotes: 1, ...yesNo })])[0]).toMatchObject({ name: "Ada", percentage: 75 });
   });
-  it("a lone candidate without the yes-no setting (the spec) leads with any vote, as in any position", () => {
+  it("a lone candidate without the yes-no setting (docs/product.md) leads with any vote, as in any position", () => {
     expect(positionOutcome(position([entry("Ada", 1)]))).toMatchObject({ kind: "leader", leader: { name: "Ada" } });
     expect(leadersByPosition([position([entry("Ada", 2)])])[0]).toMatchObject({ name: "Ada", percentage: 100 });
     expect(positionOutcome(position([entry("Ada", 0)]))).toEqual({ kind: "no-votes" });

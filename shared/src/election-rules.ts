@@ -7,7 +7,7 @@ import { DEFAULT_BALLOT_BATCH, ELECTION_END, ELECTION_START, ELECTION_SUBTITLE, 
 import { messages } from "./messages.ts";
 import type { ElectionSettings, UnopposedMode } from "./types.ts";
 
-/** The spec's fixed election: a fresh install's settings (api/drizzle/0004_election.sql). */
+/** The baseline's fixed election (docs/product.md): a fresh install's settings (api/drizzle/0004_election.sql). */
 export const SPEC_ELECTION: ElectionSettings = {
   title: ELECTION_TITLE,
   subtitle: ELECTION_SUBTITLE,
@@ -59,7 +59,7 @@ export function isEligible(eligibleGroups: readonly string[], voterGroups: reado
 
 /**
  * The one rule for "is this position a Yes/No vote": exactly one candidate stands AND the
- * election's 'unopposed' setting is 'yes-no'. The default, 'single', is the spec: a lone
+ * election's 'unopposed' setting is 'yes-no'. The default, 'single', is the baseline (docs/product.md): a lone
  * candidate is an ordinary card ('Select one candidate for this position'). The vote route,
  * the station ballots, the results and (through the `yesNo` flag the API sets from this) the
  * vote card, the results screens and the CSV all follow it.

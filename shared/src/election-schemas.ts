@@ -1,5 +1,5 @@
 /**
- * Issue 11: election settings and edits, the shapes the PWA's forms and the API's validators
+ * Election settings and edits, the shapes the PWA's forms and the API's validators
  * share. Window rules that depend on the clock and on stored values are in election-rules.ts;
  * these check the shape and start < end.
  */
@@ -63,7 +63,7 @@ export const updatePositionSchema = z
     allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
     ...liveCountField,
-    /** A Belenios-verifiable ballot (DESIGN.md section 9). */
+    /** A Belenios-verifiable ballot (docs/verifiable.md). */
     verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
   .strict();

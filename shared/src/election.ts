@@ -1,4 +1,4 @@
-/** Election timing and position status state machines (spec section 4). Pure; time is passed in. */
+/** Election timing and position status state machines (docs/product.md, Rules). Pure; time is passed in. */
 
 export type ElectionPhase = "before_start" | "active" | "ended";
 export type PositionStatus = "upcoming" | "active" | "ended";
@@ -41,7 +41,7 @@ export function countdown(now: number, end: number, start?: number): Countdown {
   return { phase, label: null, parts: null };
 }
 
-/** Active between start and end inclusive (spec section 4). */
+/** Active between start and end inclusive (docs/product.md, Rules). */
 export function positionStatus(now: number, startTime: number, endTime: number): PositionStatus {
   if (now < startTime) return "upcoming";
   if (now > endTime) return "ended";

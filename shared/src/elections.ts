@@ -1,5 +1,5 @@
 /**
- * The election's life after polling (DESIGN.md section 8): declaring its results into an
+ * The election's life after polling (docs/lifecycle.md): declaring its results into an
  * archive, listing past elections, and starting the next one. The PWA's forms and the API's
  * validator share the schema.
  */

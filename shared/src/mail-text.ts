@@ -1,5 +1,5 @@
 /**
- * Mail's words and answers (DESIGN.md section 11), without zod: the sign-in and reset screens
+ * Mail's words and answers (docs/mail.md), without zod: the sign-in and reset screens
  * import these, and zod loads only when a form is first used. The schemas are in mail.ts.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Mail's schemas (DESIGN.md section 11): the notices an admin sends to voters from 'Notify
+ * Mail's schemas (docs/mail.md): the notices an admin sends to voters from 'Notify
  * Voters', and the password reset a user asks for from the login screen. Words and answers:
  * mail-text.ts.
  */

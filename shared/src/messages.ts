@@ -1,6 +1,6 @@
 /**
- * Every user-facing sentence of the product, word for word from the spec
- * (../shared/spec/election-app-spec.md sections 2, 4, 5 and 8). Both the API and the PWA
+ * Every user-facing sentence of the product, word for word from the baseline
+ * (docs/product.md, Screens, Rules and Messages). Both the API and the PWA
  * import these, so a message is written once.
  */
 import { MAX_BALLOT_BATCH } from "./constants.ts";
@@ -27,7 +27,7 @@ export const messages = {
   alreadyVoted: "You have already voted for this position",
   userNotFound: "User not found",
 
-  // Toasts: fallback errors and successes (spec section 8).
+  // Toasts: fallback errors and successes (docs/product.md, Messages).
   loginFailed: "Login failed",
   loginSuccess: "Login successful!",
   createUserFailed: "Failed to create user",
@@ -53,7 +53,7 @@ export const messages = {
   loadCandidatesFailed: "Failed to load candidates. Please try again.",
   newVoteToast: "A new vote has been cast! Results are updating.",
 
-  // Server-side messages the spec leaves open; worded for a voter or an admin to act on.
+  // Server-side messages the baseline leaves open; worded for a voter or an admin to act on.
   invalidCredentials: "Invalid matriculation number or credentials",
   unauthenticated: "Please sign in to continue",
   sessionExpired: "Your session has expired. Please sign in again",

@@ -1,5 +1,5 @@
 /**
- * Results maths (spec section 3 and 9): percentages, turnout, leaders, top candidates, and
+ * Results maths (docs/product.md, The calls and Limits): percentages, turnout, leaders, top candidates, and
  * Yes/No, abstentions and ties. Every count, percentage and elected/tie decision
  * is made here and nowhere else; the denominators are recorded in
  * docs/decisions/0008-results-denominators.md:

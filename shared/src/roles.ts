@@ -3,7 +3,7 @@ import type { Role } from "./types.ts";
 
 export const ROLES = ["admin", "observer", "officer", "voter"] as const satisfies readonly Role[];
 
-/** Any stored role the product does not know is a voter (spec section 1). */
+/** Any stored role the product does not know is a voter (docs/product.md, Who uses it). */
 export const toRole = (value: unknown): Role =>
   value === "admin" || value === "observer" || value === "officer" ? value : "voter";
 

@@ -23,7 +23,7 @@ describe("a roll row", () => {
     expect(checkRollRow({ ...good, email: "", groups: "" }, 2).row).toMatchObject({ email: null, groups: [] });
   });
 
-  it("reports every bad column with the spec's message and the line", () => {
+  it("reports every bad column with docs/product.md's message and the line", () => {
     const { row, issues } = checkRollRow({ matricNumber: "2020/123", name: "", dateOfBirth: "20020230", email: "a@gmail.com" }, 7);
     expect(row).toBeNull();
     expect(issues).toEqual([
@@ -45,11 +45,11 @@ describe("a roll row", () => {
 });
 
 describe("creating an account", () => {
-  it("keeps the spec's voter payload working, with groups", () => {
+  it("keeps docs/product.md's voter payload working, with groups", () => {
     const parsed = createAccountSchema.parse({ name: "Ada", matricNumber: "2020/5570123", dateOfBirth: 20020515, groups: "300L" });
     expect(parsed).toEqual({ name: "Ada", matricNumber: "2020/5570123", role: "voter", groups: ["300L"], dateOfBirth: "20020515", password: null });
     expect(createAccountSchema.safeParse({ name: "Ada", matricNumber: "2020/5570123" }).error?.issues[0].message).toBe(messages.dobRequired);
-    // An empty form reports every field at once, as Create Users in the spec does.
+    // An empty form reports every field at once, as Create Users in docs/product.md does.
     const blank = createAccountSchema.safeParse({ name: "", matricNumber: "", dateOfBirth: "", groups: "", password: "" });
     expect(blank.error?.issues.find((i) => i.path[0] === "dateOfBirth")?.message).toBe(messages.dobRequired);
     expect(blank.error?.issues.find((i) => i.path[0] === "name")?.message).toBe(messages.nameRequired);

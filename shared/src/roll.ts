@@ -1,6 +1,6 @@
 /**
  * The voter roll's rules, checked by the API on import and edit and by the PWA's forms:
- * the CSV columns and how headers are recognised, one row's validation (the spec's own
+ * the CSV columns and how headers are recognised, one row's validation (the baseline's own
  * messages, through the same zod schemas as Create Users) and groups. Exports escape their
  * cells with `escapeCsvCell` (./csv.ts).
  */
@@ -14,7 +14,7 @@ export const ROLL_COLUMNS = ["matricNumber", "name", "dateOfBirth", "email", "gr
 export type RollColumn = (typeof ROLL_COLUMNS)[number];
 export const REQUIRED_ROLL_COLUMNS: readonly RollColumn[] = ["matricNumber", "name", "dateOfBirth"];
 
-/** Export columns (DESIGN.md section 7): no date of birth, no hash of anything. */
+/** Export columns (docs/roll.md): no date of birth, no hash of anything. */
 export const ROLL_EXPORT_COLUMNS = ["matricNumber", "name", "email", "groups", "hasPassword", "voted"] as const;
 
 /** 20,000 rows is twice the largest roll we were asked about; 5 MB holds it with room to spare. */
@@ -90,7 +90,7 @@ export const groupsSchema = z
       .max(MAX_GROUPS, { error: messages.tooManyGroups }),
   );
 
-/** An optional email under the spec's domain rule; empty means none. */
+/** An optional email under the baseline's domain rule (docs/product.md); empty means none. */
 export const optionalEmailSchema = z.union([z.string(), z.null()], { error: messages.emailDomain }).transform((v, ctx) => {
   const text = v === null ? "" : v.trim();
   if (text === "") return null;
@@ -154,8 +154,8 @@ export type UpdateVoterInput = z.input<typeof updateVoterSchema>;
 export const roleSchema = z.enum(ROLES, { error: messages.roleInvalid });
 
 /**
- * POST /admin/users: the spec's fields plus groups, role and password. A voter needs a date of
- * birth (the spec's rule); staff need a password instead and have no date of birth.
+ * POST /admin/users: the baseline's fields (docs/product.md) plus groups, role and password. A voter needs a date of
+ * birth (the baseline's rule); staff need a password instead and have no date of birth.
  */
 export const createAccountSchema = z
   .object({
@@ -166,7 +166,7 @@ export const createAccountSchema = z
     role: roleSchema.default("voter"),
     password: z.string().optional(),
   })
-  // Checked even when another field failed (`when`), so the form shows every missing field at once as the spec's does.
+  // Checked even when another field failed (`when`), so the form shows every missing field at once as the baseline's does.
   .superRefine(
     (v, ctx) => {
       if (typeof v !== "object" || v === null) return;

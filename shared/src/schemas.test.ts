@@ -16,7 +16,7 @@ describe("matric number", () => {
   ])("%s valid=%s", (value, valid) => {
     expect(matricNumberSchema.safeParse(value).success).toBe(valid);
   });
-  it("uses the spec's messages", () => {
+  it("uses docs/product.md's messages", () => {
     expect(firstMessage(matricNumberSchema.safeParse(""))).toBe(messages.matricRequired);
     expect(firstMessage(matricNumberSchema.safeParse("abc"))).toBe(messages.matricFormat);
   });

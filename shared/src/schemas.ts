@@ -1,6 +1,6 @@
 /**
  * Zod schemas shared by the PWA's forms and the API's validators. Each field schema carries
- * the spec's own message; the API layers server-only limits (lengths) on the same objects.
+ * the baseline's own message (docs/product.md); the API layers server-only limits (lengths) on the same objects.
  */
 import { z } from "zod";
 import { messages } from "./messages.ts";
@@ -38,7 +38,7 @@ export function isCalendarDate(yyyymmdd: string): boolean {
 }
 
 /**
- * Date of birth as typed (8 digits) or as sent (the integer the spec's client parses from
+ * Date of birth as typed (8 digits) or as sent (the integer the baseline's client parses from
  * them). Either way the result is the 8-digit string, the canonical form that gets hashed.
  */
 export const dateOfBirthSchema = z
@@ -106,11 +106,11 @@ export const createPositionSchema = z
     }),
     startTime: instantSchema(messages.startTimeRequired, "Start time"),
     endTime: instantSchema(messages.endTimeRequired, "End time"),
-    /** Omitted: no Abstain choice on the ballot, as the spec's positions have none. */
+    /** Omitted: no Abstain choice on the ballot, as the baseline's positions have none (docs/product.md). */
     allowAbstain: z.boolean({ error: "Allow abstain must be true or false" }).optional(),
     ...positionMethodFields,
     ...liveCountField,
-    /** A Belenios-verifiable ballot (DESIGN.md section 9); off by default. */
+    /** A Belenios-verifiable ballot (docs/verifiable.md); off by default. */
     verifiable: z.boolean({ error: "Verifiable ballot must be true or false" }).optional(),
   })
   // A misspelt field is refused, not dropped: the admin would think it was set.
@@ -190,7 +190,7 @@ export const castVoteSchema = z
     choice: z.enum(["yes", "no", "abstain"], { error: messages.selectCandidate }).optional(),
     /** Optional server-signed ticket proving the ballot was open before close (offline grace). */
     ballotTicket: z.string().max(512).optional(),
-    /** A verifiable position: the Belenios ballot built on the device (DESIGN.md section 9). */
+    /** A verifiable position: the Belenios ballot built on the device (docs/verifiable.md). */
     ballot: z.string().max(200_000).optional(),
   })
   .refine((v) => (v.candidateId ? 1 : 0) + (v.choice ? 1 : 0) + (v.candidateIds ? 1 : 0) + (v.ranking ? 1 : 0) + (v.ballot ? 1 : 0) === 1, {

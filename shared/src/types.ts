@@ -1,9 +1,9 @@
 import type { BallotMethod } from "./ballot-methods.ts";
 import type { CountRound, CountRule, ReferendumOutcome } from "./counting/index.ts";
-/** The API's answer shapes (spec section 3), shared so the PWA reads exactly what the API writes. */
+/** The API's answer shapes (docs/product.md, The calls), shared so the PWA reads exactly what the API writes. */
 /**
  * 'admin' runs the election; 'observer' sees the Admin Panel read-only; 'officer' staffs a
- * polling station and nothing else. Any other role is a voter (spec section 1).
+ * polling station and nothing else. Any other role is a voter (docs/product.md, Who uses it).
  */
 export type Role = "admin" | "observer" | "officer" | "voter";
 
@@ -63,7 +63,7 @@ export interface Candidate {
 export interface Position {
   _id: string;
   title: string;
-  /** A verifiable position (DESIGN.md section 9): its Belenios election's uuid and state. */
+  /** A verifiable position (docs/verifiable.md): its Belenios election's uuid and state. */
   belenios?: { uuid: string; state: "setup" | "open" | "tallying" | "decrypted" };
   startTime: string;
   endTime: string;
@@ -74,7 +74,7 @@ export interface Position {
   allowAbstain?: boolean;
   /** Decided by Yes/No (election-rules.ts isYesNoBallot); set by the API on ballots, absent means an ordinary vote. */
   yesNo?: boolean;
-  /** Ballot method (ballot-methods.ts); absent or 'single' is the spec's one mark. */
+  /** Ballot method (ballot-methods.ts); absent or 'single' is the baseline's one mark (docs/product.md). */
   method?: BallotMethod;
   /** Seats to fill (multi, ranked). */
   seats?: number;
@@ -111,7 +111,7 @@ export interface MyVote {
 export interface CastVoteResponse {
   message: string;
   vote: MyVote;
-  /** Same as `vote.receipt` (DESIGN.md section 7: a vote answer that counted carries it). */
+  /** Same as `vote.receipt` (docs/accountability.md: a vote answer that counted carries it). */
   receipt?: string;
 }
 
@@ -127,7 +127,7 @@ export interface PositionResult {
   positionTitle: string;
   totalVotes: number;
   /**
-   * A verifiable position (DESIGN.md section 9): until its Result is in, only `totalVotes` (the
+   * A verifiable position (docs/verifiable.md): until its Result is in, only `totalVotes` (the
    * ballots in its box) is known and every tally reads 0; `verified` once the trustees' partial
    * decryptions gave the counts, with the final archive's fingerprint.
    */
@@ -141,7 +141,7 @@ export interface PositionResult {
   abstentions?: number;
   /** Voters allowed to vote here when the position is limited to groups (turnout's base). */
   eligibleVoters?: number;
-  /** Ballot method; absent on a single-choice position as the spec's results have it. */
+  /** Ballot method; absent on a single-choice position as the baseline's results have it (docs/product.md). */
   method?: BallotMethod;
   seats?: number;
   /** Who is elected, once decided (multi: the seats with most votes; ranked: by the count's rule). */
@@ -191,10 +191,10 @@ export interface ApiError {
   issues?: { path: string; message: string }[];
 }
 
-/** Election settings (DESIGN.md section 7). Instants are ISO strings in UTC. */
+/** Election settings (docs/election.md). Instants are ISO strings in UTC. */
 export type ResultsVisibility = "live" | "after-close";
 export type BallotOrder = "fixed" | "random";
-/** Issue 11: how a position with one candidate is decided: 'single' (the spec: an ordinary vote) or 'yes-no'. */
+/** How a position with one candidate is decided: 'single' (docs/product.md: an ordinary vote) or 'yes-no'. */
 export type UnopposedMode = "single" | "yes-no";
 
 export interface ElectionSettings {
@@ -215,7 +215,7 @@ export interface ElectionSettings {
 /** What the login page may know before anyone signs in. */
 export type PublicElection = Pick<ElectionSettings, "title" | "subtitle">;
 
-/** Accountability (DESIGN.md section 7): the audit log, receipts, turnout. */
+/** Accountability (docs/accountability.md): the audit log, receipts, turnout. */
 export interface AuditEntryView {
   _id: string;
   seq: number;

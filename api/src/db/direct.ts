@@ -1,8 +1,8 @@
 /**
  * A direct connection to a `file:` database through the `libsql` driver that @libsql/client
  * wraps, with prepared statements kept per SQL text. @libsql/client prepares every statement
- * again on each call (and probes it with a throwing `raw()`), which was about half of the CPU
- * of a vote (bench/). This connection serves the hottest reads on the event loop and, in the
+ * again on each call (and probes it with a throwing `raw()`), a large share of a vote's CPU
+ * (decision 0016 has the figure). This connection serves the hottest reads on the event loop and, in the
  * writer thread, the statements of every write transaction (writer-thread.ts opens and
  * commits them); drizzle and the client keep serving everything else, on their own connection.
  *

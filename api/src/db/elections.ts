@@ -1,6 +1,6 @@
 /**
  * The current election, as SQL. An installation keeps every election it has run (`elections`);
- * the newest is the current one. Every read the spec describes for "the election" (positions,
+ * the newest is the current one. Every read docs/product.md describes for "the election" (positions,
  * results, turnout, who has voted, my votes) goes through these fragments, so an installation
  * with one election reads exactly as before. A past election's positions, candidates, ballots
  * and participations stay in their tables, tied to it by `positions.election_id`: its

@@ -1,8 +1,8 @@
 /**
  * The reads that stay raw SQL, each on a path measured hot: they run as prepared statements on
  * the direct connection of a database file (db/direct.ts, `database.get`), where building the
- * query with drizzle and preparing it again on the client cost more than the read itself
- * (bench/). One named, typed function per query, and `database.get` is called nowhere else;
+ * query with drizzle and preparing it again on the client costs more than the read itself
+ * (decision 0016). One named, typed function per query, and `database.get` is called nowhere else;
  * every other read is a drizzle query on `database.db` (or, where drizzle cannot express it,
  * SQL with a one-line why beside it).
  */

@@ -4,13 +4,13 @@
  *
  * - `apiBodyLimit`: the 64 KB limit, read from Content-Length. Hono's bodyLimit() touches
  *   `c.req.raw.body`, which under @hono/node-server turns the light request into a full web
- *   Request with a ReadableStream; that was 13% of a vote's CPU. Only a body without a
+ *   Request with a ReadableStream, a large share of a vote's CPU (decision 0016). Only a body without a
  *   length (chunked) is still counted as it streams, by bodyLimit() itself.
  * - `noStoreByDefault`: Cache-Control: no-store unless the route set its own. Under
  *   @hono/node-server it goes on Node's response before the route; elsewhere on the answer's
  *   own headers (`c.header()` after the answer exists copies the whole Response).
- * - `gzipLargeJson`: small JSON answers go out as they are (gzip costs ~1 ms of event loop
- *   to save a few hundred bytes); only JSON of at least `threshold` bytes is gzipped, and
+ * - `gzipLargeJson`: small JSON answers go out as they are (gzip's event-loop time is not
+ *   worth a few hundred bytes; decision 0016); only JSON of at least `threshold` bytes is gzipped, and
  *   other types as compress() decides. The size is known where c.json() serialises, so
  *   nothing is read back from the answer to learn it.
  */

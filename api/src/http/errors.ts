@@ -1,4 +1,4 @@
-/** JSON errors `{ message, issues? }` with honest status codes (DESIGN.md section 4). */
+/** JSON errors `{ message, issues? }` with honest status codes (docs/architecture.md, Contracts). */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,6 +1,6 @@
 /**
  * Hono's secureHeaders(), at a fraction of its cost where it runs under @hono/node-server
- * (5% of a vote's event loop). secureHeaders() sets a dozen headers on the answer
+ * (a measurable share of a vote's event loop; decision 0016). secureHeaders() sets a dozen headers on the answer
  * after the fact, each a `has` and a `set` on a web Headers object. Here the same headers,
  * worked out once by secureHeaders() itself, go on Node's own response before the route runs
  * (`setHeader`, a property store each): Node merges them with the answer's headers, and a

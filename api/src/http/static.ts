@@ -5,12 +5,11 @@
  *
  * Each file is read and gzipped once, then served from memory: the first minutes of polling
  * day bring hundreds of phones for the same ~300 KB, and gzipping the app's largest chunk on
- * every request took ~10 ms of the event loop, delaying every other answer meanwhile
+ * every request holds the event loop, delaying every other answer meanwhile
  * (the page's small first script waited behind it). A file changed on disk is read again.
  * The whole build is read and gzipped at start, one file per turn of the event loop, so no
  * request pays for it: the first phones after a restart, and the first visit's page itself,
- * whose start-up shared the machine with that gzip (Lighthouse medians, 5 pairs: /vote 93
- * against 85, /login 96 against 90; bench/README.md).
+ * whose start-up shared the machine with that gzip (figures in decision 0018).
  */
 import { readdirSync, readFileSync, statSync, type Stats } from "node:fs";
 import { extname, join, normalize, resolve } from "node:path";

@@ -23,7 +23,7 @@ describe("check-user", () => {
     expect(await res.json()).toEqual({ message: messages.userNotFound });
   });
 
-  it("validates the matric with the spec's messages", async () => {
+  it("validates the matric with docs/product.md's messages", async () => {
     const missing = await post("/auth/check-user", {});
     expect(missing.status).toBe(400);
     expect((await missing.json()).message).toBe(messages.matricRequired);

@@ -1,4 +1,4 @@
-/** /auth: check-user, login, logout, profile, email and password (spec sections 4, 5, 7). */
+/** /auth: check-user, login, logout, profile, email and password (docs/product.md, Rules, Messages and The calls). */
 import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import {

@@ -1,5 +1,5 @@
 /**
- * Ballot methods through HTTP on a real database (DESIGN.md section 8): several seats, ranked
+ * Ballot methods through HTTP on a real database (docs/counting.md): several seats, ranked
  * (instant-runoff and Scottish STV), referendum; their validation, storage, results and BLT.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -52,7 +52,7 @@ async function stored() {
 }
 
 describe("positions with a method", () => {
-  it("are the spec's single choice without one, and refuse fields that do not fit the method", async () => {
+  it("are the baseline's single choice without one, and refuse fields that do not fit the method", async () => {
     const { position } = await openPosition({}, ["Ada"]);
     expect(position).toMatchObject({ method: "single", seats: 1, question: null, passThreshold: 0.5 });
     const create = (json: Record<string, unknown>) =>

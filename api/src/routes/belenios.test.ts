@@ -1,5 +1,5 @@
 /**
- * Verifiable positions through HTTP on a real database (DESIGN.md section 9), held to Debian's
+ * Verifiable positions through HTTP on a real database (docs/verifiable.md), held to Debian's
  * belenios-tool at every step: the served archive passes `belenios-tool election verify` after
  * the lock, during voting, after the tally and after the result; keys, ballots and partial
  * decryptions made by the tool are accepted, and ours are accepted by the tool.

@@ -1,5 +1,5 @@
 /**
- * Verifiable positions' calls (DESIGN.md section 9): the admin's set-up and count under
+ * Verifiable positions' calls (docs/verifiable.md): the admin's set-up and count under
  * /admin (its gate checks roles), and the public ballot box under /positions, without sign-in.
  */
 import { Hono } from "hono";

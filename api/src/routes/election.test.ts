@@ -21,7 +21,7 @@ export async function voterIn(t: TestApp, admin: string, matricNumber: string, g
 }
 
 describe("election settings", () => {
-  it("start as the spec's election; the login page gets only the title", async () => {
+  it("start as the baseline's election (docs/product.md); the login page gets only the title", async () => {
     const t = await fresh();
     const admin = await t.adminToken();
     const voter = await t.createVoter(admin);
@@ -123,7 +123,7 @@ describe("results visibility 'after-close'", () => {
 });
 
 describe("ballot order 'random'", () => {
-  it("gives each voter their own order, the same on every visit; 'fixed' keeps the spec's", async () => {
+  it("gives each voter their own order, the same on every visit; 'fixed' keeps the baseline's", async () => {
     const t = await fresh();
     const admin = await t.adminToken();
     const names = ["A", "B", "C", "D", "E", "F", "G", "H"];

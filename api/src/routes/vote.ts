@@ -201,7 +201,7 @@ async function castVoteRequest(deps: Deps, user: AuthUser, body: CastVoteInput, 
 }
 
 /**
- * A verifiable position's vote (DESIGN.md section 9): the same window, grace and eligibility
+ * A verifiable position's vote (docs/verifiable.md): the same window, grace and eligibility
  * rules as every vote, then the Belenios ballot's own checks (services/belenios/verifiable.ts).
  * A resent ballot (same text) answers as the first time did, which is what an Idempotency-Key
  * retry needs: the outbox resends the same body.

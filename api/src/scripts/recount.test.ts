@@ -19,7 +19,7 @@ const run = (args: string[], cwd: string) =>
   spawnSync(process.execPath, [join(root, "scripts/tool.mjs"), "recount", ...args], { cwd: root, env: { ...process.env, INIT_CWD: cwd }, encoding: "utf8" });
 
 describe("npm run recount", () => {
-  it("counts a published example from a path relative to where it was typed: the stage table, or JSON as DESIGN.md section 10 gives it", () => {
+  it("counts a published example from a path relative to where it was typed: the stage table, or JSON as docs/counting.md gives it", () => {
     const table = run(["Govan-2007.blt"], fixtures);
     expect(table.stderr).toBe("");
     expect(table.status).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * `npm run recount -- FILE.blt [--json]`: counts a BLT file as the results count a ranked
- * position (DESIGN.md section 10; shared/src/counting/recount.ts): Scottish STV for several
+ * position (docs/counting.md; shared/src/counting/recount.ts): Scottish STV for several
  * seats, instant-runoff for one. The stage table, or with --json the figures as JSON. A file
  * that cannot be read gets one line naming the line at fault and exit 1, never a stack trace.
  * It needs neither the database nor the server's key: anyone with the downloaded file can run it.

@@ -142,7 +142,7 @@ describe("campus NAT", () => {
     const admin = await t.adminToken();
     const victims = [await t.createVoter(admin, "20020515"), await t.createVoter(admin, "20030616"), await t.createVoter(admin, "20040717")];
     const honest = await t.createVoter(admin, "20010101");
-    // 330 wrong answers from the one address, in bursts (the old per-address limit was 300).
+    // 330 wrong answers from the one address, in bursts (more than a per-address limit of 300 would allow).
     for (const v of victims) {
       await Promise.all(Array.from({ length: 110 }, (_, i) => login(t, { matricNumber: v.matricNumber, dateOfBirth: 19800101 + i })));
     }

@@ -1,5 +1,5 @@
 /**
- * The one typed client for the API (spec section 7, DESIGN.md section 4). Every screen's data
+ * The one typed client for the API (docs/product.md's calls, docs/architecture.md's contracts). Every screen's data
  * comes through here (via queries.ts), so an offline layer can wrap these calls in one place.
  * Error bodies become `ApiRequestError`s here and nowhere else; a 401 signs the user out.
  */
@@ -42,7 +42,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The message a toast should show: the server's, else the action's fallback (spec section 8). */
+/** The message a toast should show: the server's, else the action's fallback (docs/product.md, Messages). */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiRequestError && error.fromServer ? error.message : fallback;
 }
@@ -144,7 +144,7 @@ export const api = {
     request<{ message: string }>("/auth/password", { method: "PUT", body }),
 
   // admin
-  /** The spec's voter payload, plus groups, role and password (staff accounts). */
+  /** The baseline's voter payload (docs/product.md), plus groups, role and password (staff accounts). */
   createUser: (body: { name: string; matricNumber: string; dateOfBirth?: number; groups?: string[]; role?: Role; password?: string }) =>
     request<UserProfile>("/admin/users", { method: "POST", body }),
   createPosition: (body: CreatePositionInput) =>
@@ -153,7 +153,7 @@ export const api = {
     const form = new FormData();
     form.append("name", body.name);
     form.append("positionId", body.positionId);
-    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // issue 11
+    if (body.manifesto?.trim()) form.append("manifesto", body.manifesto); // optional, plain text
     if (body.photo) form.append("photo", body.photo);
     return request<Candidate>("/admin/candidates", { method: "POST", body: form });
   },

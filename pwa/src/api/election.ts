@@ -1,5 +1,5 @@
 /**
- * Election settings and edits (DESIGN.md section 7): the calls and their query
+ * Election settings and edits (docs/election.md): the calls and their query
  * options. Settings are read network first with this device's copy as fallback, like the
  * ballot, so the banner and countdown work offline.
  */
@@ -31,7 +31,7 @@ export const electionApi = {
   },
 };
 
-/** What shows until the settings have loaded: the spec's election, a fresh install's settings. */
+/** What shows until the settings have loaded: the baseline's election (docs/product.md), a fresh install's settings. */
 export { SPEC_ELECTION } from "@evoting/shared";
 
 const electionFn = offlineRead("election", electionApi.election);

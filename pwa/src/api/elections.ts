@@ -1,5 +1,5 @@
 /**
- * The election's life (DESIGN.md section 8): declared elections and their archives (any
+ * The election's life (docs/lifecycle.md): declared elections and their archives (any
  * signed-in user), the current election's state, declaring it and starting the next (admins).
  * Online-only: nothing here is kept on the device.
  */

@@ -1,5 +1,5 @@
 /**
- * Mail calls (DESIGN.md section 11): 'Notify Voters' (admins send, observers read) and the
+ * Mail calls (docs/mail.md): 'Notify Voters' (admins send, observers read) and the
  * password reset a signed-out user asks for. Online-only: nothing here is kept on the device.
  */
 import { queryOptions } from "@tanstack/react-query";

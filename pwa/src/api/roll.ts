@@ -1,5 +1,5 @@
 /**
- * The voter roll's calls (DESIGN.md section 7) and their query options. JSON calls go through
+ * The voter roll's calls (docs/roll.md) and their query options. JSON calls go through
  * the one typed client (`request`); the import uploads with XMLHttpRequest, the only browser
  * API that reports upload progress. The export is a plain download (ExportCsvButton).
  */

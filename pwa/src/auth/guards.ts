@@ -1,4 +1,4 @@
-/** Route guards (spec section 2 and 6). Redirects replace the history entry. */
+/** Route guards (docs/product.md, Screens). Redirects replace the history entry. */
 import { redirect } from "@tanstack/react-router";
 import { canVote } from "@evoting/shared";
 import { session } from "./session";

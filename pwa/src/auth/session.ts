@@ -1,5 +1,5 @@
 /**
- * The signed-in session (spec section 3 and 4): a bearer token and the user object, kept in
+ * The signed-in session (docs/product.md, The calls and Rules): a bearer token and the user object, kept in
  * localStorage under `authToken` and `user` so a reload restores them. A tiny external store
  * with no React in it, so the API client, the router guards and components share one truth.
  */

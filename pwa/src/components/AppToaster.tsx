@@ -2,7 +2,7 @@ import { Toaster } from "sonner";
 import { TOAST_DURATION_MS, TOAST_VISIBLE } from "@evoting/shared";
 
 /**
- * Toasts top-right, 4 s, 3 visible (spec section 9). Styled here rather than with sonner's
+ * Toasts top-right, 4 s, 3 visible (docs/product.md, Limits). Styled here rather than with sonner's
  * richColors, whose success colours fail WCAG contrast: dark text on white, a coloured edge.
  */
 export function AppToaster() {

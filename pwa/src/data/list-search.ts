@@ -3,7 +3,7 @@
  * can be shared, reloaded and reached again with Back. Each route validates its search with
  * one of these (`validateSearch`); a missing or bad value falls back to the default, which
  * leaves the URL. Plain functions, not zod: route definitions are part of every page's first
- * load (the route tree), and zod there cost /login 15 KB gzip.
+ * load (the route tree), and zod there would weigh on /login (decision 0018).
  */
 import type { NominationState } from "@evoting/shared";
 

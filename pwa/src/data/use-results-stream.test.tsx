@@ -1,4 +1,4 @@
-/** Issue 11: while results are withheld, the stream's frames carry no tally and set none; the toast still comes. */
+/** While results are withheld, the stream's frames carry no tally and set none; the toast still comes. */
 import { act, renderHook, screen } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import type { ReactNode } from "react";

@@ -1,5 +1,5 @@
 /**
- * Live results over Server-Sent Events (DESIGN.md section 4): fetch a short-lived stream
+ * Live results over Server-Sent Events (docs/architecture.md, Contracts): fetch a short-lived stream
  * token, open the 'ballot-updates' channel, apply each snapshot to the results query and
  * announce each 'new-vote'. On failure it reconnects with a fresh token after a pause.
  */
@@ -29,7 +29,7 @@ export function useResultsStream(enabled: boolean): StreamState {
     const apply = (event: MessageEvent<string>) => {
       try {
         const data = JSON.parse(event.data) as Results | { withheld: true };
-        // Issue 11: while results are withheld from voters the stream carries no tallies.
+        // While results are withheld from voters the stream carries no tallies.
         if ("withheld" in data) return;
         setResults(client, data);
       } catch {

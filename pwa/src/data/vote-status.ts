@@ -45,7 +45,7 @@ export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs)
 
 export { voteLabel } from "../lib/vote-body";
 
-/** A position counts as voted once the user's vote list contains it (spec section 4). */
+/** A position counts as voted once the user's vote list contains it (docs/product.md, Rules). */
 export const isVoted = (status: PositionVoteStatus) => status.kind === "voted";
 
 /** No further choice can be made: the vote is recorded or on its way. */

@@ -64,7 +64,7 @@ export function methodValuesOf(p: Position | null): MethodValues {
 }
 
 /**
- * The method fields a create or edit sends: none for a single choice left alone (the spec's
+ * The method fields a create or edit sends: none for a single choice left alone (the baseline's
  * request, unchanged), otherwise only the fields the method takes. Seats are parsed here so the
  * shared schema reports a non-number under the field.
  */

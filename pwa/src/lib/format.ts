@@ -15,8 +15,8 @@ const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /*
  * Dates and times are put together from the Date's own fields, not with Intl: a page's first
- * Intl call builds the locale's calendar and zone data in one uninterruptible task (40-120 ms
- * here, four times that on a slow phone), and the ballot shows times on its first render. The
+ * Intl call builds the locale's calendar and zone data in one uninterruptible task (long on a
+ * slow phone; decision 0018 has the figures), and the ballot shows times on its first render. The
  * copy is English, so one fixed format serves everyone, and every device shows the same text.
  */
 

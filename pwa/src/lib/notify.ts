@@ -1,4 +1,4 @@
-/** Toasts for actions (spec section 8): the server's message when it sent one, else the fallback. */
+/** Toasts for actions (docs/product.md, Messages): the server's message when it sent one, else the fallback. */
 import { toast } from "sonner";
 import { errorMessage } from "../api/client";
 

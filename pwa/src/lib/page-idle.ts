@@ -36,8 +36,8 @@ export function nextTask<T>(value: T): Promise<T> {
 
 /**
  * Calls each of `starts` in a task of its own, the first at once. A route's loader starts its
- * queries this way: under DevTools' network recording each `fetch` costs the main thread ~5 ms
- * (~20 ms at Lighthouse's 4x CPU), and two in the loader's task made it a long one.
+ * queries this way: under DevTools' network recording each `fetch` costs the main thread
+ * enough time that two in the loader's task make it a long one (decision 0018).
  */
 export async function oneTaskEach(starts: readonly (() => unknown)[]): Promise<void> {
   for (const [index, start] of starts.entries()) {

@@ -1,7 +1,7 @@
 /**
  * A ballot's choice as every layer of the PWA carries it (the card, the cast, the outbox, the
- * station), and the one place it becomes a request body and a recorded vote. The spec's single
- * choice is a candidate id; the ballot methods (DESIGN.md section 8) add several marks, a
+ * station), and the one place it becomes a request body and a recorded vote. The baseline's single
+ * choice is a candidate id; the ballot methods (docs/counting.md) add several marks, a
  * ranking and a referendum's 'yes'.
  */
 import type { BallotMethod, MyVote } from "@evoting/shared";

@@ -3,7 +3,7 @@ import type { OutboxOutcome } from "./db";
 import { installOffline, type OfflineRuntime } from "./install";
 import { appHttpOver, memoryIndexedDb } from "./test-support";
 
-/** Issue 11: a queued 'No' / 'Abstain' (and Yes) goes to the server as such, and counts once. */
+/** A queued 'No' / 'Abstain' (and Yes) goes to the server as such, and counts once. */
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 let runtime: OfflineRuntime | null = null;

@@ -15,8 +15,8 @@ export async function prefetchPhotos(
   // Without a controlling service worker nothing would keep the bytes: skip the traffic.
   if (!controlled) return 0;
   const urls = [...new Set(positions.flatMap((p) => p.candidates.map((c) => c.photo)).filter((u): u is string => Boolean(u)))];
-  // One request starts per task: starting a fetch costs the page ~2 ms (more under a service
-  // worker), and a ballot's worth of them at once made one long task on a slow phone.
+  // One request starts per task: starting a fetch costs the page main-thread time (more under a
+  // service worker), and a ballot's worth of them at once is one long task on a slow phone.
   const fetches: Promise<unknown>[] = [];
   for (const url of urls) {
     fetches.push(fetchImpl(url).catch(() => undefined));

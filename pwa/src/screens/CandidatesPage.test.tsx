@@ -1,4 +1,4 @@
-/** Issue 11: All Candidates shows each manifesto as plain text, never as HTML. */
+/** All Candidates shows each manifesto as plain text, never as HTML. */
 import { screen } from "@testing-library/react";
 import { expect, test } from "vitest";
 import { json, mockFetch } from "../test/fetch-mock";

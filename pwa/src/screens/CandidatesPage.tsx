@@ -45,7 +45,7 @@ export function CandidatesPage() {
                       <Badge tone="indigo" className="mt-2">
                         {position.title}
                       </Badge>
-                      {/* Issue 11: the candidate's own words, as text (React escapes it; never HTML). */}
+                      {/* The candidate's own words, as text (React escapes it; never HTML). */}
                       {c.manifesto && (
                         <p className="mt-3 w-full whitespace-pre-line break-words text-left text-sm text-slate-700" data-testid={`manifesto-${c._id}`}>
                           {c.manifesto}

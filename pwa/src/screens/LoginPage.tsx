@@ -27,7 +27,7 @@ export function LoginPage() {
   const [dateOfBirth, setDateOfBirth] = useState("");
   const [errors, setErrors] = useState<FieldErrors<LoginField>>({});
   const { method, checking, notFound } = useAuthMethod(matricNumber);
-  // The election's own title; the spec's until it has loaded, or if it cannot.
+  // The election's own title; the baseline's (docs/product.md) until it has loaded, or if it cannot.
   const election = usePublicElection();
 
   const login = useMutation({

@@ -1,4 +1,4 @@
-/** Issue 11 on the vote page: eligibility, Yes/No on an unopposed position, abstain, manifestos. */
+/** The vote page: eligibility, Yes/No on an unopposed position, abstain, manifestos. */
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test } from "vitest";
@@ -32,7 +32,7 @@ describe("vote page ballot rules", () => {
     expect(screen.queryByText("300L Rep")).not.toBeInTheDocument();
   });
 
-  test("by default (the spec) a lone candidate is an ordinary card: its radio, no Yes/No", async () => {
+  test("by default (docs/product.md) a lone candidate is an ordinary card: its radio, no Yes/No", async () => {
     const { posted } = renderBallot([open("p1", "President", ["Amaka Nwosu"])]);
     const card = await screen.findByRole("form", { name: "President" });
     expect(within(card).getByText("Select one candidate for this position")).toBeInTheDocument();

@@ -43,7 +43,7 @@ export function VotePage() {
   const local = useLocalVoteStates();
   const votes = myVotes.data ?? NO_VOTES;
   const statusOf = (positionId: string) => positionVoteStatus(positionId, { myVotes: votes, castingIds, local });
-  // Issue 11: a position limited to groups the voter is not in is not on their ballot.
+  // A position limited to groups the voter is not in is not on their ballot.
   const ballot = positions.data?.filter((p) => p.eligible !== false);
 
   return (

@@ -1,5 +1,5 @@
 /**
- * The recount of a BLT file (DESIGN.md section 10): Scottish STV for several seats,
+ * The recount of a BLT file (docs/counting.md): Scottish STV for several seats,
  * instant-runoff for one, the same count the results use (stv.ts). `npm run recount` prints
  * `stageTable` or, with --json, `recountJson`; both name candidates by their number in the file.
  */

@@ -27,7 +27,7 @@ describe("users", () => {
     expect((await t.request("/auth/login", { method: "POST", json: { matricNumber: "2020/5570123", dateOfBirth: 20020515 } })).status).toBe(200);
   });
 
-  it("validates with the spec's messages", async () => {
+  it("validates with docs/product.md's messages", async () => {
     const cases: [unknown, string][] = [
       [{ matricNumber: "2020/5570123", dateOfBirth: 20020515 }, messages.nameRequired],
       [{ name: "A", dateOfBirth: 20020515 }, messages.matricRequired],

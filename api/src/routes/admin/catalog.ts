@@ -1,4 +1,4 @@
-/** /admin: users, positions and candidates (the spec's admin calls). Mounted behind the admin gate in ./index.ts. */
+/** /admin: users, positions and candidates (docs/product.md's admin calls). Mounted behind the admin gate in ./index.ts. */
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -37,7 +37,7 @@ export function catalogRoutes(deps: Deps) {
   const db = database.db;
 
   return new Hono<AppEnv>()
-    // The spec's voter form, plus groups, and staff accounts (role + password).
+    // The baseline's voter form (docs/product.md), plus groups, and staff accounts (role + password).
     .post("/users", jsonBody(createAccountSchema), async (c) => {
       const input = c.req.valid("json");
       const user = await createUser(database, input, clock.now(), deps.keys);
@@ -60,7 +60,7 @@ export function catalogRoutes(deps: Deps) {
     .post("/positions", jsonBody(createPositionSchema), async (c) => {
       const input = c.req.valid("json");
       const { title, startTime, endTime } = input;
-      // Without method fields, the spec's single choice (DESIGN.md section 8).
+      // Without method fields, the baseline's single choice (docs/counting.md).
       const method = resolveMethod(SINGLE_CHOICE, input);
       if (typeof method === "string") fail(400, method);
       const liveCount = resolveLiveCount(method.method, false, input.liveCount);

@@ -21,7 +21,7 @@ const patchCandidate = (id: string, fields: Record<string, string | Blob>, token
   return t.request(`/admin/candidates/${id}`, { method: "PATCH", token, body: form });
 };
 const message = async (res: Response) => ((await res.json()) as { message: string }).message;
-/** The Yes/No for a lone candidate is an election setting, off by default (the spec). */
+/** The Yes/No for a lone candidate is an election setting, off by default (docs/product.md). */
 const setUnopposed = async (unopposed: "single" | "yes-no") => {
   const settings = (await (await t.request("/election", { token: admin })).json()) as object;
   const res = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, unopposed } });
@@ -150,7 +150,7 @@ describe("the frozen ballot with the mixer's batching (production)", () => {
 });
 
 describe("Yes/No and abstain through the API", () => {
-  it("by default (the spec) a lone candidate is an ordinary vote: 'No' is refused and changes nothing", async () => {
+  it("by default (docs/product.md) a lone candidate is an ordinary vote: 'No' is refused and changes nothing", async () => {
     const { position, candidates } = await t.openElection(admin, ["Ada"]);
     expect(((await (await t.request("/election", { token: admin })).json()) as { unopposed: string }).unopposed).toBe("single");
     const voter = await t.createVoter(admin);

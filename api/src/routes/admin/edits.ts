@@ -1,5 +1,5 @@
 /**
- * Editing positions and candidates (DESIGN.md section 7) without breaking an
+ * Editing positions and candidates (docs/election.md) without breaking an
  * election: window edits follow `windowEditProblem` (shared/), and a position's candidates
  * are frozen once it has a vote. Every edit is audited.
  */

@@ -103,7 +103,7 @@ it("'after close' hides results from voters until every position has closed, wha
   const admin = await t.adminToken();
   const { position } = await t.openElection(admin);
   const voter = await t.createVoter(admin);
-  // A fresh install keeps the spec's window, long past: switching to 'after close' alone.
+  // A fresh install keeps the baseline's window (docs/product.md), long past: switching to 'after close' alone.
   const election = (await (await t.request("/election", { token: admin })).json()) as Record<string, unknown>;
   expect(Date.parse(String(election.endTime))).toBeLessThan(t.clock.now());
   expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...election, resultsVisibility: "after-close" } })).status).toBe(200);

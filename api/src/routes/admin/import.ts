@@ -1,5 +1,5 @@
 /**
- * POST /admin/voters/import (DESIGN.md section 7): `?dryRun=1` (the default) checks the file
+ * POST /admin/voters/import (docs/roll.md): `?dryRun=1` (the default) checks the file
  * and answers the report; `?dryRun=0` applies it, all or nothing. The CSV comes as the body
  * (`text/csv`) or as the multipart field `file` (the PWA's upload, with progress).
  */

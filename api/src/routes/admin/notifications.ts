@@ -1,5 +1,5 @@
 /**
- * /admin/notifications (DESIGN.md section 11): 'Notify Voters'. A send queues one message per
+ * /admin/notifications (docs/mail.md): 'Notify Voters'. A send queues one message per
  * recipient and answers 202 with their count; the list shows each send's progress and, with
  * the embedded default, the newest messages written to outbox/. Observers read; the gate in
  * ./index.ts refuses them the send. Every send is audited.

@@ -1,5 +1,5 @@
 /**
- * /admin/voters (DESIGN.md section 7): the roll page by page, one voter's edit, password reset
+ * /admin/voters (docs/roll.md): the roll page by page, one voter's edit, password reset
  * and delete, the CSV export, and the roll's group labels (`/voters/groups`, for filters). Observers may read (list, export); the gate in ./index.ts
  * refuses them every write.
  */

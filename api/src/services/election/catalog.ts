@@ -1,4 +1,4 @@
-/** Positions and candidates as the spec's client reads them (`_id`, flattened position fields). */
+/** Positions and candidates as the baseline's client reads them (docs/product.md) (`_id`, flattened position fields). */
 import { asc, eq, sql } from "drizzle-orm";
 import { DEFAULT_PASS_THRESHOLD, type Candidate, type Position } from "@evoting/shared";
 import type { Database, Db } from "../../db/client.ts";
@@ -53,7 +53,7 @@ export function toPosition(p: PositionFields, cands: Candidate[] = []): Position
   };
 }
 
-/** The method in an audit summary; nothing for the spec's single choice. */
+/** The method in an audit summary; nothing for the baseline's single choice. */
 export function describeMethod(p: Pick<PositionRow, "method" | "seats" | "question" | "passThreshold" | "liveCount">): string {
   if (p.method === "single") return "";
   if (p.method === "referendum") return `, referendum "${p.question}" passing above ${p.passThreshold}`;

@@ -1,5 +1,5 @@
 /**
- * Election settings: one stored row, seeded with the spec's fixed election, read
+ * Election settings: one stored row, seeded with the baseline's fixed election (docs/product.md), read
  * by every signed-in page (banner, countdown), the login page (title only), results
  * visibility and ballot order.
  */

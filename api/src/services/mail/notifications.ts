@@ -1,5 +1,5 @@
 /**
- * The notices an admin sends from 'Notify Voters' (DESIGN.md section 11): who receives each
+ * The notices an admin sends from 'Notify Voters' (docs/mail.md): who receives each
  * kind, queuing one message per recipient in one write, and each send's progress.
  *
  * - invitation: every voter on the roll with an email;

@@ -1,5 +1,5 @@
 /**
- * A forgotten password recovered by email (DESIGN.md section 11). Asking queues a message with
+ * A forgotten password recovered by email (docs/mail.md). Asking queues a message with
  * a link valid PASSWORD_RESET_MINUTES, only for an account that has a password and an email;
  * the asker learns nothing either way (the route answers 202 before any of it runs). The link
  * carries the reset's id signed under the server's key; confirming it sets the new password,

@@ -1,5 +1,5 @@
 /**
- * What a multi, ranked or referendum position adds to its results entry (DESIGN.md section 8):
+ * What a multi, ranked or referendum position adds to its results entry (docs/counting.md):
  * who is elected (or tied), the count's rounds, the referendum's outcome. All decisions are the
  * shared counting code's (shared/src/counting); this only feeds it the tallies and, for a closed
  * ranked position, has its ballots counted in the count thread (counter.ts), off the event loop.

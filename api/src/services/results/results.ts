@@ -25,8 +25,8 @@ import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.
 export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 
 /**
- * A recompute costs O(participations) for the count of distinct voters: ~275 ms of blocked
- * event loop at 500,000 ballots (bench/). Recomputing for every vote batch would then stall
+ * A recompute costs O(participations) for the count of distinct voters: hundreds of ms of
+ * blocked event loop at 500,000 ballots (decision 0005). Recomputing for every vote batch would then stall
  * the server during voting. So when the last recompute was costly, a snapshot at most
  * ~10 recompute-times old (never more than MAX_STALE_MS) is served meanwhile: results lag
  * votes by about as much as the live stream's coalescing (≤ 1 event/s) already allows.
@@ -194,7 +194,7 @@ export class ResultsService {
                    SELECT 1 FROM json_each(u.groups) g, json_each(p.eligible_groups) e
                     WHERE lower(trim(g.value)) = lower(trim(e.value)))) AS n
            FROM positions p WHERE p.eligible_groups <> '[]' AND p.election_id = ${CURRENT_ELECTION_SQL}`,
-        // Whether a lone candidate is decided by Yes/No (off by default, the spec), and the batch.
+        // Whether a lone candidate is decided by Yes/No (off by default, docs/product.md), and the batch.
         "SELECT unopposed, ballot_batch FROM election_settings WHERE id = 1",
         // Ballots not yet in the tallies: a count of votes cast, which turnout shows anyway.
         "SELECT position_id, count(*) AS n FROM pending_ballots GROUP BY position_id",

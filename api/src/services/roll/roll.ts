@@ -154,7 +154,7 @@ export async function deleteVoterIfNotVoted({ database, sessions }: UserWriter, 
   return deleted.rowsAffected === 1;
 }
 
-/** The whole roll as CSV (DESIGN.md section 7), every cell formula-escaped. */
+/** The whole roll as CSV (docs/roll.md), every cell formula-escaped. */
 export async function exportRollCsv(database: Database): Promise<string> {
   const rs = await database.client.execute(`SELECT ${COLUMNS} FROM users u WHERE ${VOTER} ORDER BY u.matric_number`);
   const rows = rs.rows.map((r) => {

@@ -1,6 +1,6 @@
 /**
- * What a vote is checked against, kept in memory (one read per vote was 7% of its
- * event-loop time): each position's window, eligibility, abstain rule and candidate count,
+ * What a vote is checked against, kept in memory (a read per vote is a measurable
+ * share of its event-loop time; decision 0016): each position's window, eligibility, abstain rule and candidate count,
  * and each candidate's name and position. An election has tens of rows; all are loaded at
  * once, on the first vote after any change.
  *
@@ -133,7 +133,7 @@ export class BallotRules {
 /**
  * The ballot a vote body casts on a multi, ranked or referendum position, as castVote takes it,
  * or the 400 message refusing it (shared `methodBallot`); null for a single-choice position,
- * which keeps the spec's checks. A single-choice position refuses the other methods' fields.
+ * which keeps the baseline's checks (docs/product.md). A single-choice position refuses the other methods' fields.
  */
 export function methodVoteChoice(position: MethodBallotRules, body: VoteChoiceFields): VoteChoice | string | null {
   if (position.method === "single") {

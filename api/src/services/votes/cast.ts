@@ -127,7 +127,7 @@ const successAnswer = (vote: MyVote & { receipt: string }): VoteAnswer => ({
 const conflictAnswer = (): VoteAnswer => ({ status: 409, body: { message: messages.alreadyVoted } });
 
 /**
- * The voter's view of a choice. Candidate votes keep the spec's shape; multi and ranked name
+ * The voter's view of a choice. Candidate votes keep the baseline's shape (docs/product.md); multi and ranked name
  * every mark in order (the first as candidateId/Name); others name their kind.
  */
 export function toMyVote(

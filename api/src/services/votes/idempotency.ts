@@ -1,6 +1,6 @@
 /**
- * How long Idempotency-Key answers live and how many a voter may hold (refused votes
- * with fresh keys used to store one permanent row each).
+ * How long Idempotency-Key answers live and how many a voter may hold (so refused votes
+ * with fresh keys cannot pile up rows for ever).
  *
  * - A counted vote's key is on its participation (services/votes/cast.ts, migration 0009) and
  *   replays as long as the vote is held: one per position, which the database already bounds.

@@ -49,11 +49,10 @@ export interface MixerOptions {
   immediate: boolean;
   /**
    * Most pending ballots applied per commit (a larger backlog takes several passes). Votes'
-   * commits go between the mixer's: one commit of a 400 ms backlog (~900 ballots) held every
-   * vote behind it for 60-80 ms. A commit's cost follows its ballots (its statements are
+   * commits go between the mixer's, so one large commit holds every vote behind it until it
+   * ends. A commit's cost follows its ballots (its statements are
    * set-based and it deletes no pending rows), and commits of 50 gave the lowest cast-vote
-   * p99 (median 24.7 ms against 28.2 at 100 over 7 alternating pairs; 200 and 250 were
-   * worse; bench/README.md). A pass shuffles
+   * p99 (decision 0017). A pass shuffles
    * everything it read and splits it into commits of equal size, so each commit applies a
    * random set drawn from the interval's ballots, never a remainder of one; and the pass
    * deletes the pending rows together at its end, so a ballot's anonymity set is every

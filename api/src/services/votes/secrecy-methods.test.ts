@@ -1,5 +1,5 @@
 /**
- * Ballot secrecy for every ballot method with abstentions (DESIGN.md section 8): a ranking of
+ * Ballot secrecy for every ballot method with abstentions (docs/counting.md): a ranking of
  * one candidate, a ranking of all four and an abstention must leave records of one length, or a
  * backup copy would tell how many candidates a voter ranked, or that they abstained (and, with
  * few voters per length, whom). Voters rank 1 to 4 candidates on a ranked position, mark 1 to 3

@@ -8,7 +8,7 @@ interface ConfirmDeleteDialogProps {
   open: boolean;
   title: string;
   confirmLabel: string;
-  /** The confirm button while pending; the spec's delete dialogs say 'Deleting...'. */
+  /** The confirm button while pending; the baseline's delete dialogs (docs/product.md) say 'Deleting...'. */
   pendingLabel?: string;
   pending: boolean;
   onConfirm: () => void;

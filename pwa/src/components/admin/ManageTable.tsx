@@ -22,7 +22,7 @@ interface ManageTableProps<T extends { _id: string }> {
   name: (item: T) => string;
   deleteDisabled: boolean;
   onDelete: (item: T) => void;
-  /** Issue 11: an 'Edit' button before Delete. */
+  /** An 'Edit' button before Delete. */
   onEdit?: (item: T) => void;
 }
 

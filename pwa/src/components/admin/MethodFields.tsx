@@ -28,7 +28,7 @@ interface MethodFieldsProps {
 /**
  * Create/Edit Position's 'Voting Method' and what the chosen method needs: seats (several
  * seats, ranked), the question and pass threshold (referendum), the live count (ranked).
- * Left at 'Single choice' the form is the spec's.
+ * Left at 'Single choice' the form is the baseline's (docs/product.md).
  */
 export function MethodFields({ values, onChange, errors }: MethodFieldsProps) {
   const set = (patch: Partial<MethodValues>) => onChange({ ...values, ...patch });

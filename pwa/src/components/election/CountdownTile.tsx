@@ -2,7 +2,7 @@ import { COUNTDOWN_REFRESH_MS, countdown, pad2 } from "@evoting/shared";
 import { useNow } from "../../hooks/use-now";
 
 interface CountdownTileProps {
-  /** ISO instants; without a start the election is active until the end (spec section 4). */
+  /** ISO instants; without a start the election is active until the end (docs/product.md, Rules). */
   start?: string;
   end: string;
 }

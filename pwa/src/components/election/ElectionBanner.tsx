@@ -4,7 +4,7 @@ import { CountdownTile } from "./CountdownTile";
 
 /**
  * The landing page's banner: the election's title and window from its settings,
- * the spec's fixed election until they have loaded (spec section 4 and 9).
+ * the baseline's fixed election until they have loaded (docs/product.md).
  */
 export function ElectionBanner() {
   const { data: election = SPEC_ELECTION } = useQuery(electionQuery());

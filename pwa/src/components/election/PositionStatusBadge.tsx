@@ -1,7 +1,7 @@
 import type { PositionStatus } from "@evoting/shared";
 import { Badge, type BadgeTone } from "../ui/Badge";
 
-/** upcoming blue, active green, ended gray (spec section 4). */
+/** upcoming blue, active green, ended gray (docs/product.md, Rules). */
 const tone: Record<PositionStatus, BadgeTone> = { upcoming: "blue", active: "green", ended: "gray" };
 
 export function PositionStatusBadge({ status }: { status: PositionStatus }) {

@@ -4,7 +4,7 @@ import { logoDrawing } from "./logo-drawing";
 /**
  * The logo, drawn in the page rather than loaded as an <img> of an SVG file: a browser renders
  * an SVG image in a document of its own (its page, style, layout and a font lookup for the
- * text), ~10–20 ms of main thread on a first visit for one small picture. Without `label` it
+ * text), main-thread time on a first visit for one small picture (decision 0018). Without `label` it
  * is decoration, hidden from screen readers.
  */
 export function LogoMark({ size, label, className }: { size: number; label?: string; className?: string }) {

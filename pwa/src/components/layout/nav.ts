@@ -1,4 +1,4 @@
-/** Sidebar groups per role, exactly as spec section 2 (Layout) lists them. */
+/** Sidebar groups per role, exactly as docs/product.md (Screens, Layout) lists them. */
 export interface NavItem {
   to: string;
   label: string;

@@ -36,7 +36,7 @@ export function PositionTable({ result, download = false, provisional = false }:
         </p>
       )}
       <p className="mb-2 text-sm text-slate-700" data-testid={`outcome-${result.positionId}`}>
-        {/* Method labels already say what they are ('Elected: ...', 'Passed'); the spec's name the winner. */}
+        {/* Method labels already say what they are ('Elected: ...', 'Passed'); the baseline's (docs/product.md) name the winner. */}
         {method || label === "Tie" || label === "No votes" || label === "Not elected" || label === "No ahead" ? label : `${provisional ? "Leading" : "Elected"}: ${label}`}
       </p>
       <table className="w-full border-collapse text-left text-sm">

@@ -4,7 +4,7 @@ import { Icon } from "../ui/Icon";
 
 interface SummaryTilesProps {
   results: Results;
-  /** Decimals of the turnout tile: 1 on home and results, 2 on the detailed tab (spec section 9). */
+  /** Decimals of the turnout tile: 1 on home and results, 2 on the detailed tab (docs/product.md, Limits). */
   turnoutDecimals?: number;
 }
 

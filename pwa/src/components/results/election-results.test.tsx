@@ -1,4 +1,4 @@
-/** Issue 11 on the results screens: ties, Yes/No, abstentions, and results withheld from voters. */
+/** The results screens: ties, Yes/No, abstentions, and results withheld from voters. */
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { messages, type PositionResult, type Results } from "@evoting/shared";
@@ -31,7 +31,7 @@ describe("leaders: ties and Yes/No", () => {
     expect(within(cards[3]).getByText("4 votes · 80.0%")).toBeInTheDocument();
   });
 
-  test("without the yes-no setting (the spec) a lone candidate leads like any other", () => {
+  test("without the yes-no setting (docs/product.md) a lone candidate leads like any other", () => {
     render(<LeadersGrid results={results([position("B", [3])])} />);
     const [card] = screen.getAllByRole("listitem");
     expect(card.getAttribute("data-outcome")).toBe("leader");

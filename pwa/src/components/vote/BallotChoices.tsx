@@ -26,7 +26,7 @@ interface BallotChoicesProps {
 }
 
 /**
- * The card's choices: one radio per candidate (the spec, also for a lone candidate); a Yes/No
+ * The card's choices: one radio per candidate (docs/product.md, also for a lone candidate); a Yes/No
  * ballot (one candidate and the election's setting 'yes-no': the API's `yesNo`, decided by
  * shared election-rules.ts isYesNoBallot) shows the candidate with 'Yes' and 'No'; and
  * 'Abstain' where the position allows it.

@@ -1,5 +1,5 @@
 /**
- * The voter's way to the ballot from Home (the spec's leaderboard): while positions are open and
+ * The voter's way to the ballot from Home (the leaderboard, docs/product.md): while positions are open and
  * not yet voted, 'Vote now' with how many are left; once every open position is voted, a line
  * saying so and a link to the receipts. When an election has been declared, its results are a
  * link away. Staff never vote, so they see none of it.

@@ -31,7 +31,7 @@ function CandidateName({ c }: { c: Candidate }) {
 }
 
 /**
- * The choices of a several-seat, ranked or referendum position (DESIGN.md section 8): checkboxes
+ * The choices of a several-seat, ranked or referendum position (docs/counting.md): checkboxes
  * up to the seats, a rank select per candidate (no dragging: keyboard and screen readers use the
  * native select), or Yes / No. 'Abstain' where the position allows it.
  */

@@ -80,7 +80,7 @@ describe("VoteCard", () => {
     expect(screen.getByText("active")).toBeInTheDocument();
   });
 
-  test("no candidates: the spec's empty text and no button", () => {
+  test("no candidates: docs/product.md's empty text and no button", () => {
     renderCard({ kind: "not-voted" }, { candidates: [] });
     expect(screen.getByText("No candidates available for this position.")).toBeInTheDocument();
     expect(screen.queryByRole("button")).not.toBeInTheDocument();

@@ -24,12 +24,12 @@ interface VoteCardProps {
   position: BallotPosition;
   status: PositionVoteStatus;
   now: number;
-  /** The spec's candidate; `choice` for a vote that names none; the marks of a several-seat or ranked ballot. */
+  /** The baseline's candidate (docs/product.md); `choice` for a vote that names none; the marks of a several-seat or ranked ballot. */
   onCast: (choice: ChoiceFields) => void;
   /**
    * The polling station's private ballot: choosing only selects (`onCast` on each
    * choice), nothing is recorded until the ballot is confirmed, so the card says 'Selected: …'
-   * and lets the voter change or clear it. Unset on the vote page: the spec's Cast Vote card.
+   * and lets the voter change or clear it. Unset on the vote page: the baseline's Cast Vote card.
    */
   selecting?: { chosen: MyVote | null; onClear: () => void };
 }

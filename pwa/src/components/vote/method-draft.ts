@@ -16,7 +16,7 @@ export interface MethodDraft {
 
 export const EMPTY_DRAFT: MethodDraft = { marks: [], choice: null };
 
-/** A ballot method beyond the spec's single choice: it has its own controls and a review step. */
+/** A ballot method beyond the baseline's single choice (docs/product.md): it has its own controls and a review step. */
 export const hasMethodBallot = (p: Pick<BallotPosition, "method">) => p.method === "multi" || p.method === "ranked" || p.method === "referendum";
 
 export const draftOfVote = (vote: MyVote | null): MethodDraft =>

@@ -53,7 +53,7 @@ async function renderVotePage(up: () => boolean) {
       const body = JSON.parse(init.body as string) as { positionId: string; candidateId: string };
       posts.push({ key: (init.headers as Record<string, string>)["Idempotency-Key"]!, body });
       const candidateName = president.candidates.find((c) => c._id === body.candidateId)!.name;
-      const receipt = "7K2M9Q4XTB"; // issue 12: a counted vote's receipt
+      const receipt = "7K2M9Q4XTB"; // a counted vote's receipt
       const vote = { positionId: body.positionId, candidateId: body.candidateId, candidateName, receipt };
       votes.push(vote);
       return json({ message: "Vote cast successfully!", vote, receipt }, 201);

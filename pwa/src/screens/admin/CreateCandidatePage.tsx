@@ -39,7 +39,7 @@ export function CreateCandidatePage() {
       notifySuccess(messages.createCandidateSuccess);
       void invalidateElectionData(client);
     },
-    // On failure the form keeps everything the admin entered (spec section 2).
+    // On failure the form keeps everything the admin entered (docs/product.md, Screens).
     onError: (e) => notifyError(e, messages.createCandidateFailed),
   });
 

@@ -48,7 +48,7 @@ export function CreatePositionPage() {
       title: values.title,
       startTime: localInputToIso(values.startTime),
       endTime: localInputToIso(values.endTime),
-      // Only when ticked: left alone, the request is the spec's.
+      // Only when ticked: left alone, the request is the baseline's (docs/product.md).
       ...(allowAbstain ? { allowAbstain } : {}),
       ...methodBody(method),
     });

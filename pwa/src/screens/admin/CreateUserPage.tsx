@@ -48,7 +48,7 @@ export function CreateUserPage() {
     }
     setErrors({});
     const { dateOfBirth, password, ...rest } = parsed.data;
-    // The date of birth travels as the integer parsed from its 8 digits (spec section 3).
+    // The date of birth travels as the integer parsed from its 8 digits (docs/product.md, The calls).
     create.mutate({ ...rest, ...(dateOfBirth ? { dateOfBirth: Number(dateOfBirth) } : {}), ...(password ? { password } : {}) });
   };
 

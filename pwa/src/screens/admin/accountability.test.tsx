@@ -1,5 +1,5 @@
 /**
- * Issue 12 screens: the Audit Log (page, filters, paging, export), the printable results
+ * Accountability screens: the Audit Log (page, filters, paging, export), the printable results
  * sheet (outcomes, digests as the server gave them), Counted Ballots, receipts on the vote
  * card, and observers: read-only panel, nav, tables and guards.
  */
@@ -192,7 +192,7 @@ describe("observers", () => {
     const now = Date.now();
     mockFetch({
       "GET /api/admin/turnout": () => json({ hourly: [], groups: [] }),
-      // The spec's election window (July 2025) while a position is open now.
+      // The baseline's election window (docs/product.md) (July 2025) while a position is open now.
       "GET /api/election": () => json(SPEC_ELECTION),
       "GET /api/admin/positions": () => json([{ _id: "p1", title: "President", startTime: new Date(now - 3_600_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString(), candidates: [] }]),
     });

@@ -1,4 +1,4 @@
-/** Issue 11 admin screens: Election Settings, and 'Edit' on Manage Positions / Manage Candidates. */
+/** Election admin screens: Election Settings, and 'Edit' on Manage Positions / Manage Candidates. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
@@ -48,7 +48,7 @@ describe("Election Settings", () => {
     await u.type(title, "SUG Elections");
     await u.selectOptions(screen.getByLabelText("Results Visibility"), "after-close");
     await u.selectOptions(screen.getByLabelText("Ballot Order"), "random");
-    // Unopposed positions: the spec's ordinary vote by default; Yes or No is a choice.
+    // Unopposed positions: the baseline's ordinary vote by default (docs/product.md); Yes or No is a choice.
     const unopposed = screen.getByLabelText("Unopposed Positions");
     expect(unopposed).toHaveValue("single");
     expect(within(unopposed).getByRole("option", { selected: true })).toHaveTextContent("Vote for the candidate (as usual)");

@@ -1,4 +1,4 @@
-/** Create/Edit Position's 'Voting Method': the spec's request when left alone, each method's fields, the freeze message. */
+/** Create/Edit Position's 'Voting Method': the baseline's request (docs/product.md) when left alone, each method's fields, the freeze message. */
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test } from "vitest";
@@ -41,7 +41,7 @@ async function fillWindow(u: ReturnType<typeof userEvent.setup>, title: string) 
 }
 
 describe("Create Position's Voting Method", () => {
-  test("left at Single choice, the request is the spec's: title and window only", async () => {
+  test("left at Single choice, the request is the baseline's: title and window only", async () => {
     const { posts, u } = createPage();
     await fillWindow(u, "President");
     const method = screen.getByLabelText("Voting Method");

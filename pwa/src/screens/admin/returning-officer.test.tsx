@@ -33,7 +33,7 @@ const position = (over: Partial<Position>): Position => ({
 });
 
 describe("Delete Position", () => {
-  test("a position holding ballots says how many and offers no delete; one without keeps the spec's dialog", async () => {
+  test("a position holding ballots says how many and offers no delete; one without keeps the baseline's dialog", async () => {
     session.signIn("token-123456789012345678901", admin);
     const deletes: string[] = [];
     mockFetch({

@@ -1,5 +1,5 @@
 /**
- * The login form's authentication-method state machine (spec section 4): unknown until a
+ * The login form's authentication-method state machine (docs/product.md, Rules): unknown until a
  * check-user lookup, run 500 ms after the matric number matches the pattern, answers
  * password (true) or date of birth (false). Empty or malformed input resets it to unknown;
  * a 404 says 'User not found'; other failures are only logged.

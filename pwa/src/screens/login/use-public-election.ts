@@ -1,5 +1,5 @@
 /**
- * The election's title and subtitle for the login page: the spec's until the
+ * The election's title and subtitle for the login page: the baseline's (docs/product.md) until the
  * server answers, and if it cannot. A plain request, not a query: react-query's query
  * observer would add ~3 KB gzip to /login's first load (150 KB budget) for one read.
  */

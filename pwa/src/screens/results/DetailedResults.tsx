@@ -20,7 +20,7 @@ export function DetailedResults({ results }: { results: Results }) {
         />
         {streamLabel[stream]}
       </p>
-      {/* The detailed tab reads turnout to 2 decimals (spec section 9). */}
+      {/* The detailed tab reads turnout to 2 decimals (docs/product.md, Limits). */}
       <SummaryTiles results={results} turnoutDecimals={2} />
       <ProvisionalNotice results={results} />
       {results.results.length === 0 ? (

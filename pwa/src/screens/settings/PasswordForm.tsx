@@ -24,7 +24,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const update = useMutation({
     mutationFn: api.updatePassword,
     onSuccess: () => {
-      // From now on this account signs in with its password (DESIGN.md section 4).
+      // From now on this account signs in with its password (docs/architecture.md, Contracts).
       session.updateUser({ hasPassword: true });
       client.setQueryData<UserProfile>(queryKeys.profile, (p) => (p ? { ...p, hasPassword: true } : p));
       reset();

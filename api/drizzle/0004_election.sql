@@ -1,6 +1,6 @@
 -- Issue 11: election settings (one row), position eligibility and abstain, candidate manifestos.
--- The settings row starts as the baseline's fixed election (docs/product.md), so an install
--- that changes nothing behaves exactly as that page says.
+-- The settings row starts as the spec's fixed election, so an install that changes nothing
+-- behaves exactly as the spec says.
 CREATE TABLE `election_settings` (
 	`id` integer PRIMARY KEY NOT NULL CHECK (`id` = 1),
 	`title` text NOT NULL,
@@ -9,7 +9,7 @@ CREATE TABLE `election_settings` (
 	`end_time` integer NOT NULL,
 	`results_visibility` text DEFAULT 'live' NOT NULL CHECK (`results_visibility` IN ('live', 'after-close')),
 	`ballot_order` text DEFAULT 'fixed' NOT NULL CHECK (`ballot_order` IN ('fixed', 'random')),
-	-- A position with one candidate: 'single' (docs/product.md: an ordinary vote) or 'yes-no'.
+	-- A position with one candidate: 'single' (the spec: an ordinary vote) or 'yes-no'.
 	`unopposed` text DEFAULT 'single' NOT NULL CHECK (`unopposed` IN ('single', 'yes-no')),
 	`updated_at` integer NOT NULL,
 	CHECK (`start_time` < `end_time`)

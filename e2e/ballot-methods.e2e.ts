@@ -206,10 +206,10 @@ describe("ballot methods", () => {
     expect(text.split("\n")[0]).toBe("4 2");
 
     await page.goto("/results?tab=top-candidates");
-    await page.getByTestId(`method-card-${ids.amendment}`).getByText("Passed").waitFor();
+    await page.getByTestId(`method-card-${ids.amendment}`).getByText("Passing so far").waitFor();
     await page.goto("/admin/results/print");
     await page.getByTestId(`rounds-${ids.chair}`).getByText("Surplus of Ada Obi").waitFor();
-    await page.getByTestId(`outcome-${ids.amendment}`).getByText("Passed").waitFor();
+    await page.getByTestId(`outcome-${ids.amendment}`).getByText("Passing so far").waitFor();
     await audit(page, "method-results-sheet");
   });
 });

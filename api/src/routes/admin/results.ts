@@ -67,9 +67,11 @@ export async function turnoutReport(database: Database, now: number): Promise<Tu
 
 export function resultsRoutes(deps: Deps) {
   return new Hono<AppEnv>()
-    .get("/results.csv", async () => csvResponse(resultsCsv(await deps.results.get()), "results.csv"))
+    // The sheet and the CSV are documents an officer prints or signs: never the stale snapshot a
+    // costly recompute lets the live screens show for a moment (a declaration just made must show).
+    .get("/results.csv", async () => csvResponse(resultsCsv(await deps.results.current()), "results.csv"))
     .get("/results/sheet", async (c) => {
-      const [results, audit] = await Promise.all([deps.results.get(), auditHead(deps.database)]);
+      const [results, audit] = await Promise.all([deps.results.current(), auditHead(deps.database)]);
       return c.json({
         producedAt: new Date(deps.clock.now()).toISOString(),
         results,

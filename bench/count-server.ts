@@ -8,7 +8,8 @@
  * position closes (the integrity check's look among it) is not the count's.
  * Also prints the database's growth per ranked ballot (the file after the server stopped).
  */
-import { statSync, existsSync } from "node:fs";
+import { statSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { rankedElection } from "./count.ts";
 import { seed, tempDir, tokenOf } from "./lib/seed.ts";
 import { ADMIN_MATRIC, ADMIN_PASSWORD, startServer } from "./lib/server.ts";
@@ -32,14 +33,14 @@ export interface CountServerBench {
 const fileBytes = (path: string) => [path, `${path}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function benchCountServer(ballotCount = 20_000, candidateCount = 64, seats = 20, connections = 32): Promise<CountServerBench> {
+export async function benchCountServer(ballotCount = 20_000, candidateCount = 64, seats = 20, connections = 32, cpuProfDir?: string): Promise<CountServerBench> {
   const { dbPath, cleanup } = tempDir("count");
   const extra = 5;
   try {
     // A batch of 1: each vote reaches the tallies (and a new results version) as it is cast.
     await seed(dbPath, { voters: ballotCount + extra, positions: 0, sessions: true, ballotBatch: 1 });
     const seeded = fileBytes(dbPath);
-    const server = await startServer({ dbPath, env: { VOTE_GRACE_MINUTES: "0" } });
+    const server = await startServer({ dbPath, env: { VOTE_GRACE_MINUTES: "0" }, nodeArgs: cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`] : [] });
     try {
       const api = (path: string, init: { method?: string; token?: string; json?: unknown; form?: FormData } = {}) =>
         fetch(`${server.url}/api${path}`, {
@@ -85,6 +86,13 @@ export async function benchCountServer(ballotCount = 20_000, candidateCount = 64
       let probing = true;
       /** What the server was asked to do meanwhile, and the slowest probe answer in each. */
       let phase = "quiet";
+      /** When each phase began, on the clock a V8 profile uses (monotonic, µs): bench/event-loop-blocks.ts slices a profile by them. */
+      const phases: { phase: string; atUs: number }[] = [];
+      const enter = (name: string) => {
+        phase = name;
+        phases.push({ phase: name, atUs: Number(process.hrtime.bigint() / 1000n) });
+      };
+      enter("quiet");
       const slowest = new Map<string, number>();
       const startProbe = () =>
         (async () => {
@@ -115,7 +123,7 @@ export async function benchCountServer(ballotCount = 20_000, candidateCount = 64
         return { ms: performance.now() - t0, body };
       };
       const countMs: number[] = [];
-      phase = "recount";
+      enter("recount");
       for (let i = 0; i < extra; i++) {
         await vote(ballotCount + i);
         // A new results version each time; the snapshot may be served stale while the thread counts, so ask until it shows the vote.
@@ -130,13 +138,13 @@ export async function benchCountServer(ballotCount = 20_000, candidateCount = 64
         countMs.push(performance.now() - t0);
       }
       // Close the position, then export its ballots a few times.
-      phase = "close";
+      enter("close");
       const closeAt = Date.now() + 1_000;
       const patched = await api(`/admin/positions/${positionId}`, { method: "PATCH", token: admin, json: { endTime: new Date(closeAt).toISOString() } });
       if (patched.status !== 200) throw new Error(`close: ${patched.status} ${await patched.text()}`);
       await sleep(closeAt - Date.now() + 1_500);
       const bltMs: number[] = [];
-      phase = "blt";
+      enter("blt");
       for (let i = 0; i < 5; i++) {
         for (let tries = 0; ; tries++) {
           if (tries > 300) throw new Error("the BLT file was not published within a minute of the close");
@@ -147,10 +155,12 @@ export async function benchCountServer(ballotCount = 20_000, candidateCount = 64
         }
         bltMs.push((await timed(`/admin/positions/${positionId}/ballots.blt`)).ms);
       }
+      enter("end");
       probing = false;
       await prober;
       const sorted = [...probe].sort((a, b) => a - b);
       await server.stop();
+      if (cpuProfDir) writeFileSync(join(cpuProfDir, `phases-${server.pid}.json`), JSON.stringify(phases));
       const total = ballotCount + extra;
       const out = {
         ballots: total,

@@ -607,6 +607,8 @@ export const meta = sqliteTable("meta", {
 });
 
 export const RESULTS_VERSION = "results_version";
+/** Moves the results' counter: in the same write as any change that alters the results. */
+export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
 export const nowSql = sql`(unixepoch() * 1000)`;
 
 /**

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { messages, parseBlt, readBlt, type PositionResult } from "@evoting/shared";
-import { checkBallotMatches } from "../services/accountability/ballot-integrity.ts";
+import { checkBallotMatches } from "../services/accountability/ballot-match.ts";
 import { checkTallies } from "../services/accountability/tally-check.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 

@@ -17,8 +17,6 @@
  * Runs at every position's close (IntegrityService), on demand from the Admin Panel, and as
  * part of `npm run audit`; each run in the service is recorded in `integrity_checks`.
  */
-import type { ResultSet } from "@libsql/client";
-import { decodeMarks } from "@evoting/shared";
 import { and, desc, eq, gt, lte, max, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { integrityChecks, positions } from "../../db/schema.ts";
@@ -26,144 +24,11 @@ import type { Clock } from "../../clock.ts";
 import type { Keys } from "../../security/keys.ts";
 import type { Logger } from "../../log.ts";
 import { OneAtATime } from "../../one-at-a-time.ts";
-import { ballotMacMatches } from "../votes/ballot-mac.ts";
-import { unsealChoice, type ChoiceKind } from "../votes/cast.ts";
-import { appliedPendingByPosition, unsealPending, type Mixer } from "../votes/mixer.ts";
+import type { Mixer } from "../votes/mixer.ts";
 import { verifyAuditChain, type AuditChainReport } from "./audit-log.ts";
-import { TALLY_READS, tallyReport, type TallyCheckReport } from "./tally-check.ts";
-import { ARCHIVE_READS, archiveProblems } from "../election/archive-seal.ts";
-
-export interface BallotMatchReport {
-  ok: boolean;
-  /** Ballots applied before ballot MACs (migration 0014): checked against their participations only. */
-  unsigned: number;
-  problems: string[];
-}
-
-interface Choice {
-  positionId: string;
-  kind: ChoiceKind;
-  candidateId: string | null;
-  /** multi and ranked: the marks, decoded (shared `decodeMarks`), so padding never decides a match; null when they do not decode */
-  marks: string[] | null;
-}
-
-/** Stored or sealed marks, decoded; null for text that is not the shared encoding (an edited ballot). */
-function marksOf(stored: string | null | undefined): string[] | null {
-  try {
-    return decodeMarks(stored);
-  } catch {
-    return null;
-  }
-}
-
-const sameChoice = (a: Choice, b: Choice) =>
-  a.positionId === b.positionId &&
-  a.kind === b.kind &&
-  (a.candidateId ?? null) === (b.candidateId ?? null) &&
-  a.marks !== null &&
-  b.marks !== null &&
-  JSON.stringify(a.marks) === JSON.stringify(b.marks);
-const bucketOf = (c: Choice) => JSON.stringify([c.positionId, c.kind, c.candidateId ?? null, c.marks]);
-/** Unsealing is CPU work: the event loop gets a turn this often. */
-const YIELD_EVERY = 1_000;
-const breathe = (i: number) => (i % YIELD_EVERY === YIELD_EVERY - 1 ? new Promise((resolve) => setImmediate(resolve)) : null);
-
-/** What the ballot match reads, in the order `matchBallots` takes them. */
-const BALLOT_READS: readonly string[] = [
-  "SELECT voter_id, position_id, sealed_choice FROM participations",
-  "SELECT id, position_id, sealed FROM pending_ballots",
-  "SELECT id, position_id, choice, candidate_id, marks, mac FROM ballots",
-  "SELECT id FROM candidates",
-];
-
-/** Participations against ballots and pending ballots, one to one, and each ballot's MAC. */
-export async function checkBallotMatches(database: Pick<Database, "client">, keys: Keys): Promise<BallotMatchReport> {
-  // One read batch: the mixer may commit meanwhile, and a ballot must not be seen both pending
-  // and applied, or neither.
-  return matchBallots(keys, await database.client.batch([...BALLOT_READS], "read"));
-}
-
-/** The match, from the results of `BALLOT_READS`, all read in one snapshot. */
-async function matchBallots(keys: Keys, [participations, pending, ballots, candidates]: ResultSet[]): Promise<BallotMatchReport> {
-  const problems: string[] = [];
-  const candidateIds = new Set(candidates.rows.map((r) => String(r.id)));
-
-  // What each participation says its ballot is. Votes sealed before ballot ids existed (the
-  // legacy re-seal) name only a choice: they may match any one ballot of that choice.
-  const expected = new Map<string, Choice>();
-  const legacy = new Map<string, number>();
-  let unreadable = 0;
-  for (const [i, r] of participations.rows.entries()) {
-    await breathe(i);
-    let held;
-    try {
-      held = unsealChoice(keys, String(r.voter_id), String(r.position_id), String(r.sealed_choice));
-    } catch {
-      unreadable++;
-      continue;
-    }
-    const choice: Choice = { positionId: held.positionId, kind: held.kind, candidateId: held.candidateId, marks: held.marks };
-    if (held.ballotId === null) legacy.set(bucketOf(choice), (legacy.get(bucketOf(choice)) ?? 0) + 1);
-    else if (expected.has(held.ballotId)) problems.push(`Ballot ${held.ballotId} is named by more than one participation`);
-    else expected.set(held.ballotId, choice);
-  }
-  if (unreadable > 0) problems.push(`${unreadable} participation${unreadable === 1 ? " does" : "s do"} not unseal with the server key (changed, or sealed under another key)`);
-
-  const matched = new Set<string>();
-  let unsigned = 0;
-  for (const [i, r] of ballots.rows.entries()) {
-    await breathe(i);
-    const id = String(r.id);
-    const storedMarks = r.marks === null ? null : String(r.marks);
-    const ballot: Choice = {
-      positionId: String(r.position_id),
-      kind: String(r.choice) as ChoiceKind,
-      candidateId: r.candidate_id === null ? null : String(r.candidate_id),
-      marks: marksOf(storedMarks),
-    };
-    const mac = r.mac === null ? null : String(r.mac);
-    if (mac === null) unsigned++;
-    else if (!ballotMacMatches(keys, { id, positionId: ballot.positionId, choice: ballot.kind, candidateId: ballot.candidateId, marks: storedMarks }, mac)) problems.push(`Ballot ${id} (position ${ballot.positionId}) was changed or forged: its MAC does not match`);
-    const claim = expected.get(id);
-    if (claim) {
-      matched.add(id);
-      if (!sameChoice(claim, ballot)) problems.push(`Ballot ${id} (position ${ballot.positionId}) does not hold the choice sealed in its participation`);
-      continue;
-    }
-    const left = legacy.get(bucketOf(ballot)) ?? 0;
-    if (mac === null && left > 0) legacy.set(bucketOf(ballot), left - 1);
-    else problems.push(`Ballot ${id} (position ${ballot.positionId}) has no participation`);
-  }
-
-  // A participation's ballot that is not counted must still be waiting for the mixer.
-  for (const [i, r] of pending.rows.entries()) {
-    await breathe(i);
-    const record = unsealPending(keys, String(r.id), String(r.sealed));
-    if (!record) {
-      problems.push(`Pending ballot ${String(r.id)} does not unseal with the server key`);
-      continue;
-    }
-    if (matched.has(record.b)) continue; // applied; its pending row goes at the end of the pass
-    // The mixer leaves such a ballot pending for ever: it would hold up the declaration unseen.
-    const named = [...new Set([...(record.c ? [record.c] : []), ...(marksOf(record.r) ?? [])])];
-    for (const gone of named.filter((id) => !candidateIds.has(id))) {
-      problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) names candidate ${gone}, which no longer exists: it can never be counted`);
-    }
-    const claim = expected.get(record.b);
-    if (!claim) problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) has no participation`);
-    else if (!sameChoice(claim, { positionId: String(r.position_id), kind: record.k, candidateId: record.c, marks: marksOf(record.r) })) {
-      problems.push(`Pending ballot ${String(r.id)} (position ${String(r.position_id)}) does not hold the choice sealed in its participation`);
-    } else matched.add(record.b);
-  }
-  for (const [ballotId, claim] of expected) {
-    if (!matched.has(ballotId)) problems.push(`Ballot ${ballotId} (position ${claim.positionId}), named by a participation, is neither counted nor pending`);
-  }
-  for (const [bucket, n] of legacy) {
-    if (n > 0) problems.push(`${n} early participation${n === 1 ? "" : "s"} for position ${JSON.parse(bucket)[0]} match no ballot`);
-  }
-  return { ok: problems.length === 0, unsigned, problems };
-}
+import type { TallyCheckReport } from "./tally-check.ts";
+import { INTEGRITY_READS, integrityOfReads, type BallotMatchReport } from "./ballot-match.ts";
+import { checkInCountThread } from "../results/counter.ts";
 
 /** Sentences for what the tally check found (none when it passed). */
 export function tallyProblems(report: TallyCheckReport): string[] {
@@ -185,20 +50,20 @@ export interface IntegrityResult {
 
 /**
  * Everything the integrity check covers, with the key. The recounts and the ballots are read
- * in ONE read batch, a consistent snapshot that holds the connection only within that call
- * (never across an await, so the mixer, votes and results reads never meet it), and the
- * applied pending rows are told from the ballots read in it.
+ * in ONE snapshot that no await ever holds open (so the mixer, votes and results reads never
+ * meet it). For a database file the count thread reads and checks it on its own connection:
+ * reading every sealed participation and ballot takes over a second at 20,000 ranked ballots,
+ * and unsealing them longer, all of it time the event loop would answer nothing. Any other
+ * database (`:memory:`, remote) is read here in one read batch and checked with turns for the
+ * event loop.
  */
 export async function runIntegrityCheck(database: Database, keys: Keys): Promise<IntegrityResult> {
-  const rs = await database.client.batch([...TALLY_READS, ...BALLOT_READS, ...ARCHIVE_READS], "read");
-  const read = rs.slice(TALLY_READS.length, TALLY_READS.length + BALLOT_READS.length);
-  const [archives, declarations] = rs.slice(TALLY_READS.length + BALLOT_READS.length);
-  const applied = appliedPendingByPosition(keys, read[1].rows, new Set(read[2].rows.map((r) => String(r.id))));
-  const tallies = tallyReport(rs, applied);
-  const ballots = await matchBallots(keys, read);
+  const found = database.filePath
+    ? await checkInCountThread(database.filePath, keys)
+    : await integrityOfReads(keys, await database.client.batch([...INTEGRITY_READS], "read"));
   const chain = await verifyAuditChain(database, keys.audit);
-  const problems = [...tallyProblems(tallies), ...ballots.problems, ...chainProblems(chain), ...archiveProblems(keys, archives.rows, declarations.rows)];
-  return { ok: problems.length === 0, problems, tallies, ballots, chain };
+  const problems = [...tallyProblems(found.tallies), ...found.ballots.problems, ...chainProblems(chain), ...found.archiveProblems];
+  return { ok: problems.length === 0, problems, tallies: found.tallies, ballots: found.ballots, chain };
 }
 
 /** Sentences for what the audit log's check found. */

@@ -4,7 +4,6 @@
  * tallied yet), equals the number of participation records, and every candidate's tally
  * (and every position's 'no' and 'abstain' tally) equals its ballots.
  */
-import type { ResultSet } from "@libsql/client";
 import type { Database } from "../../db/client.ts";
 import type { Keys } from "../../security/keys.ts";
 import { appliedPendingByPosition } from "../votes/mixer.ts";
@@ -90,8 +89,11 @@ export async function checkTallies(database: Pick<Database, "client">, keys?: Pi
   return tallyReport(rs, appliedPendingByPosition(keys, pending.rows, new Set(beside.rows.map((r) => String(r.id)))));
 }
 
+/** Rows as the client or a direct connection (db/direct.ts) returns them: read by column name. */
+export type ReadRows = { rows: readonly Record<string, unknown>[] };
+
 /** The report from the results of `TALLY_READS` (first in `recounts`) and the applied pending rows per position. */
-export function tallyReport(recounts: ResultSet[], applied: Map<string, number>): TallyCheckReport {
+export function tallyReport(recounts: readonly ReadRows[], applied: Map<string, number>): TallyCheckReport {
   const [totals, perPosition, integrity, perCandidate] = recounts;
   const appliedPending = [...applied.values()].reduce((sum, n) => sum + n, 0);
   const choiceTallyMismatches = perPosition.rows.flatMap((r) =>
@@ -112,7 +114,7 @@ export function tallyReport(recounts: ResultSet[], applied: Map<string, number>)
   const tallyMismatches = perCandidate.rows
     .map((r) => ({ id: String(r.id), vote_count: Number(r.vote_count), counted: Number(r.counted) }))
     .filter((r) => r.vote_count !== r.counted);
-  const integrityResult = String(integrity.rows[0]?.[0] ?? "unknown");
+  const integrityResult = String(integrity.rows[0]?.quick_check ?? "unknown");
   return {
     ok: positionMismatches.length === 0 && tallyMismatches.length === 0 && choiceTallyMismatches.length === 0 && integrityResult === "ok",
     ballots: Number(totals.rows[0].ballots),

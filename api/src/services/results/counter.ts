@@ -11,9 +11,13 @@ import { and, eq } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { ballots } from "../../db/schema.ts";
 import { countThreadUrl } from "../../paths.ts";
+import type { Keys } from "../../security/keys.ts";
+import type { SnapshotFindings } from "../accountability/ballot-match.ts";
 import type { BallotSource, FromCounter, ToCounter } from "./count-thread.ts";
 
-type Job = { op: "count"; candidates: string[]; seats: number; rule: "scottish-stv" | "instant-runoff"; lotSeed: string } | { op: "blt"; title: string; seats: number; candidates: { id: string; name: string }[] };
+/** A job as sent to the thread, less the id `post` gives it. */
+type Job<T = ToCounter> = T extends ToCounter ? Omit<T, "id"> : never;
+type RankedJob = { op: "count"; candidates: string[]; seats: number; rule: "scottish-stv" | "instant-runoff"; lotSeed: string } | { op: "blt"; title: string; seats: number; candidates: { id: string; name: string }[] };
 
 let worker: Worker | null = null;
 const waiting = new Map<number, { resolve: (msg: FromCounter) => void; reject: (error: unknown) => void }>();
@@ -55,15 +59,18 @@ async function sourceOf(database: Database, positionId: string): Promise<BallotS
   return { marks: rows.map((r) => r.marks) };
 }
 
-async function run(database: Database, positionId: string, job: Job): Promise<FromCounter> {
-  const source = await sourceOf(database, positionId);
+function post(job: Job): Promise<FromCounter> {
   return new Promise((resolve, reject) => {
     const id = nextJob++;
     waiting.set(id, { resolve, reject });
     const w = thread();
     w.ref();
-    w.postMessage({ ...job, id, source } satisfies ToCounter);
+    w.postMessage({ ...job, id } as ToCounter);
   });
+}
+
+async function run(database: Database, positionId: string, job: RankedJob): Promise<FromCounter> {
+  return post({ ...job, source: await sourceOf(database, positionId) });
 }
 
 /** A ranked position's count (Scottish STV or instant-runoff), made in the count thread. */
@@ -86,4 +93,14 @@ export async function rankedBlt(
   const answer = await run(database, positionId, { op: "blt", ...election });
   if (!("text" in answer)) throw new Error("count thread: no file");
   return answer.text;
+}
+
+/**
+ * The integrity check's snapshot of a database file, read and checked in the count thread
+ * (ballot-integrity.ts `integrityOfReads`): the server's seal and ballot keys go with the job.
+ */
+export async function checkInCountThread(path: string, keys: Pick<Keys, "seal" | "ballot">): Promise<SnapshotFindings> {
+  const answer = await post({ op: "integrity", path, keys: { seal: keys.seal, ballot: keys.ballot } });
+  if (!("findings" in answer)) throw new Error("count thread: no findings");
+  return answer.findings;
 }

@@ -13,7 +13,7 @@ import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
 import type { Clock } from "../../clock.ts";
 import { max, sql } from "drizzle-orm";
-import { positions, RESULTS_VERSION } from "../../db/schema.ts";
+import { bumpResultsVersionSql, positions, RESULTS_VERSION } from "../../db/schema.ts";
 import { metaCounter } from "../../db/hot-reads.ts";
 import { photoUrl } from "../election/catalog.ts";
 import type { ElectionSettingsCache } from "../election/settings.ts";
@@ -22,7 +22,8 @@ import { verifiableTallies } from "../belenios/verifiable.ts";
 import { applyVerifiable } from "../belenios/results.ts";
 import { CURRENT_ELECTION_SQL, CURRENT_POSITIONS_SQL } from "../../db/elections.ts";
 
-export const bumpResultsVersionSql = `UPDATE meta SET value = value + 1 WHERE key = '${RESULTS_VERSION}'`;
+// Defined beside the counter (db/schema.ts), so the writes that move it (a vote, the mixer) need not load this service.
+export { bumpResultsVersionSql };
 
 /**
  * A recompute costs O(participations) for the count of distinct voters: hundreds of ms of

@@ -33,12 +33,11 @@ import type { Database } from "../../db/client.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, choiceRecordBytes, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
 import { purgeAllExpired } from "./idempotency.ts";
-import { bumpResultsVersionSql } from "../results/results.ts";
 import { ballotMac } from "./ballot-mac.ts";
 import { pendingBallotStatement, type Mixer } from "./mixer.ts";
 import { newBallot, receiptCode } from "./receipts.ts";
 import { CURRENT_ELECTION_SQL, inCurrentPositions } from "../../db/elections.ts";
-import { candidates, idempotencyKeys, participations } from "../../db/schema.ts";
+import { bumpResultsVersionSql, candidates, idempotencyKeys, participations } from "../../db/schema.ts";
 
 export const HOUR = 3_600_000;
 export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
@@ -324,8 +323,8 @@ export async function heldVotes(database: Database, keys: Keys, voterId: string)
 }
 
 /** A participation's sealed choice, read; `legacy` when it was sealed before fixed-length sealing ({candidateId, candidateName}, unpadded). */
-export function unsealChoice(keys: Keys, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
-  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys, sealed, choiceContext(voterId, positionId));
+export function unsealChoice(keys: Pick<Keys, "seal">, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
+  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys as Keys, sealed, choiceContext(voterId, positionId));
   return {
     positionId,
     kind: record.k ?? "candidate",

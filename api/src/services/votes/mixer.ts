@@ -32,12 +32,11 @@ import { randomBytes, randomInt } from "node:crypto";
 import type { BallotKind } from "@evoting/shared";
 import { count, eq, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { electionSettings, pendingBallots, positions } from "../../db/schema.ts";
+import { bumpResultsVersionSql, electionSettings, pendingBallots, positions } from "../../db/schema.ts";
 import type { WriteStatement } from "../../db/writer.ts";
 import { silentLogger, type Logger } from "../../log.ts";
 import type { Keys } from "../../security/keys.ts";
 import { CHOICE_RECORD_BYTES, sealPadded, unsealPadded } from "../../security/padded-seal.ts";
-import { bumpResultsVersionSql } from "../results/results.ts";
 
 export interface MixerOptions {
   /** How often pending ballots are applied (and the WAL truncated). */

@@ -8,9 +8,10 @@
  *
  *   node --import tsx bench/event-loop-blocks.ts DIR/CPU.*.0.001.cpuprofile [--top=10] [--min=20] [--phase=close]
  *
- * A span's length is wall time (the sampler's clock): on a loaded machine a span includes the
- * turns other processes took meanwhile, so compare spans by what ran in them (the frames, in
- * samples) as much as by length.
+ * Spans are ranked by their samples (times the sampling interval: near enough the thread's CPU
+ * time in the span), since the sampler samples a thread only while it runs: on a loaded machine
+ * a span's wall time also holds the turns other processes took meanwhile, its samples do not.
+ * Both are printed.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -63,6 +64,9 @@ function ownFrame(id: number): string {
   return `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "")}`;
 }
 
+/** The sampling interval: the median gap between samples (--cpu-prof-interval, 1 ms by default). */
+const intervalMs = [...profile.timeDeltas].sort((a, b) => a - b)[profile.timeDeltas.length >> 1] / 1000;
+
 interface Span {
   startUs: number;
   endUs: number;
@@ -86,16 +90,22 @@ for (let i = 0; i < profile.samples.length; i++) {
 if (open) spans.push(open);
 
 const lengthMs = (s: Span) => (s.endUs - s.startUs) / 1000;
-const longest = spans.filter((s) => lengthMs(s) >= minMs && (!onlyPhase || phaseAt(s.startUs) === onlyPhase)).sort((a, b) => lengthMs(b) - lengthMs(a));
-const perPhase = new Map<string, number>();
-for (const s of spans) perPhase.set(phaseAt(s.startUs), Math.max(perPhase.get(phaseAt(s.startUs)) ?? 0, lengthMs(s)));
-console.log(`${basename(file)}: ${spans.length} busy spans; the longest by phase: ${[...perPhase].map(([p, ms]) => `${p} ${ms.toFixed(1)} ms`).join(", ")}`);
+/** A span's CPU time, near enough: the sampler takes one sample per interval only while the thread runs (and never more than the wall time). */
+const cpuMs = (s: Span) => Math.min(s.samples.length * intervalMs, Math.max(lengthMs(s), intervalMs));
+const longest = spans.filter((s) => cpuMs(s) >= minMs && (!onlyPhase || phaseAt(s.startUs) === onlyPhase)).sort((a, b) => cpuMs(b) - cpuMs(a));
+const perPhase = new Map<string, { wall: number; cpu: number }>();
+for (const s of spans) {
+  const held = perPhase.get(phaseAt(s.startUs)) ?? { wall: 0, cpu: 0 };
+  perPhase.set(phaseAt(s.startUs), { wall: Math.max(held.wall, lengthMs(s)), cpu: Math.max(held.cpu, cpuMs(s)) });
+}
+console.log(`${basename(file)}: ${spans.length} busy spans, sampled every ${intervalMs.toFixed(2)} ms`);
+console.log(`  the longest span by phase, on the CPU (samples x interval) and in wall time: ${[...perPhase].map(([p, m]) => `${p} ${m.cpu.toFixed(0)} ms (wall ${m.wall.toFixed(0)} ms)`).join(", ")}`);
 for (const s of longest.slice(0, top)) {
   const counts = new Map<string, number>();
   for (const id of s.samples) counts.set(ownFrame(id), (counts.get(ownFrame(id)) ?? 0) + 1);
   const frames = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 6);
   const began = phaseOf(s.startUs);
   const since = began ? ` (${began.phase} +${((s.startUs - began.atUs) / 1e6).toFixed(2)} s)` : "";
-  console.log(`  ${lengthMs(s).toFixed(1)} ms, ${s.samples.length} samples${since}`);
+  console.log(`  ${cpuMs(s).toFixed(0)} ms on the CPU (${s.samples.length} samples), ${lengthMs(s).toFixed(1)} ms wall${since}`);
   for (const [frame, n] of frames) console.log(`      ${String(n).padStart(5)}  ${frame}`);
 }

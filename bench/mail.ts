@@ -3,11 +3,15 @@
  * against the real server on a temp database and a local SMTP server in a third process.
  *   --voters=10000   roll size (every voter with an email)
  *   --probe=4        lanes of the latency probe, each a request every 50 ms while the queue sends
+ *   --cpu-prof=DIR   profile the server; its longest synchronous spans, before and while sending:
+ *                    node --import tsx bench/event-loop-blocks.ts DIR/CPU.*.0.001.cpuprofile
  * Targets: 10,000 invitations queued (POST /admin/notifications answered) in < 2 s, and every
  * request the probe makes meanwhile (check-user, a voter's positions, health) answered
  * within 50 ms, until the last message is accepted by the SMTP server.
  */
 import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { loadavg } from "node:os";
 import { intArg, parseArgs } from "./lib/args.ts";
@@ -18,6 +22,10 @@ import { Latencies, fmt, ms, table } from "./lib/stats.ts";
 const args = parseArgs();
 const VOTERS = intArg(args, "voters", 10_000);
 const PROBE = intArg(args, "probe", 4);
+const PROF = args.get("cpu-prof");
+/** When each phase began, on a V8 profile's clock (monotonic, µs), for bench/event-loop-blocks.ts. */
+const phases: { phase: string; atUs: number }[] = [];
+const enter = (phase: string) => phases.push({ phase, atUs: Number(process.hrtime.bigint() / 1000n) });
 const matric = (i: number) => `2025/5570${String(i).padStart(6, "0")}`;
 
 // The SMTP server first, in its own process.
@@ -34,7 +42,7 @@ const port = await new Promise<number>((ok, fail) => {
 });
 
 const tmp = tempDir("mail");
-const server = await startServer({ dbPath: tmp.dbPath, env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+const server = await startServer({ dbPath: tmp.dbPath, env: { SMTP_URL: `smtp://127.0.0.1:${port}` }, nodeArgs: PROF ? ["--cpu-prof", `--cpu-prof-dir=${PROF}`] : [] });
 const verdicts: string[] = [];
 const check = (ok: boolean, text: string) => verdicts.push(`${ok ? "MET   " : "MISSED"}  ${text}`);
 
@@ -84,7 +92,9 @@ try {
     }
   });
 
+  enter("before");
   await new Promise((r) => setTimeout(r, 20_000));
+  enter("sending");
   probe = sending;
   const sent = await call("/admin/notifications", { method: "POST", body: { kind: "invitation" }, token: admin });
   if (sent.status !== 202) throw new Error(`send failed: ${sent.status} ${JSON.stringify(sent.json)}`);
@@ -98,6 +108,7 @@ try {
     await new Promise((r) => setTimeout(r, 250));
   }
   const sendingMs = performance.now() - started;
+  enter("end");
   probing = false;
   await Promise.all(lanes);
 
@@ -117,6 +128,7 @@ try {
   check(worst <= 50, `no request waited > 50 ms while sending: max ${ms(worst)} over ${fmt(count)} requests`);
 } finally {
   await server.stop();
+  if (PROF) writeFileSync(join(PROF, `phases-${server.pid}.json`), JSON.stringify(phases));
   sink.kill("SIGTERM");
   tmp.cleanup();
 }

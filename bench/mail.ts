@@ -109,6 +109,8 @@ try {
   }
   const sendingMs = performance.now() - started;
   enter("end");
+  // The SMTP process reports its total every 200 ms: wait for the report that follows the last message.
+  for (let waited = 0; received < progress.sent && waited < 2_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   probing = false;
   await Promise.all(lanes);
 

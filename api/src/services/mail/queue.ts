@@ -11,6 +11,11 @@
  *   message left 'sending' by a process that stopped mid-send is marked failed (with why),
  *   not sent again, since the server may already have it. A restart resumes everything else.
  * - Single-flight: one pass at a time; `wake()` after a message is queued starts one soon.
+ * - Paced: a message starts at most every `gapMs` (100 a second by default). Building and
+ *   writing a message takes the event loop about a millisecond; against a mail server that
+ *   answers at once, an unpaced sender kept the loop busy nearly all the time and requests
+ *   waited behind it. Paced, it takes about a tenth of the loop, and 10,000 invitations go
+ *   in under two minutes (providers limit senders to such rates anyway).
  */
 import type { InStatement } from "@libsql/client";
 import type { Clock } from "../../clock.ts";
@@ -25,6 +30,8 @@ export interface MailQueueOptions {
   batch: number;
   /** Sends under way at once. */
   concurrency: number;
+  /** The least time between the starts of two sends (ms): at most 1000 / gapMs messages a second. */
+  gapMs: number;
   /** How often to look for messages another process queued, or a retry that fell due. */
   pollMs: number;
   maxAttempts: number;
@@ -37,6 +44,7 @@ export interface MailQueueOptions {
 export const MAIL_QUEUE_DEFAULTS: MailQueueOptions = {
   batch: 100,
   concurrency: 8,
+  gapMs: 10,
   pollMs: 5_000,
   maxAttempts: 8,
   retryBaseMs: 30_000,
@@ -70,6 +78,8 @@ export class MailQueue {
   private stopped = false;
   /** Woken while a pass ran: look again right after it. */
   private wokenMeanwhile = false;
+  /** When the next send may start (performance.now()): the pacing of `gapMs`. */
+  private nextStart = 0;
   private readonly options: MailQueueOptions;
 
   constructor(
@@ -207,11 +217,20 @@ export class MailQueue {
     const worker = async () => {
       while (next < claimed.length) {
         const message = claimed[next++];
+        await this.paced();
         outcomes.push(await this.sendOne(message));
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, claimed.length) }, worker));
     return outcomes;
+  }
+
+  /** Waits for this send's turn: each start takes the next free slot, `gapMs` after the one before. */
+  private async paced(): Promise<void> {
+    const now = performance.now();
+    const at = Math.max(now, this.nextStart);
+    this.nextStart = at + this.options.gapMs;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
   }
 
   private async sendOne(m: Claimed): Promise<InStatement> {

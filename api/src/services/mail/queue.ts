@@ -12,10 +12,10 @@
  *   not sent again, since the server may already have it. A restart resumes everything else.
  * - Single-flight: one pass at a time; `wake()` after a message is queued starts one soon.
  * - Paced: a message starts at most every `gapMs` (100 a second by default). Building and
- *   writing a message takes the event loop about a millisecond; against a mail server that
- *   answers at once, an unpaced sender kept the loop busy nearly all the time and requests
- *   waited behind it. Paced, it takes about a tenth of the loop, and 10,000 invitations go
- *   in under two minutes (providers limit senders to such rates anyway).
+ *   writing a message takes the event loop 1-3 ms; against a mail server that answers at
+ *   once, an unpaced sender would keep the loop busy nearly all the time, and requests would
+ *   wait behind it. Paced, it takes a fraction of the loop, and 10,000 invitations go in under
+ *   two minutes (providers limit senders to such rates anyway).
  */
 import type { InStatement } from "@libsql/client";
 import type { Clock } from "../../clock.ts";

@@ -73,6 +73,19 @@ it("any single edit to a ballot row is caught on its own, even when counts and t
   expect(report.lines.join("\n")).toContain("forged-ballot-id");
 });
 
+it("a database that is not a file is read and checked in process (a file's check runs in the count thread): the same edit is caught", async () => {
+  await t.close();
+  t = await createTestApp({ ballotBatch: 1, memory: true });
+  expect(t.database.filePath).toBeNull();
+  const { alice, bob } = await castAliceFourBobTwo();
+  expect((await runAudit(t.database, t.deps.keys)).ok).toBe(true);
+  const a = String((await sql("SELECT id FROM ballots WHERE candidate_id = ? LIMIT 1", [alice._id])).rows[0].id);
+  await sql("UPDATE ballots SET candidate_id = ? WHERE id = ?", [bob._id, a]);
+  const report = await runAudit(t.database, t.deps.keys);
+  expect(report.ok).toBe(false);
+  expect(report.lines.join("\n")).toContain(a);
+});
+
 it("the Admin Panel shows the last check: passed at a time, and who may run it", async () => {
   const { admin } = await castAliceFourBobTwo();
   const res = await t.request("/admin/integrity/check", { method: "POST", token: admin });

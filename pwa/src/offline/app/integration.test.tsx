@@ -16,7 +16,7 @@ import { OfflineNotices } from "../../components/layout/OfflineNotices";
 import { VotePage } from "../../screens/VotePage";
 import { CreateUserPage } from "../../screens/admin/CreateUserPage";
 import { resetOffline } from "./runtime";
-import { connectOutcomes } from "./outcomes";
+import { connectOutcomes } from "../../data/outcomes";
 import { myVotesQuery } from "../../data/queries";
 import { session } from "../../auth/session";
 

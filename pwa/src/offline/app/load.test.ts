@@ -11,7 +11,7 @@ describe("the offline chunk's one entry", () => {
     const now = await loadOffline();
     await whenIdle;
     expect(loaded).toBe(true);
-    expect(typeof now.castVote).toBe("function");
+    expect(typeof now.getOffline).toBe("function");
     expect(await loadOfflineWhenIdle()).toBe(now);
   });
 });

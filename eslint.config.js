@@ -52,6 +52,13 @@ export default tseslint.config(
     },
   },
   {
+    // The PWA's api/ is plain HTTP: query keys and options live in data/ (pwa/README.md, Layers).
+    files: ["pwa/src/api/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "@tanstack/react-query", message: "api/ is plain HTTP: put query keys and options in pwa/src/data/." }] }],
+    },
+  },
+  {
     files: ["**/*.{js,mjs}"],
     extends: [js.configs.recommended],
     languageOptions: {

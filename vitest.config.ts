@@ -9,7 +9,7 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "bench/**/*.test.ts", "pwa/build/**/*.test.ts"],
+          include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "bench/**/*.test.ts", "pwa/build/**/*.test.ts", "scripts/**/*.test.mjs"],
           // Scratch copies made by benchmarks are not the project's tests.
           exclude: ["**/node_modules/**", "**/.tmp/**"],
           testTimeout: 30_000,

@@ -3,12 +3,16 @@
 // modules' meanings together (neither can move or split without the other), so it is refused
 // here too. Reads every TypeScript source the root tsconfig includes with TypeScript's own
 // import scanner; only relative imports make edges (workspace packages import each other one way).
+// The same edges then check the PWA's folder layers (./layers.mjs).
+// `node scripts/check-cycles.mjs --root=DIR` checks another checkout (an old commit, say).
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { layerViolations } from "./layers.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const rootArg = process.argv.find((a) => a.startsWith("--root="));
+const root = rootArg ? resolve(rootArg.slice("--root=".length)) : join(dirname(fileURLToPath(import.meta.url)), "..");
 const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
 const files = config.fileNames.filter((f) => /\.(ts|tsx|mts)$/.test(f) && !f.includes("/node_modules/"));
 
@@ -53,6 +57,8 @@ function visit(v) {
 }
 for (const file of files) if (!state.has(file)) visit(file);
 
+const layerProblems = layerViolations(edges, join(root, "pwa/src"));
+
 if (cycles.length === 0) {
   console.log(`check-cycles: no import cycles among ${files.length} modules`);
 } else {
@@ -64,5 +70,11 @@ if (cycles.length === 0) {
       console.error(`  ${relative(root, f)} -> ${to.join(", ")}`);
     }
   }
-  process.exit(1);
 }
+if (layerProblems.length === 0) {
+  console.log("check-cycles: the PWA's folders import one way (scripts/layers.mjs)");
+} else {
+  console.error(`${layerProblems.length} imports against the PWA's folder layers (scripts/layers.mjs):`);
+  for (const line of layerProblems) console.error(`  ${line}`);
+}
+if (cycles.length > 0 || layerProblems.length > 0) process.exit(1);

@@ -43,7 +43,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
   const hub = createHub(results, config.realtime, log);
   const mixer = new Mixer(database, keys, () => hub.resultsChanged(), { now: () => clock.now(), graceMs: fullConfig.voteGraceMs, ...config.mixer }, log).start();
   const integrity = new IntegrityService({ database, keys, clock, config: fullConfig, mixer, log }).start();
-  const sessions = new SessionCache(database);
+  const sessions = new SessionCache(database, clock);
   sessions.onInvalidate(() => {
     endStreamsOfEndedSessions({ database, hub }, clock.now()).catch((error: unknown) => log.error({ err: error }, "ending the streams of ended sessions failed"));
   });
@@ -60,7 +60,7 @@ export function buildDeps(database: Database, clock: Clock, keys: Keys, config: 
     mixer,
     auditLog: new AuditLog(database, keys),
     sessions,
-    ballotRules: new BallotRules(database),
+    ballotRules: new BallotRules(database, clock),
     electionSettings,
     receiptLists: new ReceiptLists(database, keys),
     integrity,

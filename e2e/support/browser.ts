@@ -73,10 +73,27 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/**
+ * Waits for the page's steady state: every animation and transition that ends (a toast sliding
+ * in, a dialog opening) has ended, and the frame after it is drawn. Spinners and other endless
+ * animations are not waited for. Nothing is waited for when nothing moves.
+ */
+export async function settled(page: Page) {
+  await page.evaluate(async () => {
+    const ending = () =>
+      document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity);
+    // An animation that ends may start the next (a toast stack moving up): a few rounds at most.
+    for (let round = 0, running = ending(); round < 5 && running.length > 0; round++, running = ending()) {
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
+}
+
 /** Saves a full-page screenshot and asserts axe finds nothing serious or critical. */
 export async function audit(page: Page, name: string) {
-  // Let transitions and toasts settle so the screenshot shows the steady state.
-  await page.waitForTimeout(350);
+  // The screenshot shows the steady state, not a toast or dialog halfway in.
+  await settled(page);
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   const violations = await seriousViolations(page);

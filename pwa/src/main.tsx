@@ -5,15 +5,18 @@ import { createRoot } from "react-dom/client";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { clearOnSessionChange, queryClient } from "./data/query-client";
-import { getAppShell } from "./offline/app/shell";
+import { mutationKeys } from "./data/query-keys";
+import { addBusyCheck, getAppShell } from "./offline/app/shell";
 import { isStaffPath } from "./offline/sw-registration";
-import { connectOutcomes } from "./offline/app/outcomes";
-import { watchSessionEnd } from "./auth/device-data";
+import { connectOutcomes } from "./data/outcomes";
+import { watchSessionEnd } from "./data/device-data";
 import { createAppRouter } from "./router";
 import { nextTask } from "./lib/page-idle";
 import "./styles.css";
 
 clearOnSessionChange(queryClient);
+// A new version never reloads the page while a vote is being cast.
+addBusyCheck(() => queryClient.isMutating({ mutationKey: mutationKeys.castVote }) > 0);
 // A session that ends without 'Logout' (401, another tab) leaves only its unsent votes here.
 watchSessionEnd();
 

@@ -13,6 +13,7 @@
  *
  * The triggers are in migration 0011 (api/drizzle/0011_cache_versions.sql).
  */
+import type { Clock } from "../clock.ts";
 import type { Database } from "./client.ts";
 import { metaCounter } from "./hot-reads.ts";
 
@@ -21,7 +22,11 @@ export const CATALOG_VERSION = "catalog_version";
 
 const CHECK_EVERY_MS = 1_000;
 
-/** Reads one counter at most once a second and calls `moved` when it changed since the last read. */
+/**
+ * Reads one counter at most once a second and calls `moved` when it changed since the last read.
+ * The second is on the app's clock (tests move it instead of waiting); a clock set back reads at
+ * once rather than waiting for the old time to come round again.
+ */
 export class VersionWatch {
   private version: number | null = null;
   private checkedAt = -Infinity;
@@ -31,11 +36,13 @@ export class VersionWatch {
     private readonly database: Database,
     private readonly key: string,
     private readonly moved: () => void,
+    private readonly clock: Clock,
   ) {}
 
   /** undefined (nothing to wait for) within a second of the last read. */
   check(): Promise<void> | undefined {
-    if (performance.now() - this.checkedAt < CHECK_EVERY_MS) return undefined;
+    const since = this.clock.now() - this.checkedAt;
+    if (since >= 0 && since < CHECK_EVERY_MS) return undefined;
     return (this.checking ??= (async () => {
       try {
         const version = await metaCounter(this.database, this.key);
@@ -43,7 +50,7 @@ export class VersionWatch {
           if (this.version !== null) this.moved();
           this.version = version;
         }
-        this.checkedAt = performance.now();
+        this.checkedAt = this.clock.now();
       } finally {
         this.checking = null;
       }

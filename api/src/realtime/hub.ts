@@ -14,7 +14,7 @@ import type { ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { silentLogger, type Logger } from "../log.ts";
 import { ChangeFeeds, type ChangeFeed } from "./change-feeds.ts";
-import { ResultsBroadcast, type ResultsSource } from "./results-broadcast.ts";
+import { ResultsBroadcast, type ResultsSource, type Scheduler } from "./results-broadcast.ts";
 import { HEARTBEAT_FRAME, RETRY_FRAME, openSink, type Sink } from "./sse.ts";
 import { Subscribers, type Subscriber } from "./subscribers.ts";
 
@@ -28,6 +28,8 @@ export interface HubOptions {
   maxBufferedBytes: number;
   /** Streams one user may hold open per channel; a newer one closes the oldest. */
   maxStreamsPerUser: number;
+  /** The results coalescer's clock and timer (tests move time by hand). */
+  scheduler?: Scheduler;
 }
 
 export const HUB_DEFAULTS: HubOptions = {
@@ -80,7 +82,7 @@ export interface Hub {
 export function createHub(results: ResultsSource, options: Partial<HubOptions> = {}, log: Logger = silentLogger): Hub {
   const opts: HubOptions = { ...HUB_DEFAULTS, ...options };
   const subscribers = new Subscribers(opts.maxStreamsPerUser);
-  const resultsBroadcast = new ResultsBroadcast(results, subscribers, opts.coalesceMs, log);
+  const resultsBroadcast = new ResultsBroadcast(results, subscribers, opts.coalesceMs, log, opts.scheduler);
   let closed = false;
   const feeds = new ChangeFeeds(subscribers, () => closed, log);
 

@@ -7,7 +7,8 @@
  * Other processes may write to the same database: `poll()` reads the cheap results counter
  * and broadcasts a snapshot this process has not sent yet.
  *
- * Scheduling uses the monotonic process clock: these are delivery intervals, not business time.
+ * Scheduling uses the monotonic process clock by default (these are delivery intervals, not
+ * business time); a test hands in its own `Scheduler` and moves time by hand.
  */
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../log.ts";
@@ -25,11 +26,24 @@ export interface ResultsSource {
   withheldFromVoters?(): Promise<boolean>;
 }
 
+/** Where the coalescer reads the time and sets its timer. */
+export interface Scheduler {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const processScheduler: Scheduler = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export class ResultsBroadcast {
   /** The version last broadcast, when, and the pending/single-flight state. */
   private version = -1;
   private lastSent = -Infinity;
-  private pending: NodeJS.Timeout | null = null;
+  private pending: unknown = null;
   private sending = false;
   private again = false;
   private closed = false;
@@ -40,14 +54,15 @@ export class ResultsBroadcast {
     private readonly subscribers: Subscribers,
     private readonly coalesceMs: number,
     private readonly log: Logger,
+    private readonly scheduler: Scheduler = processScheduler,
   ) {}
 
   /** A local write changed the results: schedule a coalesced broadcast. */
   changed(): void {
     this.results.changed?.();
     if (this.closed || this.pending) return;
-    const wait = Math.max(0, this.lastSent + this.coalesceMs - performance.now());
-    this.pending = setTimeout(() => void this.send(), wait);
+    const wait = Math.max(0, this.lastSent + this.coalesceMs - this.scheduler.now());
+    this.pending = this.scheduler.setTimeout(() => void this.send(), wait);
   }
 
   /** Catches up with writes of other processes (called every poll interval). */
@@ -67,7 +82,7 @@ export class ResultsBroadcast {
 
   close(): void {
     this.closed = true;
-    if (this.pending) clearTimeout(this.pending);
+    if (this.pending) this.scheduler.clearTimeout(this.pending);
   }
 
   private async send(): Promise<void> {
@@ -77,7 +92,7 @@ export class ResultsBroadcast {
       return;
     }
     this.sending = true;
-    this.lastSent = performance.now();
+    this.lastSent = this.scheduler.now();
     try {
       if (this.closed || this.subscribers.count(REALTIME_CHANNEL) === 0) return;
       // Read the counter first: the snapshot is at least this fresh.

@@ -8,7 +8,6 @@ import type {
   Candidate,
   BallotPosition,
   CastVoteInput,
-  CastVoteResponse,
   CreatePositionInput,
   CheckUserResponse,
   LoginResponse,
@@ -20,6 +19,7 @@ import type {
   UserProfile,
 } from "@evoting/shared";
 import { session } from "../auth/session";
+import { ApiRequestError } from "../lib/api-error";
 
 const configuredBase = import.meta.env.VITE_API_URL as string | undefined;
 if (!configuredBase) {
@@ -27,25 +27,7 @@ if (!configuredBase) {
 }
 export const API_BASE = (configuredBase ?? "/api").replace(/\/$/, "");
 
-export class ApiRequestError extends Error {
-  readonly status: number;
-  readonly issues: ApiError["issues"];
-  /** True when the server (not the fallback) supplied the message. */
-  readonly fromServer: boolean;
-
-  constructor(status: number, message: string, fromServer: boolean, issues?: ApiError["issues"]) {
-    super(message);
-    this.name = "ApiRequestError";
-    this.status = status;
-    this.fromServer = fromServer;
-    this.issues = issues;
-  }
-}
-
-/** The message a toast should show: the server's, else the action's fallback (docs/product.md, Messages). */
-export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiRequestError && error.fromServer ? error.message : fallback;
-}
+export { ApiRequestError, errorMessage } from "../lib/api-error";
 
 interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -104,15 +86,26 @@ export async function requestBlob(path: string, options: RequestOptions = {}): P
 
 async function throwUnlessOk(response: Response): Promise<void> {
   if (!response.ok) {
-    let parsed: Partial<ApiError> = {};
+    let parsed: unknown = null;
     try {
-      parsed = (await response.json()) as Partial<ApiError>;
+      parsed = await response.json();
     } catch {
       // Not JSON (a proxy's error page, a dropped connection): fall back below.
     }
-    const message = typeof parsed.message === "string" && parsed.message ? parsed.message : "";
-    throw new ApiRequestError(response.status, message || response.statusText, Boolean(message), parsed.issues);
+    throw refusal(response.status, response.statusText, parsed);
   }
+}
+
+function refusal(status: number, statusText: string, body: unknown): ApiRequestError {
+  const parsed = (body ?? {}) as Partial<ApiError>;
+  const message = typeof parsed.message === "string" && parsed.message ? parsed.message : "";
+  return new ApiRequestError(status, message || statusText || `HTTP ${status}`, Boolean(message), parsed.issues);
+}
+
+/** A raw answer's body when it is a 2xx; otherwise the same `ApiRequestError` `request` throws. */
+export function answerBody<T>(answer: RawAnswer): T {
+  if (answer.status >= 200 && answer.status < 300) return answer.body as T;
+  throw refusal(answer.status, "", answer.body);
 }
 
 async function rawAnswer(path: string, options: RequestOptions): Promise<RawAnswer> {
@@ -167,9 +160,11 @@ export const api = {
   // voting and results
   ballotPositions: () => request<BallotPosition[]>("/vote/positions"),
   myVotes: (signal?: AbortSignal) => request<MyVote[]>("/vote/my-votes", { signal, cache: signal ? "no-store" : undefined }),
-  castVote: ({ idempotencyKey, ...body }: CastVoteRequest) =>
-    request<CastVoteResponse>("/vote", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey } }),
-  /** The outbox's send of a queued vote (offline/install.ts): its answer as it came, for the sync engine to read. */
+  /**
+   * `POST /vote`, the one send of a vote: by the outbox's sync engine (offline/sync.ts), or by
+   * data/cast-vote.ts when the device store is unavailable. The answer as it came, whatever its
+   * status (`answerBody` reads it as `request` would).
+   */
   sendVote: ({ idempotencyKey, ...body }: CastVoteRequest, signal?: AbortSignal) =>
     rawAnswer("/vote", { method: "POST", body, headers: { "Idempotency-Key": idempotencyKey }, signal, cache: "no-store" }),
   results: () => request<Results>("/vote/results"),

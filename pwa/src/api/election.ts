@@ -1,9 +1,7 @@
 /**
- * Election settings and edits (docs/election.md): the calls and their query
- * options. Settings are read network first with this device's copy as fallback, like the
- * ballot, so the banner and countdown work offline.
+ * Election settings and edits (docs/election.md): the calls. Their query options are in
+ * data/election.ts.
  */
-import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import {
   type Candidate,
   type ElectionSettings,
@@ -13,8 +11,6 @@ import {
   type UpdatePositionInput,
 } from "@evoting/shared";
 import { request } from "./client";
-import { invalidateElectionData, offlineRead } from "../data/queries";
-import { queryKeys } from "../data/query-keys";
 
 export const electionApi = {
   election: () => request<ElectionSettings>("/election"),
@@ -30,18 +26,3 @@ export const electionApi = {
     return request<Candidate & { message: string }>(`/admin/candidates/${encodeURIComponent(id)}`, { method: "PATCH", body: form });
   },
 };
-
-/** What shows until the settings have loaded: the baseline's election (docs/product.md), a fresh install's settings. */
-export { SPEC_ELECTION } from "@evoting/shared";
-
-const electionFn = offlineRead("election", electionApi.election);
-export const electionQuery = () =>
-  queryOptions({ queryKey: queryKeys.election, queryFn: electionFn, networkMode: "always", staleTime: 60_000 });
-
-/** After settings change, everything that reads them (banner, results visibility, ballot order) refetches. */
-export function invalidateSettings(client: QueryClient) {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: queryKeys.election }),
-    invalidateElectionData(client),
-  ]);
-}

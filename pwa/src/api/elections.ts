@@ -1,12 +1,10 @@
 /**
  * The election's life (docs/lifecycle.md): declared elections and their archives (any
  * signed-in user), the current election's state, declaring it and starting the next (admins).
- * Online-only: nothing here is kept on the device.
+ * Online-only: nothing here is kept on the device. Query options: data/elections.ts.
  */
-import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { CurrentElectionStatus, ElectionArchive, ElectionSummary, StartElectionInput } from "@evoting/shared";
 import { request } from "./client";
-import { invalidateSettings } from "./election";
 
 export const electionsApi = {
   declared: () => request<ElectionSummary[]>("/elections"),
@@ -16,30 +14,3 @@ export const electionsApi = {
   declare: () => request<{ message: string; election: ElectionSummary }>("/admin/election/declare", { method: "POST" }),
   start: (body: StartElectionInput) => request<{ message: string; election: ElectionSummary }>("/admin/elections", { method: "POST", body }),
 };
-
-export const electionsKeys = {
-  declared: ["elections"] as const,
-  archive: (id: number) => ["elections", id] as const,
-  current: ["admin", "elections", "current"] as const,
-};
-
-export const declaredElectionsQuery = () => queryOptions({ queryKey: electionsKeys.declared, queryFn: electionsApi.declared });
-/** An archive never changes once declared. */
-export const electionArchiveQuery = (id: number) =>
-  queryOptions({ queryKey: electionsKeys.archive(id), queryFn: () => electionsApi.archive(id), staleTime: Infinity, retry: false });
-/** A route's loader for `/elections/$id` and its sheet: starts fetching the archive a valid id names. */
-export function prefetchArchive(client: QueryClient, idParam: string) {
-  const id = Number(idParam);
-  if (Number.isInteger(id) && id > 0) void client.prefetchQuery(electionArchiveQuery(id));
-}
-export const currentElectionQuery = () => queryOptions({ queryKey: electionsKeys.current, queryFn: electionsApi.current, refetchInterval: 60_000 });
-
-/** After a declaration or a new election, everything about "the election" reads afresh. */
-export function invalidateLifecycle(client: QueryClient) {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: electionsKeys.current }),
-    client.invalidateQueries({ queryKey: electionsKeys.declared }),
-    client.invalidateQueries({ queryKey: ["admin", "integrity"] }),
-    invalidateSettings(client),
-  ]);
-}

@@ -1,12 +1,10 @@
 /**
  * Nominations (shared/src/nominations.ts): a voter's application, their supporters' answers,
- * and the committee's screening. Network only: nothing here is needed offline.
+ * and the committee's screening. Network only: nothing here is needed offline. Query options:
+ * data/nominations.ts.
  */
-import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { MyNominations, Nomination, NominationState } from "@evoting/shared";
 import { request } from "./client";
-import { queryKeys } from "../data/query-keys";
-import { invalidateElectionData } from "../data/queries";
 
 export interface NominationFilters {
   state: NominationState | "";
@@ -35,17 +33,3 @@ export const nominationsApi = {
   approve: (id: string) => request<Answered>(`/admin/nominations/${encodeURIComponent(id)}/approve`, { method: "POST" }),
   reject: (id: string, reason: string) => request<Answered>(`/admin/nominations/${encodeURIComponent(id)}/reject`, { method: "POST", body: { reason } }),
 };
-
-export const myNominationsQuery = () => queryOptions({ queryKey: queryKeys.myNominations, queryFn: nominationsApi.mine, staleTime: 30_000 });
-
-export const adminNominationsQuery = (filters: NominationFilters) =>
-  queryOptions({ queryKey: [...queryKeys.adminNominations, filters], queryFn: () => nominationsApi.list(filters) });
-
-/** After any change: both sides' lists, and (an approval or withdrawal) the candidates and ballots. */
-export function invalidateNominations(client: QueryClient) {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: queryKeys.myNominations }),
-    client.invalidateQueries({ queryKey: queryKeys.adminNominations }),
-    invalidateElectionData(client),
-  ]);
-}

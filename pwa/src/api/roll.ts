@@ -1,12 +1,10 @@
 /**
- * The voter roll's calls (docs/roll.md) and their query options. JSON calls go through
+ * The voter roll's calls (docs/roll.md); their query options are in data/roll.ts. JSON calls go through
  * the one typed client (`request`); the import uploads with XMLHttpRequest, the only browser
  * API that reports upload progress. The export is a plain download (ExportCsvButton).
  */
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { ApiError, RollReport, UpdateVoterInput, VoterListItem, VoterPage } from "@evoting/shared";
 import { API_BASE, ApiRequestError, request } from "./client";
-import { queryKeys } from "../data/query-keys";
 import { session } from "../auth/session";
 
 export interface VoterFilters {
@@ -30,16 +28,6 @@ export const rollApi = {
   deleteVoter: (id: string) => request<void>(`/admin/voters/${encodeURIComponent(id)}`, { method: "DELETE" }),
   groups: () => request<{ groups: { name: string; voters: number }[] }>("/admin/voters/groups"),
 };
-
-export const rollGroupsQuery = () => queryOptions({ queryKey: [...queryKeys.voters, "groups"] as const, queryFn: rollApi.groups });
-
-export const votersQuery = (filters: VoterFilters) =>
-  queryOptions({
-    queryKey: [...queryKeys.voters, filters] as const,
-    queryFn: () => rollApi.voters(filters),
-    // The current page stays on screen while the next one loads (no flash of "Loading...").
-    placeholderData: keepPreviousData,
-  });
 
 export type UploadPhase = "uploading" | "applying";
 

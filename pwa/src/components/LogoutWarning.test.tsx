@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { messages, type UserProfile } from "@evoting/shared";
 import { offlineDb, queueVote } from "../offline";
-import { sweepSignedOutUsers, watchSessionEnd } from "../auth/device-data";
+import { sweepSignedOutUsers, watchSessionEnd } from "../data/device-data";
 import { resetOffline } from "../offline/app/runtime";
 import { session } from "../auth/session";
 import { mockFetch } from "../test/fetch-mock";

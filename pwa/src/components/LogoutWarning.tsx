@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from "react";
-import { logoutWarning } from "../auth/logout-warning";
+import { logoutWarning } from "../data/logout-warning";
 
 const LogoutWarningDialog = lazy(() => import("./LogoutWarningDialog"));
 

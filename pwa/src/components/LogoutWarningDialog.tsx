@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { messages } from "@evoting/shared";
-import { logoutWarning, useFinishLogout } from "../auth/use-logout";
+import { logoutWarning, useFinishLogout } from "../data/use-logout";
 import { Button } from "./ui/Button";
 import { Icon } from "./ui/Icon";
 

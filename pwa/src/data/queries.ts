@@ -20,7 +20,7 @@ import {
 import type { CacheData, CacheKey } from "../offline/db";
 import { api } from "../api/client";
 import { loadOffline, loadOfflineWhenIdle } from "../offline/app/load";
-import { castDirect, type CastVoteResult, type CastVoteVariables } from "./cast-vote";
+import { castVote, type CastVoteVariables } from "./cast-vote";
 import { mutationKeys, queryKeys } from "./query-keys";
 import { session } from "../auth/session";
 
@@ -131,11 +131,6 @@ export function addMyVote(client: QueryClient, vote: MyVote) {
 
 export type { CastVoteResult, CastVoteVariables } from "./cast-vote";
 
-async function castVote(variables: CastVoteVariables): Promise<CastVoteResult> {
-  if (signedInId() && hasIndexedDb()) return (await loadOffline()).castVote(variables);
-  return castDirect(variables);
-}
-
 /**
  * Casts one vote, through the offline outbox: saved on this device first, then sent with its
  * own Idempotency-Key (retries are replayed by the server, never counted twice). Resolves
@@ -145,7 +140,7 @@ export function useCastVote() {
   const client = useQueryClient();
   return useMutation({
     mutationKey: mutationKeys.castVote,
-    mutationFn: castVote,
+    mutationFn: (variables: CastVoteVariables) => castVote(variables),
     // Sending is the outbox's job; react-query must not hold the cast while offline.
     networkMode: "always",
     onSuccess: (result) => {

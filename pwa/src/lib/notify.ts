@@ -1,6 +1,6 @@
 /** Toasts for actions (docs/product.md, Messages): the server's message when it sent one, else the fallback. */
 import { toast } from "sonner";
-import { errorMessage } from "../api/client";
+import { errorMessage } from "./api-error";
 
 export const notifySuccess = (message: string) => toast.success(message);
 

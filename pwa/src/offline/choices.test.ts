@@ -79,9 +79,9 @@ describe("queued Yes/No/Abstain votes", () => {
     const server = idempotentServer();
     const { runtime, db, outcomes, events } = install(server.fetchImpl as typeof fetch);
 
-    const no = await runtime.castVote({ userId: "u1", positionId: "p1", candidateId: "", candidateName: "No", choice: "no" });
-    const abstain = await runtime.castVote({ userId: "u1", positionId: "p2", candidateId: "", candidateName: "Abstain", choice: "abstain" });
-    const yes = await runtime.castVote({ userId: "u1", positionId: "p3", candidateId: "c9", candidateName: "Ada" });
+    const no = await runtime.queueVote({ userId: "u1", positionId: "p1", candidateId: "", candidateName: "No", choice: "no" });
+    const abstain = await runtime.queueVote({ userId: "u1", positionId: "p2", candidateId: "", candidateName: "Abstain", choice: "abstain" });
+    const yes = await runtime.queueVote({ userId: "u1", positionId: "p3", candidateId: "c9", candidateName: "Ada" });
     expect([no.status, abstain.status, yes.status]).toEqual(["queued", "queued", "queued"]);
     expect(await db.marks.get(["u1", "p1"])).toMatchObject({ state: "queued", choice: "no" });
 
@@ -104,9 +104,9 @@ describe("queued ballots of several seats, rankings and referendums", () => {
     const server = idempotentServer();
     const { runtime, db, outcomes, events } = install(server.fetchImpl as typeof fetch);
 
-    const multi = await runtime.castVote({ userId: "u1", positionId: "p1", candidateId: "", candidateName: "Ada", candidateIds: ["a", "g"], candidateNames: ["Ada", "Grace"] });
-    const ranked = await runtime.castVote({ userId: "u1", positionId: "p2", candidateId: "", candidateName: "Linus", ranking: ["l", "a", "g"], candidateNames: ["Linus", "Ada", "Grace"] });
-    const yes = await runtime.castVote({ userId: "u1", positionId: "p3", candidateId: "", candidateName: "Yes", choice: "yes" });
+    const multi = await runtime.queueVote({ userId: "u1", positionId: "p1", candidateId: "", candidateName: "Ada", candidateIds: ["a", "g"], candidateNames: ["Ada", "Grace"] });
+    const ranked = await runtime.queueVote({ userId: "u1", positionId: "p2", candidateId: "", candidateName: "Linus", ranking: ["l", "a", "g"], candidateNames: ["Linus", "Ada", "Grace"] });
+    const yes = await runtime.queueVote({ userId: "u1", positionId: "p3", candidateId: "", candidateName: "Yes", choice: "yes" });
     expect([multi.status, ranked.status, yes.status]).toEqual(["queued", "queued", "queued"]);
     // While queued the card reads the marks from this device.
     expect(await db.marks.get(["u1", "p2"])).toMatchObject({ state: "queued", candidateIds: ["l", "a", "g"], candidateNames: ["Linus", "Ada", "Grace"] });

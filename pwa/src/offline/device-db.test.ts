@@ -137,7 +137,7 @@ describe("the device database (Dexie)", () => {
     const upgrade = rawOpen(factory.indexedDB, "evoting", 20);
     const runtime = installOffline({ http: appHttpOver(() => Promise.reject(new TypeError("offline")), "t"), db, getToken: () => "t", getUserId: () => "u1", eventTarget: null, locks: null });
     const started = Date.now();
-    const cast = runtime.castVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { key: "k1", storeLimitMs: 300 });
+    const cast = runtime.queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { key: "k1", storeLimitMs: 300 });
     await expect(cast).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(cast).rejects.toThrow("Opening the device store: no answer within 300 ms");
     expect(Date.now() - started).toBeLessThan(2_000);

@@ -41,7 +41,7 @@ describe("installOffline", () => {
     });
     const { runtime, db, outcomes } = install(fetchImpl as typeof fetch);
 
-    const result = await runtime.castVote({ ...ada, ballotTicket: "ticket" });
+    const result = await runtime.queueVote({ ...ada, ballotTicket: "ticket" });
 
     expect(result.status).toBe("delivered");
     const [url, init] = fetchImpl.mock.calls[0]!;
@@ -61,7 +61,7 @@ describe("installOffline", () => {
     });
     const { runtime, db, outcomes, events } = install(fetchImpl as typeof fetch);
 
-    const result = await runtime.castVote(ada);
+    const result = await runtime.queueVote(ada);
     expect(result.status).toBe("queued");
     expect(await db.marks.get(["u1", "p1"])).toMatchObject({ state: "queued" });
 
@@ -77,7 +77,7 @@ describe("installOffline", () => {
     const fetchImpl = vi.fn(async () => replies.shift()!);
     const { runtime, db, onUnauthorized } = install(fetchImpl as typeof fetch);
 
-    await runtime.castVote(ada);
+    await runtime.queueVote(ada);
     const [item] = await db.outbox.toArray();
     expect(item).toMatchObject({ serverHold: true, lastError: { httpStatus: 503 } });
     expect(item!.nextAttemptAt - Date.now()).toBeGreaterThan(6_000);
@@ -94,7 +94,7 @@ describe("installOffline", () => {
       json(201, { message: "ok", vote: { ...JSON.parse(String(init?.body)), candidateName: "Ada" } }),
     );
     const { runtime, db, user } = install(fetchImpl as typeof fetch, { id: "u1", token: null });
-    const result = await runtime.castVote(ada);
+    const result = await runtime.queueVote(ada);
     expect(result.status).toBe("queued");
 
     user.id = "u2";
@@ -122,7 +122,7 @@ describe("installOffline", () => {
     const { runtime } = install(fetchImpl as typeof fetch);
     const states = runtime.voteStates("u1");
     const stop = states.subscribe(() => undefined);
-    const result = await runtime.castVote(ada);
+    const result = await runtime.queueVote(ada);
     expect(result).toMatchObject({ status: "already-voted", outcome: { recordedVote: { candidateName: "Bob" } } });
     await vi.waitFor(() => expect(states.getSnapshot().get("p1")).toEqual({ kind: "voted", vote: { positionId: "p1", candidateId: "c2", candidateName: "Bob" }, note: offlineText.notNeeded }), { timeout: 5_000 });
     stop();
@@ -132,7 +132,7 @@ describe("installOffline", () => {
     const fetchImpl = vi.fn(async () => json(201, { message: "ok", vote: { positionId: "p1", candidateId: "c1", candidateName: "Ada" } }));
     const db = memoryIndexedDb().open();
     runtime = installOffline({ http: appHttpOver(fetchImpl as typeof fetch, "t"), getToken: () => "t", getUserId: () => "u1", db, eventTarget: null, locks: null });
-    const result = await runtime.castVote(ada);
+    const result = await runtime.queueVote(ada);
     expect(result.status).toBe("delivered");
     expect((await db.outcomes.get(result.item.key))?.seenAt).toBeNull();
 
@@ -152,7 +152,7 @@ describe("installOffline", () => {
     });
     const { runtime, db } = install(fetchImpl as typeof fetch);
     await db.cache.put({ userId: "u1", key: "myVotes", data: [], savedAt: 1 });
-    await runtime.castVote(ada);
+    await runtime.queueVote(ada);
     await runtime.signedOut("u1");
     expect(await db.cache.count()).toBe(0);
     expect(await db.outbox.count()).toBe(1);

@@ -40,7 +40,7 @@ export interface InstallOfflineOptions {
   locks?: LockManagerLike | null;
   now?: () => number;
   requestTimeoutMs?: number;
-  /** How long `castVote` waits for the server before reporting 'queued'. */
+  /** How long `queueVote` waits for the server before reporting 'queued'. */
   castWaitMs?: number;
 }
 
@@ -66,10 +66,11 @@ export interface OfflineRuntime {
   /**
    * Saves the vote in the outbox (refusing a second one for the position), asks the engine to
    * send it, and reports what happened within `castWaitMs`: the outcome, or 'queued'. With
-   * `storeLimitMs`, the store's open and the vote's write each get that long before the cast
-   * fails with StoreUnavailableError (the vote is then not known to be stored).
+   * `storeLimitMs`, the store's open and the vote's write each get that long before it
+   * fails with StoreUnavailableError (the vote is then not known to be stored). The engine sends
+   * it with `OutboxHttp.sendVote`.
    */
-  castVote(input: QueueVoteInput, options?: CastOptions): Promise<CastResult>;
+  queueVote(input: QueueVoteInput, options?: CastOptions): Promise<CastResult>;
   /**
    * Every settled vote, once: toast it and update query caches here. Outcomes that settled
    * with no listener (before the UI mounted, in a closed tab) are replayed to the first one.
@@ -191,7 +192,7 @@ export function installOffline(options: InstallOfflineOptions): OfflineRuntime {
     sync,
     online,
     atRisk: guard.atRisk,
-    async castVote(input, { key, storeLimitMs } = {}) {
+    async queueVote(input, { key, storeLimitMs } = {}) {
       const queue = () => queueVote(input, { db, now, ...(key ? { newKey: () => key } : {}) });
       let item: OutboxItem;
       if (storeLimitMs === undefined) {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isStaffPath, registerAppShell, type WorkboxLike } from "./sw-registration";
 
 function fakeWorkbox() {
@@ -13,12 +13,21 @@ function fakeWorkbox() {
   return wb;
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("registerAppShell", () => {
   it("reports offline-ready, then a waiting update that is applied only when nothing is in flight", async () => {
     const wb = fakeWorkbox();
     const reload = vi.fn();
     let busy = true;
-    const shell = registerAppShell({ enabled: true, createWorkbox: async () => wb, reload, isBusy: () => busy, target: new EventTarget() as unknown as Window });
+    let checks = 0;
+    const isBusy = () => {
+      checks++;
+      return busy;
+    };
+    const shell = registerAppShell({ enabled: true, createWorkbox: async () => wb, reload, isBusy, target: new EventTarget() as unknown as Window });
     await vi.waitFor(() => expect(wb.register).toHaveBeenCalled(), { timeout: 5_000 });
 
     wb.emit("activated", { isUpdate: false });
@@ -27,7 +36,8 @@ describe("registerAppShell", () => {
     expect(shell.state.getSnapshot().updateReady).toBe(true);
 
     const applying = shell.applyUpdate();
-    await new Promise((r) => setTimeout(r, 300));
+    // Asked, found busy, asked again: still waiting.
+    await vi.waitFor(() => expect(checks).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
     expect(wb.messageSkipWaiting).not.toHaveBeenCalled(); // a vote is being sent
     busy = false;
     await applying;
@@ -36,6 +46,7 @@ describe("registerAppShell", () => {
   });
 
   it("registers again when the first install fails or the worker cannot be fetched, until one activates", async () => {
+    vi.useFakeTimers();
     const workers = [fakeWorkbox(), fakeWorkbox(), fakeWorkbox()];
     // 1: the install fails (the worker goes redundant before activating); 2: sw.js cannot be fetched.
     workers[0].register = vi.fn(async () => queueMicrotask(() => workers[0].emit("redundant")));
@@ -52,11 +63,12 @@ describe("registerAppShell", () => {
     expect(created).toBe(3);
     // Activated: a later redundant worker (replaced by an update) starts nothing new.
     workers[2].emit("redundant");
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.advanceTimersByTimeAsync(1_000); // a retry it had set (after 10 ms at most) would run now
     expect(created).toBe(3);
   });
 
   it("gives up after the last retry", async () => {
+    vi.useFakeTimers();
     let created = 0;
     const shell = registerAppShell({
       enabled: true,
@@ -70,7 +82,7 @@ describe("registerAppShell", () => {
       target: new EventTarget() as unknown as Window,
     });
     await vi.waitFor(() => expect(created).toBe(3), { timeout: 5_000 });
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.advanceTimersByTimeAsync(1_000); // a retry it had set (after 10 ms at most) would run now
     expect(created).toBe(3);
     expect(shell.state.getSnapshot().offlineReady).toBe(false);
   });

@@ -6,7 +6,7 @@
  *
  * One voter's copies at a time, each marked with a SHA-256 of the Authorization header it was
  * read with, so another session on the device is never answered from them; they are deleted
- * when the session ends (auth/device-data.ts). Used by the worker and the page alike: web
+ * when the session ends (data/device-data.ts). Used by the worker and the page alike: web
  * APIs only.
  */
 

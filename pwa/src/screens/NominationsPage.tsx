@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { applyNominationSchema, messages, nominationMessages as m, type MyNominations, type Nomination } from "@evoting/shared";
-import { invalidateNominations, myNominationsQuery, nominationsApi } from "../api/nominations";
+import { nominationsApi } from "../api/nominations";
+import { invalidateNominations, myNominationsQuery } from "../data/nominations";
 import { notifyError, notifySuccess } from "../lib/notify";
 import { fieldErrors, type FieldErrors } from "../lib/form-errors";
 import { formatDateTime } from "../lib/format";

@@ -6,7 +6,7 @@
 import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ballotPositionsQuery, myVotesQuery } from "../data/queries";
-import { receiptsQuery } from "../api/accountability";
+import { receiptsQuery } from "../data/accountability";
 import { errorMessage } from "../api/client";
 import { formatDateTime, formatInteger, localTimeZone } from "../lib/format";
 import { PageHeader } from "../components/ui/PageHeader";

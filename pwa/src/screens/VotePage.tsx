@@ -97,7 +97,7 @@ const PositionBallot = memo(function PositionBallot({ position, status, now }: {
             ballotTicket: position.ballotTicket,
           },
           {
-            // Through the outbox, the outcome listener (offline/app/outcomes.ts) tells the voter.
+            // Through the outbox, the outcome listener (data/outcomes.ts) tells the voter.
             onSuccess: (result) => {
               if (result.via === "direct") notifySuccess(messages.castVoteSuccess);
             },

@@ -1,4 +1,4 @@
-import { useLogout } from "../auth/use-logout";
+import { useLogout } from "../data/use-logout";
 import { LogoutWarning } from "../components/LogoutWarning";
 
 /** A page with the app's Logout button and its queued-votes warning, for the logout tests. */

@@ -17,6 +17,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { InStatement } from "@libsql/client";
 import { toRole } from "@evoting/shared";
+import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/client.ts";
 import { AUTH_VERSION, VersionWatch } from "../../db/cache-versions.ts";
 import { sessionByTokenHash } from "../../db/hot-reads.ts";
@@ -81,8 +82,11 @@ export class SessionCache {
   private generation = 0;
   private readonly watch: VersionWatch;
 
-  constructor(private readonly database: Database) {
-    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.invalidate());
+  constructor(
+    private readonly database: Database,
+    clock: Clock,
+  ) {
+    this.watch = new VersionWatch(database, AUTH_VERSION, () => this.invalidate(), clock);
   }
 
   /** Where the cache stands now: see `remember`. */

@@ -14,6 +14,7 @@
 import { marksCapacity, messages, methodBallot, type MethodBallotRules, type PositionMethod, type VoteChoiceFields } from "@evoting/shared";
 import type { VoteChoice } from "./cast.ts";
 import { eq, sql } from "drizzle-orm";
+import type { Clock } from "../../clock.ts";
 import type { Database } from "../../db/client.ts";
 import { candidates, elections, positions } from "../../db/schema.ts";
 import { CATALOG_VERSION, VersionWatch } from "../../db/cache-versions.ts";
@@ -50,8 +51,11 @@ export class BallotRules {
   private generation = 0;
   private readonly watch: VersionWatch;
 
-  constructor(private readonly database: Database) {
-    this.watch = new VersionWatch(database, CATALOG_VERSION, () => this.invalidate());
+  constructor(
+    private readonly database: Database,
+    clock: Clock,
+  ) {
+    this.watch = new VersionWatch(database, CATALOG_VERSION, () => this.invalidate(), clock);
   }
 
   /** Forgets the rules: called after any write to positions or candidates other than a tally. */

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, type ElectionSettings, type Position } from "@evoting/shared";
-import { electionApi, electionQuery, invalidateSettings } from "../../api/election";
+import { electionApi } from "../../api/election";
+import { electionQuery, invalidateSettings } from "../../data/election";
 import { adminPositionsQuery } from "../../data/queries";
 import { formatDateTime } from "../../lib/format";
 import { notifyError, notifySuccess } from "../../lib/notify";

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { SPEC_ELECTION, electionQuery } from "../../api/election";
+import { SPEC_ELECTION, electionQuery } from "../../data/election";
 import { CountdownTile } from "./CountdownTile";
 
 /**

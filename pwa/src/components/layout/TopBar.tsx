@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { canViewAdmin, type UserProfile } from "@evoting/shared";
-import { useLogout } from "../../auth/use-logout";
+import { useLogout } from "../../data/use-logout";
 import { Icon } from "../ui/Icon";
 import { buttonClass } from "../ui/Button";
 import { TopBarExtras } from "./TopBarExtras";

@@ -1,4 +1,8 @@
 /** Sidebar groups per role, exactly as docs/product.md (Screens, Layout) lists them. */
+import type { IconName } from "../ui/Icon";
+
+export type { IconName };
+
 export interface NavItem {
   to: string;
   label: string;
@@ -9,7 +13,6 @@ export interface NavGroup {
   items: NavItem[];
 }
 
-export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card" | "log" | "receipt" | "mail";
 
 const others: NavGroup = { title: "Others", items: [{ to: "/settings", label: "Settings", icon: "settings" }] };
 

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { nominationMessages as m, type NominationRequest } from "@evoting/shared";
-import { invalidateNominations, myNominationsQuery, nominationsApi } from "../../api/nominations";
+import { nominationsApi } from "../../api/nominations";
+import { invalidateNominations, myNominationsQuery } from "../../data/nominations";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { formatDateTime } from "../../lib/format";
 import { useOnline } from "../../hooks/use-online";

@@ -7,7 +7,7 @@
 import { useId } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { formatPercent, turnout, type TurnoutReport } from "@evoting/shared";
-import { turnoutQuery } from "../../api/accountability";
+import { turnoutQuery } from "../../data/accountability";
 import { formatShortDateTime, localTimeZone } from "../../lib/format";
 import { Card, CardHeader } from "../ui/Card";
 import { StateMessage } from "../ui/Spinner";

@@ -1,4 +1,6 @@
-import type { IconName } from "../layout/nav";
+
+/** The icons a sidebar entry may use (components/layout/nav.ts). */
+export type IconName = "chart" | "trophy" | "ballot" | "users" | "settings" | "shield" | "user-plus" | "list-plus" | "id-card" | "log" | "receipt" | "mail";
 
 type AnyIcon = IconName | "menu" | "logout" | "close" | "back" | "plus" | "trash" | "check" | "clock" | "list" | "upload" | "download";
 

@@ -8,7 +8,7 @@ import { Link } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
 import { positionStatus } from "@evoting/shared";
 import { ballotPositionsQuery, myVotesQuery } from "../../data/queries";
-import { declaredElectionsQuery } from "../../api/elections";
+import { declaredElectionsQuery } from "../../data/elections";
 import { useSession } from "../../auth/use-session";
 import { useNow } from "../../hooks/use-now";
 import { buttonClass } from "../ui/Button";

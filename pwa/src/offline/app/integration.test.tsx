@@ -16,7 +16,7 @@ import { OfflineNotices } from "../../components/layout/OfflineNotices";
 import { VotePage } from "../../screens/VotePage";
 import { CreateUserPage } from "../../screens/admin/CreateUserPage";
 import { resetOffline } from "./runtime";
-import { connectOutcomes } from "./outcomes";
+import { connectOutcomes } from "../../data/outcomes";
 import { myVotesQuery } from "../../data/queries";
 import { session } from "../../auth/session";
 
@@ -146,7 +146,9 @@ describe("casting through the outbox", () => {
     await userEvent.click(within(card).getByRole("button", { name: "Cast Vote" }));
     expect(await within(card).findByRole("button", { name: "Vote Cast" }, { timeout: 5_000 })).toBeDisabled();
     expect(await screen.findByText("Vote cast successfully!")).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Every outcome told and marked seen: nothing is left to replay as a second toast.
+    await waitFor(async () => expect((await offlineDb().outcomes.toArray()).map((o) => o.seenAt !== null)).toEqual([true]), { timeout: 5_000 });
+    await act(async () => undefined);
     expect(screen.getAllByText("Vote cast successfully!")).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The app's one offline runtime (pwa/src/offline): the IndexedDB store and the vote outbox's sync
- * engine, bound to the session and the API client. The entry of the offline chunk: it is loaded
+ * engine, bound to the session and the API client. Casting a vote starts above it, in
+ * data/cast-vote.ts, which queues it here (`getOffline().queueVote`). The entry of the offline chunk: it is loaded
  * through ./load.ts only, so the store stays out of the first load, and the runtime is created
  * on first use, so component tests that never cast a vote never start an engine.
  */
@@ -9,7 +10,6 @@ import {
   freshness,
   installOffline,
   prefetchPhotos,
-  QueueRefusedError,
   isOfflineError,
   readCached,
   writeCached,
@@ -17,17 +17,14 @@ import {
   type CacheKey,
   type OfflineRuntime,
   type OutboxHttp,
-  offlineText,
 } from "..";
-import { api, ApiRequestError } from "../../api/client";
-import { setOutboxBusy } from "./shell";
-import { castDirect, type CastVoteResult, type CastVoteVariables } from "../../data/cast-vote";
-import { choiceFields } from "../../lib/vote-body";
-import { StoreUnavailableError } from "../device-db";
+import { api } from "../../api/client";
+import { addBusyCheck } from "./shell";
 import { readWorkerCopy, WORKER_COPY_PATHS, type WorkerCopyKey } from "../worker-copy";
 import { session } from "../../auth/session";
 
-export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData } from "..";
+export { freshness, describeOutcome, offlineText, offlineNotice, pendingVotes, offlineDb, clearUserData, QueueRefusedError } from "..";
+export { StoreUnavailableError } from "../device-db";
 
 /** The signed-in user's id: offline data and queued votes are kept per user. */
 export const currentUserId = (): string | null => session.user()?._id ?? null;
@@ -40,6 +37,7 @@ export const outboxHttp: OutboxHttp = { sendVote: (vote, signal) => api.sendVote
 
 let runtime: OfflineRuntime | null = null;
 let stopWatchingSession: (() => void) | null = null;
+let stopBusyCheck: (() => void) | null = null;
 
 export function getOffline(): OfflineRuntime {
   if (runtime) return runtime;
@@ -51,7 +49,7 @@ export function getOffline(): OfflineRuntime {
     onUnauthorized: () => session.clear(),
   });
   runtime = created;
-  setOutboxBusy(() => created.sync.getSnapshot().state === "syncing");
+  stopBusyCheck = addBusyCheck(() => created.sync.getSnapshot().state === "syncing");
   const startUser = currentUserId();
   if (startUser) void created.signedIn(startUser).catch((error) => console.error("Could not resume queued votes", error));
   // Signing in (again) sends what waited for this voter's token and reports outcomes that
@@ -70,6 +68,8 @@ export function getOffline(): OfflineRuntime {
 export async function resetOffline(): Promise<void> {
   stopWatchingSession?.();
   stopWatchingSession = null;
+  stopBusyCheck?.();
+  stopBusyCheck = null;
   const current = runtime;
   runtime = null;
   await current?.uninstall();
@@ -113,37 +113,6 @@ export async function keepResults(results: Results): Promise<void> {
   const savedAt = Date.now();
   freshness.set("results", { fromCache: false, savedAt });
   await writeCached("results", userId, results, { now: () => savedAt }).catch(() => undefined);
-}
-
-/**
- * How long a vote waits for the device store to open, and then for its write, before it goes
- * straight to the API instead. A healthy store answers in milliseconds; one that does not
- * (WebKit's back/forward-cache trap, a blocked upgrade) must not leave 'Casting Vote...' spinning.
- */
-export const STORE_LIMIT_MS = 3_000;
-
-/**
- * Saves the vote in the outbox and waits briefly for the server; 'queued' when no answer came.
- * When the device store does not answer, the vote goes straight to the API with the same
- * idempotency key while online, and the voter is told plainly when offline.
- */
-export async function castVote(variables: CastVoteVariables, storeLimitMs = STORE_LIMIT_MS): Promise<CastVoteResult> {
-  const userId = currentUserId();
-  if (!userId) throw new ApiRequestError(401, "Please sign in to continue", true);
-  const { positionId, ballotTicket } = variables;
-  const key = crypto.randomUUID();
-  try {
-    const input = { userId, positionId, ...choiceFields({ ...variables, candidateId: variables.candidateId ?? "" }), ballotTicket };
-    const result = await getOffline().castVote(input, { key, storeLimitMs });
-    return { via: "outbox", status: result.status, vote: result.status === "queued" ? null : result.outcome.recordedVote };
-  } catch (error) {
-    // A second vote for a position this device already holds: worded like the server's 409.
-    if (error instanceof QueueRefusedError) throw new ApiRequestError(409, error.message, true);
-    if (!(error instanceof StoreUnavailableError)) throw error;
-    console.warn("The device store did not answer; the vote goes straight to the server", error.reason);
-    if (typeof navigator !== "undefined" && navigator.onLine === false) throw new ApiRequestError(0, offlineText.storeUnavailable, true);
-    return castDirect(variables, key);
-  }
 }
 
 let photosWaiting: readonly BallotPosition[] | null = null;

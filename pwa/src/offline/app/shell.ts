@@ -3,21 +3,23 @@
  * Separate from ./runtime.ts so registering it costs the first load no IndexedDB code.
  */
 import { registerAppShell, type AppShell } from "../sw-registration";
-import { mutationKeys } from "../../data/query-keys";
-import { queryClient } from "../../data/query-client";
 
-/** Set by the offline runtime once it starts: true while the outbox is sending. */
-let outboxBusy: () => boolean = () => false;
-export function setOutboxBusy(check: () => boolean) {
-  outboxBusy = check;
+/**
+ * What must not be cut short by a new version's reload: the outbox sending (the runtime adds
+ * it) and a vote being cast (main.tsx adds the cast mutation).
+ */
+const busyChecks = new Set<() => boolean>();
+export function addBusyCheck(check: () => boolean): () => void {
+  busyChecks.add(check);
+  return () => {
+    busyChecks.delete(check);
+  };
 }
 
 let shell: AppShell | null = null;
 
 export function getAppShell(): AppShell {
   // An update never reloads the page while a vote is being cast or sent.
-  shell ??= registerAppShell({
-    isBusy: () => outboxBusy() || queryClient.isMutating({ mutationKey: mutationKeys.castVote }) > 0,
-  });
+  shell ??= registerAppShell({ isBusy: () => [...busyChecks].some((busy) => busy()) });
   return shell;
 }

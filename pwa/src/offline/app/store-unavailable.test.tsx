@@ -15,7 +15,7 @@ import { VotePage } from "../../screens/VotePage";
 import { session } from "../../auth/session";
 import { evotingDb } from "../db";
 import { offlineText } from "../notices";
-import { castVote } from "./runtime";
+import { castVote } from "../../data/cast-vote";
 
 const hour = 3_600_000;
 const voter: UserProfile = { _id: "u1", name: "Ada", role: "voter", matricNumber: "2021/5570101", email: null, hasPassword: false };

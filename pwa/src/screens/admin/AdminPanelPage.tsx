@@ -3,7 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { canWriteAdmin } from "@evoting/shared";
 import { observerMayOpen } from "../../auth/guards";
 import { useSession } from "../../auth/use-session";
-import { useLogout } from "../../auth/use-logout";
+import { useLogout } from "../../data/use-logout";
 import { Button } from "../../components/ui/Button";
 import { Icon } from "../../components/ui/Icon";
 import { ElectionWindowNotice } from "../../components/admin/ElectionWindowNotice";

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { electionSettingsSchema, messages, type BallotOrder, type ElectionSettings, type ResultsVisibility, type UnopposedMode } from "@evoting/shared";
-import { electionApi, electionQuery, invalidateSettings } from "../../api/election";
+import { electionApi } from "../../api/election";
+import { electionQuery, invalidateSettings } from "../../data/election";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
 import { useFormFields } from "../../hooks/use-form-fields";

@@ -17,8 +17,9 @@ import {
   type NotificationsAnswer,
 } from "@evoting/shared";
 import { errorMessage } from "../../api/client";
-import { mailApi, mailKeys, notificationsQuery, recipientsQuery } from "../../api/mail";
-import { rollGroupsQuery } from "../../api/roll";
+import { mailApi } from "../../api/mail";
+import { mailKeys, notificationsQuery, recipientsQuery } from "../../data/mail";
+import { rollGroupsQuery } from "../../data/roll";
 import { useSession } from "../../auth/use-session";
 import { useOnline } from "../../hooks/use-online";
 import { formatDateTime, formatInteger } from "../../lib/format";

@@ -4,7 +4,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { electionQuery, resultsSheetQuery } from "../../api/accountability";
+import { electionQuery, resultsSheetQuery } from "../../data/accountability";
 import { Button, buttonClass } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";
 import { PrintedSheet } from "../../components/results/PrintedSheet";

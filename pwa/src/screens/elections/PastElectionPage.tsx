@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { turnout, formatPercent } from "@evoting/shared";
-import { electionArchiveQuery } from "../../api/elections";
+import { electionArchiveQuery } from "../../data/elections";
 import { errorMessage } from "../../api/client";
 import { formatDateTime, formatInteger } from "../../lib/format";
 import { saveFile } from "../../lib/save-file";

@@ -5,7 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { electionArchiveQuery } from "../../api/elections";
+import { electionArchiveQuery } from "../../data/elections";
 import { errorMessage } from "../../api/client";
 import { buttonClass } from "../../components/ui/Button";
 import { StateMessage } from "../../components/ui/Spinner";

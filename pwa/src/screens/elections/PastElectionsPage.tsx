@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { declaredElectionsQuery } from "../../api/elections";
+import { declaredElectionsQuery } from "../../data/elections";
 import { formatDateTime } from "../../lib/format";
 import { PageHeader } from "../../components/ui/PageHeader";
 import { Card } from "../../components/ui/Card";

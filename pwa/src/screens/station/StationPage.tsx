@@ -9,7 +9,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link } from "@tanstack/react-router";
 import { messages, type RollEntry, type StationChoice } from "@evoting/shared";
 import { session } from "../../auth/session";
-import { useLogout } from "../../auth/use-logout";
+import { useLogout } from "../../data/use-logout";
 import { useSession } from "../../auth/use-session";
 import { useNow } from "../../hooks/use-now";
 import { formatClock } from "../../offline/freshness";

@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { prefetchArchive } from "../../../api/elections";
+import { prefetchArchive } from "../../../data/elections";
 import { PastElectionPage } from "../../../screens/elections/PastElectionPage";
 
 export const Route = createFileRoute("/_auth/elections/$id")({

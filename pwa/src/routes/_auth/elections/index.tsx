@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { declaredElectionsQuery } from "../../../api/elections";
+import { declaredElectionsQuery } from "../../../data/elections";
 import { PastElectionsPage } from "../../../screens/elections/PastElectionsPage";
 
 export const Route = createFileRoute("/_auth/elections/")({

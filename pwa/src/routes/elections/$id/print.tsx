@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { requireAppArea } from "../../../auth/guards";
-import { prefetchArchive } from "../../../api/elections";
+import { prefetchArchive } from "../../../data/elections";
 import { PastElectionSheetPage } from "../../../screens/elections/PastElectionSheetPage";
 
 /** A declared election's printable results sheet: outside the signed-in layout (no navigation to print); whoever may open the archive. */

@@ -5,9 +5,9 @@
  */
 import { toast } from "sonner";
 import type { QueryClient } from "@tanstack/react-query";
-import { session } from "../../auth/session";
-import { addMyVote, queryKeys } from "../../data/queries";
-import { loadOfflineWhenIdle } from "./load";
+import { session } from "../auth/session";
+import { loadOfflineWhenIdle } from "../offline/app/load";
+import { addMyVote, queryKeys } from "./queries";
 
 export function connectOutcomes(client: QueryClient): void {
   let connected = false;

@@ -11,7 +11,7 @@ import { mockFetch } from "../test/fetch-mock";
 import { LogoutScreen } from "../test/logout-screen";
 import { renderRoute } from "../test/render";
 import { LOGOUT_STORE_LIMIT_MS } from "./device-data";
-import { session } from "./session";
+import { session } from "../auth/session";
 
 const signedOut = vi.fn();
 vi.mock("../offline/app/load", () => ({

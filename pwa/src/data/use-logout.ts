@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { api } from "../api/client";
 import { forgetUserOnDevice, queuedVoteCount } from "./device-data";
 import { logoutWarning } from "./logout-warning";
-import { session } from "./session";
+import { session } from "../auth/session";
 
 export { logoutWarning };
 

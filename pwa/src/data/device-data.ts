@@ -12,7 +12,7 @@
 import { loadOffline } from "../offline/app/load";
 import { withinTime } from "../offline/device-db";
 import { forgetWorkerCopies } from "../offline/worker-copy";
-import { session } from "./session";
+import { session } from "../auth/session";
 
 /**
  * How long 'Logout' waits for the device store to say whether votes are queued. A healthy

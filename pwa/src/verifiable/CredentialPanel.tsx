@@ -12,7 +12,10 @@ interface CredentialPanelProps {
   error: string | null;
   encrypting: boolean;
   disabled: boolean;
-  onForget: () => void;
+  /** Shows the field to type another credential. */
+  onChange: () => void;
+  /** While another is being typed: back to the kept one. */
+  onKeep?: () => void;
   inputRef?: React.Ref<HTMLInputElement>;
 }
 
@@ -25,7 +28,7 @@ const barcodeDetector = (): BarcodeDetectorCtor | null =>
   typeof window !== "undefined" && "BarcodeDetector" in window ? (window as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector : null;
 
 /** A verifiable position's credential on its card: the field (typed or scanned) until the device keeps one. */
-export function CredentialPanel({ credential, typed, onType, error, encrypting, disabled, onForget, inputRef }: CredentialPanelProps) {
+export function CredentialPanel({ credential, typed, onType, error, encrypting, disabled, onChange, onKeep, inputRef }: CredentialPanelProps) {
   const [scanning, setScanning] = useState(false);
   const [scanError, setScanError] = useState<string | null>(null);
   const canScan = barcodeDetector() !== null;
@@ -37,9 +40,9 @@ export function CredentialPanel({ credential, typed, onType, error, encrypting, 
         {encrypting && <p className="font-medium" role="status">{verifiableText.encrypting}</p>}
         {error && <p className="font-medium text-red-700" role="alert">{error}</p>}
         {!disabled && (
-          <Button type="button" variant="secondary" size="sm" onClick={onForget}>
+          <button type="button" className="focus-ring rounded text-sm font-medium text-indigo-800 underline" onClick={onChange}>
             {verifiableText.changeCredential}
-          </Button>
+          </button>
         )}
       </div>
     );
@@ -67,11 +70,18 @@ export function CredentialPanel({ credential, typed, onType, error, encrypting, 
           />
         )}
       </FieldShell>
-      {canScan && !scanning && (
-        <Button type="button" variant="secondary" size="sm" onClick={() => setScanning(true)}>
-          {verifiableText.scan}
-        </Button>
-      )}
+      <div className="flex flex-wrap gap-2">
+        {canScan && !scanning && (
+          <Button type="button" variant="secondary" size="sm" onClick={() => setScanning(true)}>
+            {verifiableText.scan}
+          </Button>
+        )}
+        {onKeep && (
+          <Button type="button" variant="secondary" size="sm" onClick={onKeep}>
+            {verifiableText.keepCredential}
+          </Button>
+        )}
+      </div>
       {scanning && (
         <QrScanner
           onFound={(value) => {

@@ -6,6 +6,7 @@ export const verifiableText = {
   credentialInvalid: "This credential is not valid: check it against your slip (15 letters and digits, in groups of three; 0, O, I and l are never used).",
   credentialSaved: "Your credential is on this device: your ballot is encrypted here before it is sent.",
   changeCredential: "Change credential",
+  keepCredential: "Keep the saved credential",
   scan: "Scan QR code",
   scanHelp: "Point the camera at the QR code on your voting slip.",
   scanFailed: "The camera could not be used: type the credential instead.",

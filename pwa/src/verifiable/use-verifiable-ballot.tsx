@@ -28,6 +28,8 @@ export function useVerifiableBallot(position: BallotPosition, status: PositionVo
   const [typed, setTyped] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [encrypting, setEncrypting] = useState(false);
+  // 'Change credential' shows the field again; the kept one stays until a new one is cast.
+  const [changing, setChanging] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const belenios = position.belenios;
   const open = belenios?.state === "open" && status.kind !== "voted";
@@ -41,7 +43,7 @@ export function useVerifiableBallot(position: BallotPosition, status: PositionVo
       setError(verifiableText.notReady);
       return null;
     }
-    let secret = credential;
+    let secret = changing ? null : credential;
     if (!secret) {
       secret = normalizeCredential(typed);
       if (!secret) {
@@ -51,6 +53,7 @@ export function useVerifiableBallot(position: BallotPosition, status: PositionVo
       }
       const userId = session.user()?._id;
       if (userId) await saveCredential(userId, secret);
+      setChanging(false);
     }
     setError(null);
     setEncrypting(true);
@@ -71,7 +74,7 @@ export function useVerifiableBallot(position: BallotPosition, status: PositionVo
       <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">{verifiableText.notReady}</p>
     ) : (
       <CredentialPanel
-        credential={credential}
+        credential={changing ? null : credential}
         typed={typed}
         onType={(value) => {
           setTyped(value);
@@ -81,11 +84,19 @@ export function useVerifiableBallot(position: BallotPosition, status: PositionVo
         encrypting={encrypting}
         disabled={done || encrypting}
         inputRef={input}
-        onForget={() => {
-          const userId = session.user()?._id;
+        onChange={() => {
           setTyped("");
-          if (userId) void saveCredential(userId, null);
+          setError(null);
+          setChanging(true);
         }}
+        onKeep={
+          changing && credential
+            ? () => {
+                setChanging(false);
+                setError(null);
+              }
+            : undefined
+        }
       />
     )
   ) : null;

@@ -1,4 +1,3 @@
-import { Link } from "@tanstack/react-router";
 import { verifiableText } from "../../verifiable/messages";
 
 /** A verifiable ballot's tracker: what the voter looks for on the public Ballot Box page. */
@@ -8,9 +7,10 @@ export function TrackerCode({ tracker }: { tracker: string }) {
       {verifiableText.trackerLabel}: <code className="break-all font-mono text-sm font-semibold text-slate-900">{tracker}</code>
       <span className="block text-xs text-slate-600">
         {verifiableText.trackerHelp}{" "}
-        <Link to="/ballot-box" search={{ tracker }} className="font-medium text-indigo-700 underline">
+        {/* A plain link: the Ballot Box is a public page outside the signed-in shell. */}
+        <a href={`/ballot-box?${new URLSearchParams({ tracker }).toString()}`} className="font-medium text-indigo-700 underline">
           Open the Ballot Box
-        </Link>
+        </a>
       </span>
     </p>
   );

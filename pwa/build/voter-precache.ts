@@ -21,7 +21,7 @@ export const STAFF_ROUTE = /^src\/routes\/(?:.*\/)?(?:admin|station)(?:[/.?]|$)/
 
 /**
  * The voter's precache, gzipped as the server sends it: a few KB above what the build measures
- * (decision 0025 has the figure), so growth is a decision. It is set from the build, not from a target: the
+ * (decisions 0025 and 0027 have the figures), so growth is a decision. It is set from the build, not from a target: the
  * figure a voter feels is offline-ready on the first visit, met with room
  * (docs/decisions/0025-react-back.md). `npm run precache-by-package -w pwa` shows what the
  * precache is made of.

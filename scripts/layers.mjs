@@ -15,7 +15,7 @@ export const PWA_LAYERS = [
   ["offline"],
   ["data"],
   ["components/ui"],
-  ["chat", "station"],
+  ["chat", "station", "verifiable"],
   ["components"],
   ["screens"],
   ["routes"],

@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AuthRouteImport } from './routes/_auth'
+import { Route as BallotBoxRouteImport } from './routes/ballot-box'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as StationRouteImport } from './routes/station'
@@ -42,6 +43,11 @@ import { Route as AuthAdminVotersImportRouteImport } from './routes/_auth/admin/
 
 const AuthRoute = AuthRouteImport.update({
   id: '/_auth',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const BallotBoxRoute = BallotBoxRouteImport.update({
+  id: '/ballot-box',
+  path: '/ballot-box',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -194,6 +200,7 @@ const AuthAdminVotersImportRoute = AuthAdminVotersImportRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthIndexRoute
+  '/ballot-box': typeof BallotBoxRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
@@ -224,6 +231,7 @@ export interface FileRoutesByFullPath {
   '/admin/voters/': typeof AuthAdminVotersIndexRoute
 }
 export interface FileRoutesByTo {
+  '/ballot-box': typeof BallotBoxRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
@@ -256,6 +264,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_auth': typeof AuthRouteWithChildren
+  '/ballot-box': typeof BallotBoxRoute
   '/login': typeof LoginRoute
   '/reset-password': typeof ResetPasswordRoute
   '/station': typeof StationRoute
@@ -290,6 +299,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/ballot-box'
     | '/login'
     | '/reset-password'
     | '/station'
@@ -320,6 +330,7 @@ export interface FileRouteTypes {
     | '/admin/voters/'
   fileRoutesByTo: FileRoutesByTo
   to:
+    | '/ballot-box'
     | '/login'
     | '/reset-password'
     | '/station'
@@ -351,6 +362,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/_auth'
+    | '/ballot-box'
     | '/login'
     | '/reset-password'
     | '/station'
@@ -384,6 +396,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   AuthRoute: typeof AuthRouteWithChildren
+  BallotBoxRoute: typeof BallotBoxRoute
   LoginRoute: typeof LoginRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
   StationRoute: typeof StationRoute
@@ -398,6 +411,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AuthRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/ballot-box': {
+      id: '/ballot-box'
+      path: '/ballot-box'
+      fullPath: '/ballot-box'
+      preLoaderRoute: typeof BallotBoxRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -674,6 +694,7 @@ const AuthRouteWithChildren = AuthRoute._addFileChildren(AuthRouteChildren)
 
 const rootRouteChildren: RootRouteChildren = {
   AuthRoute: AuthRouteWithChildren,
+  BallotBoxRoute: BallotBoxRoute,
   LoginRoute: LoginRoute,
   ResetPasswordRoute: ResetPasswordRoute,
   StationRoute: StationRoute,

@@ -154,6 +154,17 @@ registerRoute(
   "GET",
 );
 registerRoute(
+  // The verifiable ballot's worker (not precached: build/voter-precache.ts): the vote page fetches
+  // it when the ballot has a verifiable position, and from then on it comes from here, offline too.
+  // Content-hashed, so never stale; the last two releases' copies are kept.
+  ({ url, sameOrigin }) => sameOrigin && /\/assets\/ballot-worker-[\w-]+\.js$/.test(url.pathname),
+  new CacheFirst({
+    cacheName: "verifiable-ballot",
+    plugins: [new ExpirationPlugin({ maxEntries: 2 }), new CacheableResponsePlugin({ statuses: [200] })],
+  }),
+  "GET",
+);
+registerRoute(
   // A staff screen's file: from the cache once it holds it (content-hashed, so never stale).
   ({ url, sameOrigin }) => sameOrigin && staffScreens.has(url.href),
   new CacheFirst({ cacheName: STAFF_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),

@@ -60,11 +60,30 @@ export interface Candidate {
   manifesto?: string | null;
 }
 
+export interface BeleniosInfo {
+  uuid: string;
+  state: "setup" | "open" | "tallying" | "decrypted";
+  election?: string;
+  answerIds?: string[] | null;
+}
+
+/** A locked verifiable position on the public Ballot Box page (GET /api/positions/verifiable). */
+export interface VerifiablePositionRef {
+  positionId: string;
+  title: string;
+  uuid: string;
+  state: "open" | "tallying" | "decrypted";
+}
+
 export interface Position {
   _id: string;
   title: string;
-  /** A verifiable position (docs/verifiable.md): its Belenios election's uuid and state. */
-  belenios?: { uuid: string; state: "setup" | "open" | "tallying" | "decrypted" };
+  /**
+   * A verifiable position (docs/verifiable.md): its Belenios election's uuid and state; from the
+   * lock, the election as the archive states it (what a device encrypts a ballot for, offline
+   * too) and the candidate ids in its answers' order (null for a referendum: Yes, No).
+   */
+  belenios?: BeleniosInfo;
   startTime: string;
   endTime: string;
   candidates: Candidate[];
@@ -106,6 +125,8 @@ export interface MyVote {
   candidateNames?: string[];
   /** The ballot's receipt code: find it in Counted Ballots once the position closes. */
   receipt?: string;
+  /** A verifiable position's ballot tracker, computed on this device (the server never ties it to a voter). */
+  tracker?: string;
 }
 
 export interface CastVoteResponse {

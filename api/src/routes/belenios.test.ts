@@ -155,12 +155,18 @@ describe("verifiable positions", () => {
     lateCandidate.set("positionId", position._id);
     expect((await t.request("/admin/candidates", { method: "POST", token: admin, body: lateCandidate })).status).toBe(409);
     const setupDir = await expectToolVerifies(position._id);
+    // The public list of ballot boxes, and what a voter's device encrypts for (kept with the ballot).
+    expect(await (await t.request("/positions/verifiable")).json()).toEqual([{ positionId: position._id, title: "President", uuid, state: "open" }]);
+    const ballotList = (await (await t.request("/vote/positions", { token: voters[0].token })).json()) as { _id: string; belenios?: { election?: string; answerIds?: string[] }; candidates: { _id: string; name: string }[] }[];
+    const onBallot = ballotList.find((p) => p._id === position._id)!;
+    expect(onBallot.belenios!.answerIds).toEqual(["Ada", "Bo", "Cy"].map((n) => onBallot.candidates.find((c) => c.name === n)!._id));
     t.clock.advance(120_000);
 
     // The election as the archive states it: what voters' devices build ballots for.
     const bel = readArchive(new Uint8Array(readFileSync(join(setupDir, `${uuid}.bel`))));
     const electionJson = bel.find((m) => m.name.endsWith(".data.json") && m.content.startsWith('{"version":1'))!.content;
     const election = parseElection(electionJson);
+    expect(onBallot.belenios!.election).toBe(electionJson);
     expect(election.question).toEqual({ answers: ["Ada", "Bo", "Cy"], blank: true, min: 1, max: 1, question: "President" });
     const fp = electionFingerprint(electionJson);
 

@@ -16,6 +16,7 @@ import {
   board,
   getVerifiable,
   listTrustees,
+  lockedVerifiable,
   lockPosition,
   putCredentials,
   submitPartialDecryption,
@@ -72,6 +73,7 @@ export function beleniosAdminRoutes(deps: Deps) {
 export function beleniosPublicRoutes(deps: Deps) {
   const { database, clock, keys } = deps;
   return new Hono<AppEnv>()
+    .get("/verifiable", async (c) => c.json(await lockedVerifiable(database)))
     .get("/:id/archive.bel", async (c) => {
       const id = c.req.param("id");
       await advanceCount(database, keys, id, clock.now(), deps.config.voteGraceMs);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { STATION_EXPORT_KIND, messages, type StationBallotAnswer, type StationDevice, type Position, type StationChoice, type StationPackage, type StationSessionInfo } from "@evoting/shared";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { sealStationBallot } from "../test/station-device.ts";
+import { verifiableMessages } from "../services/belenios/verifiable.ts";
 
 let t: TestApp;
 let admin: string;
@@ -237,6 +238,31 @@ describe("station ballots", () => {
     expect(refusals.rows).toHaveLength(1);
     expect(String(refusals.rows[0].summary)).toContain(s.voter.matricNumber);
     expect(String(refusals.rows[0].summary)).not.toMatch(/Ada|Grace/);
+  });
+
+  it("marks a verifiable position in the package and refuses a station's choice for it: the voter votes there on their own phone", async () => {
+    const s = await setUp();
+    const now = t.clock.now();
+    const created = await t.request("/admin/positions", {
+      method: "POST",
+      token: admin,
+      json: { title: "Treasurer", verifiable: true, startTime: new Date(now - 60_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString() },
+    });
+    expect(created.status).toBe(201);
+    const treasurer = (await created.json()) as { _id: string };
+    const candidate = await t.createCandidate(admin, treasurer._id, "Ngozi");
+    const pkg = (await (await t.request(`/station/package?session=${s.session.sessionId}`, { token: s.officer.token })).json()) as StationPackage<Position>;
+    expect(pkg.positions.find((p) => p._id === treasurer._id)?.belenios).toMatchObject({ state: "setup" });
+    expect(pkg.positions.find((p) => p._id === s.position._id)?.belenios).toBeUndefined();
+    const choice: StationChoice = { positionId: treasurer._id, kind: "candidate", candidateId: candidate._id };
+    const res = await deliver(s.officer.token, seal(s.session, s.voterId, [s.choice, choice]));
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as StationBallotAnswer;
+    expect(answer.outcomes).toEqual([
+      { positionId: s.position._id, positionTitle: "President", counted: true, message: messages.stationBallotCounted },
+      { positionId: treasurer._id, positionTitle: "Treasurer", counted: false, message: verifiableMessages.stationOwnPhone },
+    ]);
+    expect(await count("SELECT COUNT(*) AS n FROM participations WHERE position_id = ?", [treasurer._id])).toBe(0);
   });
 
   it("refuses every ballot of a revoked station not delivered yet, for good: the refusal is stored, answered again and audited", async () => {

@@ -26,6 +26,7 @@ import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
 import { audit } from "../http/audit.ts";
 import { listPositions } from "../services/election/catalog.ts";
+import { verifiableStates, withBelenios } from "../services/belenios/verifiable.ts";
 import { deliverStationBallot } from "../services/stations/station-ballots.ts";
 import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
@@ -148,11 +149,17 @@ export function stationRoutes(deps: Deps) {
 
     .get("/package", async (c) => {
       const { station } = await liveSession(c, c.req.query("session"));
-      const [positions, roll, election] = await Promise.all([listPositions(database.db), stationRoll(database), deps.electionSettings.get()]);
+      const [positions, roll, election, verifiable] = await Promise.all([
+        listPositions(database.db),
+        stationRoll(database),
+        deps.electionSettings.get(),
+        verifiableStates(database),
+      ]);
       return c.json({
         station: { _id: station.id, name: station.name },
         // The station's cards show Yes/No exactly where the vote page does.
-        positions: markYesNo(positions, election.unopposed),
+        // A verifiable position is marked so the station sends its voter to their own phone.
+        positions: withBelenios(markYesNo(positions, election.unopposed), verifiable),
         election,
         // Derived from the server's key, not the key: it reveals nothing but the order. Hex, so
         // it can never spell a word the package must not hold.

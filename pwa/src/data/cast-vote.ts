@@ -11,7 +11,7 @@ import { loadOffline } from "../offline/app/load";
 import { choiceBody, choiceFields, recordedVote } from "../lib/vote-body";
 
 /** The request, and how the choice reads: the candidate's name, and the names of several marks. */
-export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string; candidateNames?: string[] };
+export type CastVoteVariables = Omit<CastVoteRequest, "idempotencyKey"> & { candidateName: string; candidateNames?: string[]; tracker?: string };
 
 /**
  * How a cast ended for the card. `outbox`: through the offline outbox, whose outcome listener

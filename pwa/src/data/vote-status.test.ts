@@ -22,4 +22,12 @@ describe("positionVoteStatus", () => {
     // A new vote object (a fresh answer from the server) is a new status.
     expect(positionVoteStatus("p1", { myVotes: [{ ...vote }] })).not.toBe(positionVoteStatus("p1", first));
   });
+
+  test("a verifiable vote the server lists without its tracker shows this device's record, tracker and choice", () => {
+    const mine: MyVote = { positionId: "p1", candidateId: "c1", candidateName: "Amaka Nwosu", tracker: "T1" };
+    const server: MyVote = { positionId: "p1", candidateId: "", candidateName: "" };
+    const local = new Map<string, PositionVoteStatus>([["p1", { kind: "voted", vote: mine }]]);
+    expect(positionVoteStatus("p1", { myVotes: [server], local })).toEqual({ kind: "voted", vote: mine });
+    expect(positionVoteStatus("p1", { myVotes: [vote] })).toEqual({ kind: "voted", vote });
+  });
 });

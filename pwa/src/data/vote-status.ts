@@ -25,6 +25,7 @@ export interface VoteStatusInputs {
 const NOT_VOTED: PositionVoteStatus = { kind: "not-voted" };
 const CASTING: PositionVoteStatus = { kind: "casting" };
 const votedStatuses = new WeakMap<MyVote, PositionVoteStatus>();
+const ownStatuses = new WeakMap<PositionVoteStatus, PositionVoteStatus>();
 
 /**
  * The same inputs give the same status object, so a card whose position did not change is
@@ -34,6 +35,13 @@ export function positionVoteStatus(positionId: string, inputs: VoteStatusInputs)
   const vote = inputs.myVotes.find((v) => v.positionId === positionId);
   if (vote) {
     const local = inputs.local?.get(positionId);
+    // A verifiable vote: only this device knows its tracker and its choice (the server never
+    // ties them to the voter), so its own record is the one shown.
+    if ((local?.kind === "voted" || local?.kind === "queued") && local.vote.tracker && !vote.tracker) {
+      let own = ownStatuses.get(local);
+      if (!own) ownStatuses.set(local, (own = { kind: "voted", vote: local.vote, ...(local.kind === "voted" && local.note ? { note: local.note } : {}) }));
+      return own;
+    }
     if (local?.kind === "voted" && local.note) return { kind: "voted", vote, note: local.note };
     let voted = votedStatuses.get(vote);
     if (!voted) votedStatuses.set(vote, (voted = { kind: "voted", vote }));

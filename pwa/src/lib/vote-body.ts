@@ -19,10 +19,15 @@ export interface ChoiceFields {
   ranking?: string[];
   /** The names of `candidateIds` or `ranking`, in the same order. */
   candidateNames?: string[];
+  /** A verifiable position: the Belenios ballot encrypted on this device, sent instead of the choice. */
+  ballot?: string;
+  /** That ballot's tracker (its SHA-256, as the server answers it). */
+  tracker?: string;
 }
 
 /** The choice fields of POST /vote: exactly one of them. */
-export function choiceBody(c: Pick<ChoiceFields, "candidateId" | "choice" | "candidateIds" | "ranking">) {
+export function choiceBody(c: Pick<ChoiceFields, "candidateId" | "choice" | "candidateIds" | "ranking" | "ballot">) {
+  if (c.ballot) return { ballot: c.ballot };
   if (c.choice) return { choice: c.choice };
   if (c.ranking) return { ranking: c.ranking };
   if (c.candidateIds) return { candidateIds: c.candidateIds };
@@ -38,6 +43,8 @@ export function choiceFields(c: ChoiceFields): ChoiceFields {
     ...(c.candidateIds ? { candidateIds: c.candidateIds } : {}),
     ...(c.ranking ? { ranking: c.ranking } : {}),
     ...(c.candidateNames ? { candidateNames: c.candidateNames } : {}),
+    ...(c.ballot ? { ballot: c.ballot } : {}),
+    ...(c.tracker ? { tracker: c.tracker } : {}),
   };
 }
 
@@ -50,6 +57,7 @@ export function recordedVote(positionId: string, c: ChoiceFields): MyVote {
     candidateName: c.candidateName,
     ...(c.choice ? { choice: c.choice } : {}),
     ...(marks ? { candidateIds: marks, candidateNames: c.candidateNames ?? [] } : {}),
+    ...(c.tracker ? { tracker: c.tracker } : {}),
   };
 }
 

@@ -7,7 +7,8 @@
  * |------------|-------------------------|--------------------------------------------------------------|
  * | `cache`    | [userId+key]            | the last good answer per user and query, with `savedAt`:     |
  * |            |                         | `positions` (ballot, candidates, ballot tickets), `myVotes`, |
- * |            |                         | `results` (last snapshot), `profile`, `candidates`           |
+ * |            |                         | `results` (last snapshot), `profile`, `candidates`,          |
+ * |            |                         | `credential` (a verifiable position's, typed by the voter)   |
  * | `marks`    | [userId+positionId]     | what this device knows about each of the user's ballots:     |
  * |            |                         | queued / voted / rejected, written in the same transaction   |
  * |            |                         | as the outbox change that caused it                          |
@@ -36,6 +37,8 @@ export interface CacheData {
   candidates: Candidate[];
   /** The election's settings: banner, countdown, results visibility, offline too. */
   election: ElectionSettings;
+  /** The voter's Belenios credential for verifiable positions (typed once, forgotten with the session). */
+  credential: string;
 }
 export type CacheKey = keyof CacheData;
 
@@ -116,6 +119,8 @@ export interface PositionMark {
   /** Several seats or ranked: the marks and their names, in the voter's order. */
   candidateIds?: string[];
   candidateNames?: string[];
+  /** A verifiable position's ballot tracker, computed on this device. */
+  tracker?: string;
   /** The outbox item (idempotency key) behind this mark, if any. */
   key: string | null;
   /** Why a queued vote was refused, for the card. */

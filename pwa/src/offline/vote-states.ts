@@ -18,12 +18,13 @@ export type LocalVoteStatus =
 export type LocalVoteStates = ReadonlyMap<string, LocalVoteStatus>;
 
 /** A mark's record of a vote (the card's label), from the vote as the voter's list holds it; null fields when none. */
-export function markFields(vote: MyVote | null): Pick<PositionMark, "candidateId" | "candidateName" | "choice" | "candidateIds" | "candidateNames"> {
+export function markFields(vote: MyVote | null): Pick<PositionMark, "candidateId" | "candidateName" | "choice" | "candidateIds" | "candidateNames" | "tracker"> {
   return {
     candidateId: vote?.candidateId ?? null,
     candidateName: vote?.candidateName ?? null,
     ...(vote?.choice ? { choice: vote.choice } : {}),
     ...(vote?.candidateIds ? { candidateIds: vote.candidateIds, candidateNames: vote.candidateNames ?? [] } : {}),
+    ...(vote?.tracker ? { tracker: vote.tracker } : {}),
   };
 }
 
@@ -36,6 +37,7 @@ export function toLocalVoteStates(marks: readonly PositionMark[]): LocalVoteStat
       candidateName: mark.candidateName ?? "",
       ...(mark.choice ? { choice: mark.choice } : {}),
       ...(mark.candidateIds ? { candidateIds: mark.candidateIds, candidateNames: mark.candidateNames ?? [] } : {}),
+      ...(mark.tracker ? { tracker: mark.tracker } : {}),
     };
     if (mark.state === "queued") states.set(mark.positionId, { kind: "queued", vote });
     else if (mark.state === "voted") states.set(mark.positionId, { kind: "voted", vote, ...(mark.message ? { note: mark.message } : {}) });

@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { getRouteApi } from "@tanstack/react-router";
+import { getRouteApi, Link } from "@tanstack/react-router";
 import { messages } from "@evoting/shared";
 import { resultsQuery } from "../data/queries";
 import { cx } from "../lib/cx";
@@ -71,6 +71,15 @@ export function ResultsPage() {
       </div>
 
       {results && <BallotBatchNotice results={results} />}
+      {results?.results.some((r) => r.belenios) && (
+        <p className="mb-4 rounded-lg bg-indigo-50 px-4 py-3 text-sm text-indigo-950">
+          Verifiable positions: every encrypted ballot, and the commands that check the count, are on the public{" "}
+          <Link to="/ballot-box" className="font-medium text-indigo-800 underline">
+            Ballot Box
+          </Link>
+          .
+        </p>
+      )}
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
         {isPending ? (
           <Card>

@@ -14,7 +14,8 @@ import { Card } from "../components/ui/Card";
 import { StateMessage } from "../components/ui/Spinner";
 import { VoteCard } from "../components/vote/VoteCard";
 import { VotingStatusCard } from "../components/vote/VotingStatusCard";
-import { choiceBody } from "../lib/vote-body";
+import { choiceBody, type ChoiceFields } from "../lib/vote-body";
+import { useVerifiableBallot } from "../verifiable/use-verifiable-ballot";
 
 /** Window status is re-evaluated this often so a position opens or closes without a reload. */
 const WINDOW_TICK_MS = 15_000;
@@ -82,29 +83,40 @@ export function VotePage() {
 /** Memoized: the page re-renders whenever any query or this device's outbox moves; a card only when its own inputs do. */
 const PositionBallot = memo(function PositionBallot({ position, status, now }: { position: BallotPosition; status: PositionVoteStatus; now: number }) {
   const castVote = useCastVote();
+  // A verifiable position: the credential panel, and the ballot encrypted on the device first.
+  const verifiable = useVerifiableBallot(position, status);
+  const send = (cast: ChoiceFields) =>
+    castVote.mutate(
+      {
+        positionId: position._id,
+        ...choiceBody(cast),
+        candidateName: cast.candidateName,
+        ...(cast.candidateNames ? { candidateNames: cast.candidateNames } : {}),
+        // How an encrypted vote reads on this device's card (the server is sent the ballot only).
+        ...(cast.ballot ? { candidateId: cast.candidateId, ...(cast.choice ? { choice: cast.choice } : {}), ...(cast.candidateIds ? { candidateIds: cast.candidateIds } : {}) } : {}),
+        ...(cast.tracker ? { tracker: cast.tracker } : {}),
+        ballotTicket: position.ballotTicket,
+      },
+      {
+        // Through the outbox, the outcome listener (data/outcomes.ts) tells the voter.
+        onSuccess: (result) => {
+          if (result.via === "direct") notifySuccess(messages.castVoteSuccess);
+        },
+        onError: (error) => notifyError(error, messages.castVoteFailed),
+      },
+    );
   return (
     <VoteCard
       position={position}
-      status={status}
+      status={verifiable.encrypting ? ENCRYPTING : status}
       now={now}
-      onCast={(cast) =>
-        castVote.mutate(
-          {
-            positionId: position._id,
-            ...choiceBody(cast),
-            candidateName: cast.candidateName,
-            ...(cast.candidateNames ? { candidateNames: cast.candidateNames } : {}),
-            ballotTicket: position.ballotTicket,
-          },
-          {
-            // Through the outbox, the outcome listener (data/outcomes.ts) tells the voter.
-            onSuccess: (result) => {
-              if (result.via === "direct") notifySuccess(messages.castVoteSuccess);
-            },
-            onError: (error) => notifyError(error, messages.castVoteFailed),
-          },
-        )
-      }
+      verifiable={verifiable.panel}
+      onCast={(cast) => {
+        if (!position.belenios) return send(cast);
+        void verifiable.prepare(cast).then((ready) => ready && send(ready));
+      }}
     />
   );
 });
+
+const ENCRYPTING: PositionVoteStatus = { kind: "casting" };

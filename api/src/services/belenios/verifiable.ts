@@ -69,6 +69,7 @@ export const verifiableMessages = {
   badPartialDecryption: "This partial decryption's proofs do not verify with that trustee's key.",
   needsBallotOrChoice: "Send either a Belenios ballot or a choice, not both.",
   needsBallot: "This position is verifiable: send the Belenios ballot built on your device.",
+  stationOwnPhone: "Vote for this position on your own phone: its ballot is encrypted with your credential on your own device.",
 } as const;
 
 export type BeleniosState = "setup" | "open" | "tallying" | "decrypted";
@@ -109,18 +110,45 @@ export async function getVerifiable(database: Database, positionId: string): Pro
   return r ? { positionId: r.position_id, uuid: r.uuid, state: r.state, electionJson: r.election_json, startedAt: r.started_at } : null;
 }
 
-/** `belenios: { uuid, state }` of every verifiable position, by position id. */
-export async function verifiableStates(database: Database): Promise<Map<string, { uuid: string; state: BeleniosState }>> {
-  const list = await rows<{ position_id: string; uuid: string; state: BeleniosState }>(database, "SELECT position_id, uuid, state FROM belenios_positions");
-  return new Map(list.map((r) => [r.position_id, { uuid: r.uuid, state: r.state }]));
+type BeleniosInfo = { uuid: string; state: BeleniosState; election?: string; answerIds?: string[] | null };
+
+/**
+ * `belenios` of every verifiable position, by position id: uuid and state, and from the lock the
+ * election text and the candidate ids in its answers' order, so a voter's device can encrypt a
+ * ballot (offline too) without downloading the archive.
+ */
+export async function verifiableStates(database: Database): Promise<Map<string, BeleniosInfo>> {
+  const list = await rows<{ position_id: string; uuid: string; state: BeleniosState; election_json: string | null; answer_ids: string | null }>(
+    database,
+    "SELECT position_id, uuid, state, election_json, answer_ids FROM belenios_positions",
+  );
+  return new Map(
+    list.map((r) => [
+      r.position_id,
+      {
+        uuid: r.uuid,
+        state: r.state,
+        ...(r.election_json ? { election: r.election_json, answerIds: r.answer_ids ? (JSON.parse(r.answer_ids) as string[]) : null } : {}),
+      },
+    ]),
+  );
 }
 
 /** Adds `belenios` to the verifiable ones of a position list. */
-export function withBelenios<T extends { _id: string }>(list: T[], states: Map<string, { uuid: string; state: BeleniosState }>): T[] {
+export function withBelenios<T extends { _id: string }>(list: T[], states: Map<string, BeleniosInfo>): T[] {
   return list.map((p) => {
     const b = states.get(p._id);
     return b ? { ...p, belenios: b } : p;
   });
+}
+
+/** The locked verifiable positions, for the public Ballot Box page (their titles are public on the results too). */
+export async function lockedVerifiable(database: Database): Promise<{ positionId: string; title: string; uuid: string; state: BeleniosState }[]> {
+  const list = await rows<{ position_id: string; title: string; uuid: string; state: BeleniosState }>(
+    database,
+    "SELECT b.position_id, p.title, b.uuid, b.state FROM belenios_positions b JOIN positions p ON p.id = b.position_id WHERE b.state <> 'setup' ORDER BY p.start_time, p.created_at",
+  );
+  return list.map((r) => ({ positionId: r.position_id, title: r.title, uuid: r.uuid, state: r.state }));
 }
 
 async function positionInfo(database: Database, positionId: string): Promise<PositionInfo | null> {

@@ -38,6 +38,7 @@ import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { listPositions } from "../election/catalog.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
+import { isVerifiablePosition, verifiableMessages } from "../belenios/verifiable.ts";
 import { methodVoteChoice } from "../votes/ballot-rules.ts";
 
 /** How far the device's corrected clock may run ahead of the server's. */
@@ -137,6 +138,12 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
     const position = positions.get(choice.positionId);
     if (!position) {
       outcomes.push(refusal(choice.positionId, messages.positionNotFound));
+      continue;
+    }
+    // A verifiable position's ballot is encrypted with the voter's own credential on their own
+    // device (docs/verifiable.md); a station's plain choice cannot go in its ballot box.
+    if (await isVerifiablePosition(database, position._id)) {
+      outcomes.push(refusal(position._id, verifiableMessages.stationOwnPhone));
       continue;
     }
     const problem = choiceRefusal(voter.role, voter.groups, { ...position, unopposed }, choice, castAt, now, input.graceMs);

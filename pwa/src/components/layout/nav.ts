@@ -30,6 +30,7 @@ export const voterNav: NavGroup[] = [
     items: [
       { to: "/candidates", label: "All Candidates", icon: "users" },
       { to: "/receipts", label: "Counted Ballots", icon: "receipt" },
+      { to: "/ballot-box", label: "Ballot Box", icon: "receipt" },
       { to: "/elections", label: "Past Elections", icon: "log" },
     ],
   },
@@ -51,6 +52,7 @@ export const adminNav: NavGroup[] = [
     items: [
       { to: "/admin/election", label: "Election Settings", icon: "settings" },
       { to: "/elections", label: "Past Elections", icon: "receipt" },
+      { to: "/ballot-box", label: "Ballot Box", icon: "receipt" },
       { to: "/admin/elections/new", label: "New Election", icon: "list-plus" },
       { to: "/admin/nominations", label: "Nominations", icon: "id-card" },
       { to: "/admin/voters/import", label: "Import Voters", icon: "user-plus" },

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { messages, positionStatus, type BallotPosition, type MyVote, type PositionStatus } from "@evoting/shared";
 import { voteLabel, type PositionVoteStatus } from "../../data/vote-status";
 import { BallotChoices, castOf, valueOfVote } from "./BallotChoices";
@@ -11,6 +11,7 @@ import { Card } from "../ui/Card";
 import { PositionStatusBadge } from "../election/PositionStatusBadge";
 import { Icon } from "../ui/Icon";
 import { ReceiptCode } from "./ReceiptCode";
+import { TrackerCode } from "./TrackerCode";
 import { BallotReview, MethodBallot } from "./MethodBallot";
 import { EMPTY_DRAFT, draftCast, draftOfVote, hasMethodBallot, type MethodDraft } from "./method-draft";
 import { choiceBody, type ChoiceFields } from "../../lib/vote-body";
@@ -32,6 +33,8 @@ interface VoteCardProps {
    * and lets the voter change or clear it. Unset on the vote page: the baseline's Cast Vote card.
    */
   selecting?: { chosen: MyVote | null; onClear: () => void };
+  /** A verifiable position's credential panel (verifiable/use-verifiable-ballot.tsx), above the buttons. */
+  verifiable?: ReactNode;
 }
 
 /** Why a position cannot take votes right now, in the voter's local time (the time names its zone). */
@@ -41,7 +44,7 @@ export function windowClosedReason(window: PositionStatus, position: Pick<Ballot
   return null;
 }
 
-export function VoteCard({ position, status, now, onCast, selecting }: VoteCardProps) {
+export function VoteCard({ position, status, now, onCast, selecting, verifiable }: VoteCardProps) {
   const headingId = useId();
   const [selected, setSelected] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -183,6 +186,7 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
               </p>
             )}
             {status.kind === "voted" && status.vote.receipt && <ReceiptCode code={status.vote.receipt} />}
+            {(status.kind === "voted" || status.kind === "queued") && status.vote.tracker && <TrackerCode tracker={status.vote.tracker} />}
             {status.kind === "voted" && status.note && (
               <p className="mt-2 rounded-lg bg-blue-50 px-3 py-2.5 text-sm text-blue-900">{status.note}</p>
             )}
@@ -198,6 +202,8 @@ export function VoteCard({ position, status, now, onCast, selecting }: VoteCardP
               </p>
             )}
           </div>
+
+          {verifiable}
 
           {hasCandidates && !selecting && (
             <div className="flex flex-wrap gap-2">

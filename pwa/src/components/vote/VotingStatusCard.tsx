@@ -58,6 +58,11 @@ export function VotingStatusCard({ positions, statusOf, now }: VotingStatusCardP
                       Receipt <code className="font-mono font-semibold text-slate-800">{status.vote.receipt}</code>
                     </span>
                   )}
+                  {(status.kind === "voted" || status.kind === "queued") && status.vote.tracker && (
+                    <span className="block text-xs font-normal text-slate-600" data-testid="status-tracker">
+                      Tracker <code className="break-all font-mono font-semibold text-slate-800">{status.vote.tracker}</code>
+                    </span>
+                  )}
                 </span>
                 {status.kind === "voted" ? (
                   <Badge tone="green">Voted</Badge>

@@ -11,6 +11,7 @@ import {
   installOffline,
   prefetchPhotos,
   isOfflineError,
+  offlineDb,
   readCached,
   writeCached,
   type CacheData,
@@ -142,4 +143,18 @@ export function cachePhotos(positions: readonly BallotPosition[]): void {
       { once: true },
     );
   }
+}
+
+/** The voter's credential for verifiable positions, as this device keeps it (with the rest of their data, until the session ends). */
+export async function readCredential(userId: string): Promise<string | null> {
+  return (await readCached("credential", userId).catch(() => null))?.data ?? null;
+}
+
+/** Keeps (or, with null, forgets) the voter's credential on this device. */
+export async function keepCredential(userId: string, credential: string | null): Promise<void> {
+  if (credential === null) {
+    await offlineDb().cache.delete([userId, "credential"]);
+    return;
+  }
+  await writeCached("credential", userId, credential);
 }

@@ -26,6 +26,21 @@ const voter: RollEntry = { _id: "v1", matricNumber: "2021/5570301", name: "Zaina
 const other: RollEntry = { _id: "v2", matricNumber: "2021/5570302", name: "Emeka Obi", groups: ["300L"], voted: [] };
 
 describe("station ballot", () => {
+  test("a verifiable position sends the voter to their own phone: no choice for it here", async () => {
+    const onSubmit = vi.fn(async () => undefined);
+    const verifiable = positions.map((p) => (p._id === "secretary" ? { ...p, belenios: { uuid: "AbCdEfGhJkLmNp", state: "open" as const } } : p));
+    render(<StationBallot voter={other} positions={ballotFor(other, verifiable, NOW).slice(0, 2)} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const own = screen.getByTestId("station-own-phone");
+    expect(within(own).getByText("Vote for this position on your own phone")).toBeInTheDocument();
+    expect(within(own).getByText("Secretary")).toBeInTheDocument();
+    expect(screen.queryByRole("radio", { name: "Kemi Ade" })).toBeNull();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([{ positionId: "president", kind: "candidate", candidateId: "c2" }]);
+  });
+
   test("offers only what the voter may still vote for here", () => {
     expect(ballotFor(voter, positions, NOW).map((p) => p._id)).toEqual(["president"]);
     expect(ballotFor(other, positions, NOW).map((p) => p._id)).toEqual(["president", "secretary", "year-rep"]);

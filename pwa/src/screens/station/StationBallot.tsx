@@ -4,6 +4,7 @@ import { VoteCard } from "../../components/vote/VoteCard";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { recordedVote, voteLabel, type ChoiceFields } from "../../lib/vote-body";
+import { verifiableText } from "../../verifiable/messages";
 
 interface StationBallotProps {
   voter: RollEntry;
@@ -68,16 +69,20 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
       {alreadyVoted.length > 0 && (
         <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">Already voted: {alreadyVoted.join(", ")}</p>
       )}
-      {positions.map((position) => (
-        <VoteCard
-          key={position._id}
-          position={position}
-          status={NOT_VOTED}
-          now={now}
-          onCast={(choice) => setChosen((prev) => new Map(prev).set(position._id, choice))}
-          selecting={{ chosen: selectionOf(position._id), onClear: () => clear(position._id) }}
-        />
-      ))}
+      {positions.map((position) =>
+        position.belenios ? (
+          <OwnPhoneCard key={position._id} title={position.title} />
+        ) : (
+          <VoteCard
+            key={position._id}
+            position={position}
+            status={NOT_VOTED}
+            now={now}
+            onCast={(choice) => setChosen((prev) => new Map(prev).set(position._id, choice))}
+            selecting={{ chosen: selectionOf(position._id), onClear: () => clear(position._id) }}
+          />
+        ),
+      )}
       <Card className="space-y-3 px-5 py-4">
         {!confirming ? (
           <Button onClick={() => setConfirming(true)} disabled={chosen.size === 0}>
@@ -110,5 +115,16 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
         {positions.length === 0 && <p className="text-slate-600">{messages.stationNothingToVote}</p>}
       </Card>
     </div>
+  );
+}
+
+/** A verifiable position: its ballot is encrypted with the voter's own credential on their own device, not here. */
+function OwnPhoneCard({ title }: { title: string }) {
+  return (
+    <Card className="space-y-2 px-5 py-4" data-testid="station-own-phone">
+      <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
+      <p className="rounded-lg bg-amber-50 px-3 py-2.5 font-medium text-amber-900">{verifiableText.stationOwnPhone}</p>
+      <p className="text-sm text-slate-700">{verifiableText.stationOwnPhoneWhy}</p>
+    </Card>
   );
 }

@@ -106,6 +106,11 @@ export interface MyVote {
   candidateNames?: string[];
   /** The ballot's receipt code: find it in Counted Ballots once the position closes. */
   receipt?: string;
+  /**
+   * A verifiable position's vote: the server keeps only that it was cast (candidateId/Name are '');
+   * the ballot's tracker is kept on the voter's device alone.
+   */
+  verifiable?: true;
 }
 
 export interface CastVoteResponse {

@@ -241,6 +241,15 @@ describe("a backup copy of verifiable positions", () => {
     const check = await t.request("/admin/integrity/check", { method: "POST", token: admin });
     expect(check.status).toBe(200);
     expect((await check.json()) as { ok: boolean; problems: string[] }).toMatchObject({ ok: true, problems: [] });
+    // After the close, who voted (never how), against the ballots on the board.
+    t.clock.advance(2 * HOUR);
+    for (const positionId of positionIds) {
+      const res = await t.request(`/admin/positions/${positionId}/who-voted`, { token: admin });
+      expect(res.status).toBe(200);
+      const list = (await res.json()) as { voters: { matricNumber: string }[]; ballotsOnBoard: number };
+      expect(list.voters.map((v) => v.matricNumber)).toEqual([...voters.values()].map((v) => v.matric).sort());
+      expect(list.ballotsOnBoard).toBe(VOTERS);
+    }
   });
 
   it("stores the public credentials in an order that does not follow the authority's voter list", async () => {

@@ -86,6 +86,7 @@ const routes: Route[] = [
   // The election's life: an open election before its close is neither declared nor replaced.
   { method: "GET", path: () => "/elections", access: "signed-in" },
   { method: "GET", path: () => "/elections/1", access: "signed-in" },
+  { method: "GET", path: () => `/elections/1/positions/${MISSING}/archive.bel`, access: "signed-in" },
   { method: "GET", path: () => "/admin/elections/current", access: "admin" },
   { method: "POST", path: () => "/admin/election/declare", access: "admin" },
   { method: "POST", path: () => "/admin/elections", access: "admin", body: () => ({ title: "" }) },

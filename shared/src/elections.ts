@@ -59,6 +59,22 @@ export interface ElectionArchive {
   /** The election's settings row and its positions with their candidates, as they stood. */
   settings: Record<string, unknown>;
   positions: Position[];
+  /**
+   * Each verifiable position's Belenios archive as declared: its final fingerprint (the hash of
+   * its last event, Result), the SHA-256 of the `.bel` file's bytes and its ballot count. The
+   * file itself: `GET /elections/:id/positions/:positionId/archive.bel`. Absent in archives of
+   * elections without verifiable positions or declared before they existed.
+   */
+  verifiable?: VerifiableArchive[];
+}
+
+export interface VerifiableArchive {
+  positionId: string;
+  positionTitle: string;
+  uuid: string;
+  fingerprint: string;
+  archiveSha256: string;
+  ballots: number;
 }
 
 /** `GET /admin/elections/current`: what the Admin Panel's election card shows. */

@@ -146,6 +146,7 @@ export const messages = {
   methodNeedsOwnBody: "This position uses another voting method: send its own ballot",
   bltNotRanked: "Only a ranked position's ballots can be exported as BLT",
   bltNotClosed: "The ballots are exported once voting for this position has closed",
+  whoVotedNotClosed: "The list of who voted is shown once voting for this position has closed",
   bltNotPublished: "The ballots are exported once the results are published",
 
   // Voter roll: import, manage, export.

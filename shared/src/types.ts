@@ -127,6 +127,11 @@ export interface MyVote {
   receipt?: string;
   /** A verifiable position's ballot tracker, computed on this device (the server never ties it to a voter). */
   tracker?: string;
+  /**
+   * A verifiable position's vote: the server keeps only that it was cast (candidateId/Name are '');
+   * the ballot's tracker is kept on the voter's device alone.
+   */
+  verifiable?: true;
 }
 
 export interface CastVoteResponse {

@@ -677,11 +677,12 @@ export const beleniosRecords = sqliteTable(
 );
 
 /**
- * One ballot per credential and one per voter. The two tables are written in the same commit as
- * the ballot's board records but share no key: the voter row says that a voter voted here, the
- * ballot row which credential did, and nothing joins them. Both are WITHOUT ROWID (migration
- * 0025), so neither's storage order follows the board's: a rowid table's order would line each
- * voter up with a ballot that a server trustee can decrypt.
+ * One ballot per credential. Written in the same commit as the ballot's board records and the
+ * voter's participation (one per voter, as for every vote), but sharing no key with it: the
+ * participation says that a voter voted here, this row which credential did, and nothing joins
+ * them. Both tables are WITHOUT ROWID (migration 0025; `participations` always), so neither's
+ * storage order follows the board's: a rowid table's order would line each voter up with a
+ * ballot that a server trustee can decrypt.
  */
 export const beleniosBallots = sqliteTable(
   "belenios_ballots",
@@ -693,15 +694,4 @@ export const beleniosBallots = sqliteTable(
     tracker: text("tracker").notNull(),
   },
   (t) => [primaryKey({ columns: [t.positionId, t.credential] })],
-);
-
-export const beleniosVoters = sqliteTable(
-  "belenios_voters",
-  {
-    positionId: text("position_id")
-      .notNull()
-      .references(() => positions.id, { onDelete: "cascade" }),
-    voterId: text("voter_id").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.positionId, t.voterId] })],
 );

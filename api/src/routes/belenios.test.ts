@@ -24,7 +24,8 @@ import {
   readArchive,
   sha256Hex,
 } from "@evoting/shared/belenios";
-import type { PositionResult } from "@evoting/shared";
+import type { ElectionArchive, PositionResult } from "@evoting/shared";
+import { createHash } from "node:crypto";
 import { tool, toolVerifies } from "../../../shared/src/belenios/belenios-tool.test-support.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { verifiableMessages } from "../services/belenios/verifiable.ts";
@@ -263,5 +264,30 @@ describe("verifiable positions", () => {
     expect(Object.fromEntries(final.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ada: 0, Bo: 2, Cy: 0 });
     expect(final).toMatchObject({ totalVotes: 3, abstentions: 1, belenios: { state: "decrypted", verified: true, fingerprint: checkArchiveChain(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).fingerprint } });
     expect(sha256Hex(result.content)).toHaveLength(64);
+
+    // Declared: the archive keeps the position's final fingerprint and its .bel, which Past
+    // Elections serves as it was, for the tool, and refuses once the board was changed.
+    const declared = await t.request("/admin/election/declare", { method: "POST", token: admin });
+    expect(declared.status).toBeLessThan(300);
+    const [past] = (await (await t.request("/elections", { token: admin })).json()) as { id: number }[];
+    const archive = (await (await t.request(`/elections/${past.id}`, { token: admin })).json()) as ElectionArchive;
+    const finalBytes = new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)));
+    expect(archive.verifiable).toEqual([
+      { positionId: position._id, positionTitle: "President", uuid, fingerprint: final.belenios!.fingerprint, archiveSha256: createHash("sha256").update(finalBytes).digest("hex"), ballots: 3 },
+    ]);
+    const voterToken = (await t.createVoter(admin)).token;
+    const served = await t.request(`/elections/${past.id}/positions/${position._id}/archive.bel`, { token: voterToken });
+    expect(served.status).toBe(200);
+    const pastDir = scratch();
+    writeFileSync(join(pastDir, `${uuid}.bel`), new Uint8Array(await served.arrayBuffer()));
+    expect(new Uint8Array(readFileSync(join(pastDir, `${uuid}.bel`)))).toEqual(finalBytes);
+    expect(toolVerifies(pastDir).ok).toBe(true);
+    expect((await t.request(`/elections/${past.id}/positions/${position._id}/archive.bel`)).status).toBe(401);
+    expect((await t.request(`/elections/${past.id}/positions/no-such-position/archive.bel`, { token: voterToken })).status).toBe(404);
+    await t.database.client.execute({
+      sql: `UPDATE belenios_records SET content = replace(content, '"credential":"', '"credential":"1') WHERE position_id = ? AND kind = 'data' AND content LIKE '{"election_uuid"%' AND seq = (SELECT min(seq) FROM belenios_records WHERE position_id = ? AND kind = 'data' AND content LIKE '{"election_uuid"%')`,
+      args: [position._id, position._id],
+    });
+    expect((await t.request(`/elections/${past.id}/positions/${position._id}/archive.bel`, { token: voterToken })).status).toBe(409);
   });
 });

@@ -10,7 +10,7 @@ import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 import { fail } from "../http/errors.ts";
 import { validate } from "../http/validate.ts";
-import { listDeclared, readArchive } from "../services/election/declare.ts";
+import { declaredBel, listDeclared, readArchive } from "../services/election/declare.ts";
 
 const idParam = z.object({ id: z.coerce.number({ error: messages.electionNotFound }).int({ error: messages.electionNotFound }).positive({ error: messages.electionNotFound }) });
 
@@ -23,5 +23,16 @@ export function electionsRoutes(deps: Deps) {
       if (!archive) fail(404, messages.electionNotFound);
       if (archive === "broken") fail(409, messages.archiveBroken);
       return c.json(archive);
+    })
+    // A verifiable position's Belenios archive as declared, for `belenios-tool election verify`.
+    .get("/:id/positions/:positionId/archive.bel", validate("param", idParam.extend({ positionId: z.string().max(100) })), async (c) => {
+      const { id, positionId } = c.req.valid("param");
+      const found = await declaredBel(deps.database, deps.keys, id, positionId);
+      if (!found) fail(404, messages.positionNotFound);
+      if (found === "broken") fail(409, messages.archiveBroken);
+      return c.body(found.bytes as Uint8Array<ArrayBuffer>, 200, {
+        "Content-Type": "application/x-tar",
+        "Content-Disposition": `attachment; filename="${found.entry.uuid}.bel"`,
+      });
     });
 }

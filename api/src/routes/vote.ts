@@ -228,7 +228,7 @@ async function castVerifiableRequest(
       now <= position.endTime + deps.config.voteGraceMs;
     if (!inGrace) fail(403, messages.votingEnded);
   }
-  const { tracker, replay } = await castVerifiableBallot(database, positionId, user.id, ballot, now);
+  const { tracker, replay } = await castVerifiableBallot(database, deps.keys, positionId, user.id, ballot, now);
   if (!replay) {
     deps.results.changed();
     deps.hub.resultsChanged();

@@ -81,10 +81,12 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/results.csv", access: "admin" },
   { method: "GET", path: () => "/admin/results/sheet", access: "admin" },
   { method: "GET", path: () => "/admin/turnout", access: "admin" },
+  { method: "GET", path: () => `/admin/positions/${positionId}/who-voted`, access: "admin" },
   { method: "GET", path: () => `/vote/receipts?positionId=${MISSING}`, access: "signed-in" },
   // The election's life: an open election before its close is neither declared nor replaced.
   { method: "GET", path: () => "/elections", access: "signed-in" },
   { method: "GET", path: () => "/elections/1", access: "signed-in" },
+  { method: "GET", path: () => `/elections/1/positions/${MISSING}/archive.bel`, access: "signed-in" },
   { method: "GET", path: () => "/admin/elections/current", access: "admin" },
   { method: "POST", path: () => "/admin/election/declare", access: "admin" },
   { method: "POST", path: () => "/admin/elections", access: "admin", body: () => ({ title: "" }) },

@@ -22,7 +22,7 @@ import {
   randomZq,
   sha256B64,
 } from "./group.ts";
-import { type BlankProofs, combine, encrypt, iprove, iverify, NEUTRAL, proveBlank, range, verifyBlank } from "./proofs.ts";
+import { type BlankProofs, combine, encrypt, iprove, iverify, iverifyMembers, NEUTRAL, proveBlank, range, verifyBlankMembers } from "./proofs.ts";
 
 /** One encrypted answer to a homomorphic question (specification 4.11.1). */
 export interface Answer {
@@ -187,13 +187,15 @@ function verifyAnswer(election: Election, fingerprint: string, credential: bigin
   const n = q.answers.length + (q.blank ? 1 : 0);
   if (a.choices.length !== n || a.individualProofs.length !== n) return false;
   const s0 = `${fingerprint}|${credential.toString()}`;
+  // Each choice's membership is checked once here; the proofs below then take members only,
+  // including the products of choices (the group is closed under multiplication).
   for (let i = 0; i < n; i++) if (!iverify(y, s0, [0, 1], a.choices[i], a.individualProofs[i])) return false;
   const s = `${s0}|${choicesString(a.choices)}`;
   if (q.blank) {
     if (!a.blankProof) return false;
     const proofs: BlankProofs = { overall: a.overallProof, blank: a.blankProof };
-    return verifyBlank(y, s, q.min, q.max, a.choices[0], a.choices.slice(1).reduce(combine, NEUTRAL), proofs);
+    return verifyBlankMembers(y, s, q.min, q.max, a.choices[0], a.choices.slice(1).reduce(combine, NEUTRAL), proofs);
   }
   if (a.blankProof) return false;
-  return iverify(y, s, range(q.min, q.max), a.choices.reduce(combine, NEUTRAL), a.overallProof);
+  return iverifyMembers(y, s, range(q.min, q.max), a.choices.reduce(combine, NEUTRAL), a.overallProof);
 }

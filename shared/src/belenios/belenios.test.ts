@@ -4,6 +4,16 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tool, toolVerifies } from "./belenios-tool.test-support.ts";
 import {
+  bigintModPow,
+  G,
+  invm,
+  isGroupElement,
+  mulm,
+  P,
+  powm,
+  precomputeBase,
+  Q,
+  randomZq,
   ballotTracker,
   buildArchive,
   checkArchiveChain,
@@ -73,6 +83,30 @@ function toolTrusteeKey(): { pub: string; priv: string } {
     priv: readFileSync(join(sub, files.find((f) => f.endsWith(".privkey"))!), "utf8").trim(),
   };
 }
+
+describe("the group's arithmetic", () => {
+  it("inverts by Euclid as Fermat does, and tests membership as x^q = 1", () => {
+    for (const x of [2n, G, P - 2n, powm(G, randomZq())]) {
+      expect(invm(x)).toBe(bigintModPow(x, P - 2n));
+      expect(mulm(invm(x), x)).toBe(1n);
+    }
+    expect(() => invm(P)).toThrow();
+    const member = powm(G, randomZq());
+    expect([1n, G, member].map(isGroupElement)).toEqual([true, true, true]);
+    // P - 1 has order 2, P - g has order 2q, 2 is not a q-th power here, 0 and P are out of range.
+    const outside = [0n, P, P - 1n, P - G, P - member, 2n];
+    expect(outside.map((x) => bigintModPow(x, Q) === 1n && x > 0n && x < P)).toEqual(outside.map(() => false));
+    expect(outside.map(isGroupElement)).toEqual(outside.map(() => false));
+  });
+
+  it("gives with a fixed-base table exactly the powers it gives without", () => {
+    const base = powm(G, randomZq());
+    const exponents = [0n, 1n, 255n, 256n, 65535n, Q - 1n, (1n << 256n) - 1n, 1n << 256n, randomZq(), randomZq()];
+    const plain = exponents.map((e) => bigintModPow(base, e));
+    precomputeBase(base);
+    expect(exponents.map((e) => powm(base, e))).toEqual(plain);
+  });
+});
 
 describe("credentials", () => {
   it("derives the public credentials belenios-tool derives, for its credentials and for ours", () => {

@@ -50,8 +50,22 @@ export function iprove(y: bigint, zkp: string, values: readonly number[], index:
   return proofs;
 }
 
+/** Both halves of a ciphertext are members of the group. */
+export function isCiphertext(c: Ciphertext): boolean {
+  return isGroupElement(c.alpha) && isGroupElement(c.beta);
+}
+
 export function iverify(y: bigint, zkp: string, values: readonly number[], c: Ciphertext, proofs: readonly Proof[]): boolean {
-  if (!isGroupElement(c.alpha) || !isGroupElement(c.beta) || proofs.length !== values.length) return false;
+  return isCiphertext(c) && iverifyMembers(y, zkp, values, c, proofs);
+}
+
+/**
+ * `iverify` for a ciphertext already known to be in the group: one the caller checked, or a
+ * product of such (the subgroup is closed under multiplication), so the membership test, one
+ * exponentiation per half, is not repeated.
+ */
+export function iverifyMembers(y: bigint, zkp: string, values: readonly number[], c: Ciphertext, proofs: readonly Proof[]): boolean {
+  if (proofs.length !== values.length) return false;
   const commitments: bigint[] = [];
   let total = 0n;
   for (let i = 0; i < values.length; i++) {
@@ -153,7 +167,11 @@ export function proveBlank(
   return { overall, blank };
 }
 
-export function verifyBlank(
+/**
+ * The checks of `proveBlank`'s proofs. c0 and cS must be group members already: c0 a choice the
+ * caller checked, cS the product of the others, each checked too.
+ */
+export function verifyBlankMembers(
   y: bigint,
   zkp: string,
   min: number,
@@ -163,7 +181,6 @@ export function verifyBlank(
   proofs: BlankProofs,
 ): boolean {
   const { overall, blank } = proofs;
-  if (![c0.alpha, c0.beta, cS.alpha, cS.beta].every(isGroupElement)) return false;
   if (blank.length !== 2 || overall.length !== max - min + 2) return false;
   if (![...blank, ...overall].every((p) => isExponent(p.challenge) && isExponent(p.response))) return false;
   const blankCommitments = [

@@ -11,6 +11,10 @@
  *                        withheld from voters (the results setting). A BLT line is a ranking
  *                        with its count, so a rare ranking is visible in it (docs/security.md):
  *                        it is published with the results, for anyone to recount, not before.
+ *   GET /positions/:id/who-voted   who voted for a position, never how, once voting for it has
+ *                        closed (with the offline grace): a voter on it who did not vote, or a
+ *                        count that differs from the ballots (a verifiable position's board),
+ *                        shows a ballot cast in someone's name (docs/security.md).
  */
 import { createHash } from "node:crypto";
 import { Hono } from "hono";
@@ -104,5 +108,40 @@ export function resultsRoutes(deps: Deps) {
         "Content-Type": "text/plain; charset=utf-8",
         "Content-Disposition": `attachment; filename="${position.id}.blt"`,
       });
-    });
+    })
+    .get("/positions/:id/who-voted", async (c) => c.json(await whoVoted(deps, c.req.param("id"))));
+}
+
+export interface WhoVoted {
+  positionId: string;
+  positionTitle: string;
+  /** Every voter with a participation here, by matriculation number (never by when they voted). */
+  voters: { matricNumber: string; name: string }[];
+  /** A verifiable position's ballots on its public board: equal to the list's length when no ballot was cast in anyone else's name. */
+  ballotsOnBoard?: number;
+}
+
+async function whoVoted(deps: Deps, positionId: string): Promise<WhoVoted> {
+  const position = await findPosition(deps.database.db, positionId);
+  if (!position) fail(404, messages.positionNotFound);
+  if (deps.clock.now() < position.endTime + deps.config.voteGraceMs) fail(409, messages.whoVotedNotClosed);
+  const [voters, board] = await deps.database.client.batch(
+    [
+      {
+        sql: "SELECT u.matric_number, u.name FROM participations p JOIN users u ON u.id = p.voter_id WHERE p.position_id = ? ORDER BY u.matric_number",
+        args: [position.id],
+      },
+      {
+        sql: "SELECT (SELECT count(*) FROM belenios_ballots WHERE position_id = ?1) AS n, EXISTS (SELECT 1 FROM belenios_positions WHERE position_id = ?1) AS verifiable",
+        args: [position.id],
+      },
+    ],
+    "read",
+  );
+  return {
+    positionId: position.id,
+    positionTitle: position.title,
+    voters: voters.rows.map((r) => ({ matricNumber: String(r.matric_number), name: String(r.name) })),
+    ...(Number(board.rows[0]?.verifiable) === 1 ? { ballotsOnBoard: Number(board.rows[0]?.n ?? 0) } : {}),
+  };
 }

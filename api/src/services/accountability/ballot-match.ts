@@ -85,6 +85,9 @@ async function matchBallots(keys: SnapshotKeys, [participations, pending, ballot
       unreadable++;
       continue;
     }
+    // A verifiable vote's ballot is on its position's board, which names no voter: the tally
+    // check counts those ballots against these participations, position by position.
+    if (held.verifiable) continue;
     const choice: Choice = { positionId: held.positionId, kind: held.kind, candidateId: held.candidateId, marks: held.marks };
     if (held.ballotId === null) legacy.set(bucketOf(choice), (legacy.get(bucketOf(choice)) ?? 0) + 1);
     else if (expected.has(held.ballotId)) problems.push(`Ballot ${held.ballotId} is named by more than one participation`);

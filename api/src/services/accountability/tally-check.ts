@@ -15,7 +15,7 @@ import { appliedPendingByPosition } from "../votes/mixer.ts";
  */
 const RECOUNT_BY_POSITION_SQL = `
   SELECT p.id AS position_id, p.no_count, p.abstain_count, p.yes_count, p.multi_count,
-         coalesce(b.ballots, 0) AS ballots, coalesce(b.no_counted, 0) AS no_counted, coalesce(b.abstain_counted, 0) AS abstain_counted,
+         coalesce(b.ballots, 0) + coalesce(vb.ballots, 0) AS ballots, coalesce(b.no_counted, 0) AS no_counted, coalesce(b.abstain_counted, 0) AS abstain_counted,
          coalesce(b.yes_counted, 0) AS yes_counted, coalesce(b.multi_counted, 0) AS multi_counted,
          coalesce(q.pending, 0) AS pending, coalesce(x.participations, 0) AS participations
     FROM positions p
@@ -23,6 +23,8 @@ const RECOUNT_BY_POSITION_SQL = `
                       sum(choice = 'yes') AS yes_counted, sum(choice = 'multi') AS multi_counted
                  FROM ballots GROUP BY position_id) b ON b.position_id = p.id
     LEFT JOIN (SELECT position_id, count(*) AS pending FROM pending_ballots GROUP BY position_id) q ON q.position_id = p.id
+    -- A verifiable position's ballots are on its board, one row per credential that voted.
+    LEFT JOIN (SELECT position_id, count(*) AS ballots FROM belenios_ballots GROUP BY position_id) vb ON vb.position_id = p.id
     LEFT JOIN (SELECT position_id, count(*) AS participations FROM participations GROUP BY position_id) x ON x.position_id = p.id`;
 
 /**
@@ -60,7 +62,7 @@ export interface TallyCheckReport {
 
 /** The recounts, in the order `tallyReport` takes them. */
 export const TALLY_READS: readonly string[] = [
-  `SELECT (SELECT count(*) FROM ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
+  `SELECT (SELECT count(*) FROM ballots) + (SELECT count(*) FROM belenios_ballots) AS ballots, (SELECT count(*) FROM pending_ballots) AS pending,
           (SELECT count(*) FROM participations) AS participations`,
   RECOUNT_BY_POSITION_SQL,
   "PRAGMA quick_check",

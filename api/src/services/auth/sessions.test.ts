@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN, createTestApp, type TestApp } from "../../test/harness.ts";
 import { secondProcesses } from "../../test/second-process.ts";
-import { SessionCache, createSession, revokeSessions } from "./sessions.ts";
+import { SessionCache, createSession, revokeSessions, sessionExpiry } from "./sessions.ts";
 import { findUserByMatric, sessionUser } from "./users.ts";
 
 let t: TestApp;
@@ -52,9 +52,15 @@ describe("session cache", () => {
 
   it("a cached session still ends at its expiry", async () => {
     t = await createTestApp({ config: { sessionMs: 60_000 } });
+    const start = t.clock.now();
     const { token } = await t.login(...adminLogin());
     expect((await profile(token)).status).toBe(200);
-    t.clock.advance(60_001);
+    // It lasts its lifetime, and ends at the expiry rounded up to its step (5 s here).
+    t.clock.advance(59_999);
+    expect((await profile(token)).status).toBe(200);
+    const end = sessionExpiry(start, 60_000);
+    expect(end - start).toBeLessThan(65_000);
+    t.clock.advance(end - t.clock.now());
     expect((await profile(token)).status).toBe(401);
   });
 

@@ -25,9 +25,28 @@ import type { AuthUser } from "./auth-user.ts";
 
 /** Ends every session of the account that is still open at `now` (one statement of a larger write). */
 export const endSessionsStatement = (userId: string, now: number) => ({
-  sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)",
-  args: [now, userId, now],
+  sql: `UPDATE sessions SET revoked_at = ${REVOKED_AT} WHERE user_id = ? AND (revoked_at IS NULL OR revoked_at > ?)`,
+  args: [now, sessionHour(now), userId, now],
 });
+
+/**
+ * A session's stored times are kept to the hour: to the millisecond, when voters sign in and
+ * vote at once, their sign-in times lined them up with a verifiable position's public board
+ * (docs/security.md). Only a polling-station device's token (an officer's, made in
+ * services/stations) keeps its exact times: its station session is matched by `created_at`, and
+ * a ballot cast on the device counts only if cast before its `revoked_at` (the sign-out).
+ * The expiry is rounded up to a step of a twelfth of the lifetime, at most an hour, so a
+ * session lasts its lifetime and at most that step more (12 to 13 h by default), and a short
+ * test lifetime stays short.
+ */
+const HOUR_MS = 3_600_000;
+export const sessionHour = (now: number) => now - (now % HOUR_MS);
+export function sessionExpiry(now: number, lifetimeMs: number): number {
+  const step = Math.max(1, Math.min(HOUR_MS, Math.floor(lifetimeMs / 12)));
+  return Math.ceil((now + lifetimeMs) / step) * step;
+}
+/** `revoked_at`'s value in an UPDATE of sessions: ?1 the instant, ?2 its hour. */
+const REVOKED_AT = "CASE WHEN EXISTS (SELECT 1 FROM station_sessions st WHERE st.login_token_hash = sessions.token_hash) THEN ? ELSE ? END";
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("base64url");
 
@@ -46,11 +65,11 @@ const DELETE_EXPIRED_SQL = "DELETE FROM sessions WHERE user_id = ? AND expires_a
 export async function createSession({ database, sessions }: { database: Database; sessions: SessionCache }, user: AuthUser, now: number, lifetimeMs: number, mark: number) {
   const token = randomBytes(32).toString("base64url");
   const tokenHash = hashToken(token);
-  const expiresAt = now + lifetimeMs;
+  const expiresAt = sessionExpiry(now, lifetimeMs);
   await database.writer.submit([
     {
       sql: "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-      args: [tokenHash, user.id, now, expiresAt],
+      args: [tokenHash, user.id, sessionHour(now), expiresAt],
     },
     // Keeps the table small.
     { sql: DELETE_EXPIRED_SQL, args: [user.id, now] },
@@ -167,10 +186,10 @@ export class SessionCache {
 /** The statement that revokes `target`'s sessions (revokeSessions; a password change writes it with the new hash). */
 export function revokeStatement(target: RevokeTarget, now: number): InStatement {
   return "tokenHash" in target
-    ? { sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL", args: [now, target.tokenHash] }
+    ? { sql: `UPDATE sessions SET revoked_at = ${REVOKED_AT} WHERE token_hash = ? AND revoked_at IS NULL`, args: [now, sessionHour(now), target.tokenHash] }
     : {
-        sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)",
-        args: [now, target.userId, target.keepTokenHash ?? "", now],
+        sql: `UPDATE sessions SET revoked_at = ${REVOKED_AT} WHERE user_id = ? AND token_hash <> ? AND (revoked_at IS NULL OR revoked_at > ?)`,
+        args: [now, sessionHour(now), target.userId, target.keepTokenHash ?? "", now],
       };
 }
 

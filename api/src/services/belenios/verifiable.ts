@@ -42,6 +42,7 @@ import type { Database } from "../../db/client.ts";
 import { RESULTS_VERSION } from "../../db/schema.ts";
 import type { Keys } from "../../security/keys.ts";
 import { fail } from "../../http/errors.ts";
+import { hourOf, sealVerifiableParticipation } from "../votes/participation-seal.ts";
 import { ballotVerifier } from "./verifier.ts";
 
 export const verifiableMessages = {
@@ -434,6 +435,7 @@ async function lockIfDue(database: Database, v: VerifiableRow, p: PositionInfo, 
 /** The checks and the write of one verifiable ballot; the caller has checked the voter may vote here now. */
 export async function castVerifiableBallot(
   database: Database,
+  keys: Keys,
   positionId: string,
   voterId: string,
   ballot: string,
@@ -453,7 +455,7 @@ export async function castVerifiableBallot(
   return onBoard(positionId, async () => {
     const state = await getVerifiable(database, positionId);
     if (state?.state !== "open") fail(409, verifiableMessages.notLocked);
-    const [voted] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM belenios_voters WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
+    const [voted] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM participations WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
     if (Number(voted.n) > 0) {
       // The same ballot again (an outbox retry whose answer was lost): the same answer. A ballot
       // text is unique, since every encryption draws fresh randomness.
@@ -463,9 +465,17 @@ export async function castVerifiableBallot(
     }
     const [used] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM belenios_ballots WHERE position_id = ? AND credential = ?", [positionId, verdict.credential]);
     if (Number(used.n) > 0) fail(409, verifiableMessages.credentialUsed);
+    // The voter's participation (turnout, the voter's status, one ballot per voter) and the
+    // credential's ballot row share nothing but this commit: the participation is keyed by voter,
+    // sealed at every participation's one length, and holds no time (docs/security.md).
     await append(database, positionId, "Ballot", [ballot], [
-      { sql: "INSERT INTO belenios_voters (position_id, voter_id) VALUES (?, ?)", args: [positionId, voterId] },
+      {
+        sql: "INSERT INTO participations (voter_id, position_id, sealed_choice) VALUES (?, ?, ?)",
+        args: [voterId, positionId, sealVerifiableParticipation(keys, voterId, positionId)],
+      },
       { sql: "INSERT INTO belenios_ballots (position_id, credential, tracker) VALUES (?, ?, ?)", args: [positionId, verdict.credential, verdict.tracker] },
+      // The turnout chart's hourly total, as every vote keeps it: it names no voter.
+      { sql: "INSERT INTO turnout_hours (hour, votes) VALUES (?, 1) ON CONFLICT (hour) DO UPDATE SET votes = votes + 1", args: [hourOf(now)] },
       bumpResults,
     ]);
     return { tracker: verdict.tracker };
@@ -474,7 +484,7 @@ export async function castVerifiableBallot(
 
 /** Whether the voter has cast a verifiable ballot here (the voter's status shows it as voted). */
 export async function hasVotedVerifiable(database: Database, positionId: string, voterId: string): Promise<boolean> {
-  const [r] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM belenios_voters WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
+  const [r] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM participations WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
   return Number(r.n) > 0;
 }
 

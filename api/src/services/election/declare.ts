@@ -8,7 +8,7 @@
 import { archiveMac, archiveSealHolds } from "./archive-seal.ts";
 import type { Keys } from "../../security/keys.ts";
 import { createHash } from "node:crypto";
-import { messages, resultsCsv, type ElectionArchive, type ElectionSummary, type Results, type ResultsSheet } from "@evoting/shared";
+import { messages, resultsCsv, type ElectionArchive, type ElectionSummary, type Results, type ResultsSheet, type VerifiableArchive } from "@evoting/shared";
 import { and, desc, eq, max } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { disputedBallots, electionArchives, electionSettings, elections, pendingBallots, positions } from "../../db/schema.ts";
@@ -18,7 +18,7 @@ import { auditHead } from "../accountability/audit-log.ts";
 import { listPositions } from "./catalog.ts";
 import { bumpResultsVersionSql } from "../results/results.ts";
 import { currentElection, type ElectionRow } from "./elections.ts";
-import { awaitingDecryption } from "../belenios/verifiable.ts";
+import { archiveBytes, awaitingDecryption, board, getVerifiable } from "../belenios/verifiable.ts";
 
 export type Refusal = { refused: string; problems?: string[] };
 
@@ -77,9 +77,19 @@ async function archiveElection(deps: DeclareDeps, election: ElectionRow, now: nu
     if (!list) return { refused: messages.declarePending };
     receipts.push({ positionId: p._id, positionTitle: p.title, total: list.length, receipts: list });
   }
+  // Each verifiable position's board is final (its Result is in): the sealed record keeps its
+  // fingerprint and the SHA-256 of its .bel bytes, which Past Elections serves checked against it.
+  const verifiable: VerifiableArchive[] = [];
+  for (const p of positions) {
+    const v = await getVerifiable(database, p._id);
+    const bytes = v ? await archiveBytes(database, p._id) : null;
+    const b = bytes ? await board(database, p._id) : null;
+    if (!v || !bytes || !b?.fingerprint) continue;
+    verifiable.push({ positionId: p._id, positionTitle: p.title, uuid: v.uuid, fingerprint: b.fingerprint, archiveSha256: sha256Hex(Buffer.from(bytes)), ballots: b.trackers.length });
+  }
   // SQL: the row is archived as the table holds it (its column names), whatever columns it has.
   const settings = { ...(await database.client.execute("SELECT * FROM election_settings WHERE id = 1")).rows[0] };
-  const record = { sheet, receipts, settings, positions };
+  const record = { sheet, receipts, settings, positions, ...(verifiable.length > 0 ? { verifiable } : {}) };
   const recordJson = JSON.stringify(record);
   const mac = archiveMac(deps.keys, {
     electionId: election.id,
@@ -141,6 +151,25 @@ export async function listDeclared(database: Database): Promise<ElectionSummary[
 }
 
 /**
+ * A verifiable position's `.bel` file as declared: rebuilt from its board (frozen since its
+ * Result) and served only when its bytes still hash to what the sealed archive names.
+ */
+export async function declaredBel(
+  database: Database,
+  keys: Keys,
+  electionId: number,
+  positionId: string,
+): Promise<{ bytes: Uint8Array; entry: VerifiableArchive } | "broken" | undefined> {
+  const archive = await readArchive(database, keys, electionId);
+  if (archive === "broken") return "broken";
+  const entry = archive?.verifiable?.find((v) => v.positionId === positionId);
+  if (!entry) return undefined;
+  const bytes = await archiveBytes(database, positionId);
+  if (!bytes || sha256Hex(Buffer.from(bytes)) !== entry.archiveSha256) return "broken";
+  return { bytes, entry };
+}
+
+/**
  * A declared election's archive, as published; undefined for any other id; `broken` when the
  * row fails its seal (archive-seal.ts): it is never served as the results.
  */
@@ -153,7 +182,7 @@ export async function readArchive(database: Database, keys: Keys, id: number): P
   if (!row) return undefined;
   const { archive } = row;
   if (!archiveSealHolds(keys, archive)) return "broken";
-  const record = JSON.parse(archive.record) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions">;
+  const record = JSON.parse(archive.record) as Pick<ElectionArchive, "sheet" | "receipts" | "settings" | "positions" | "verifiable">;
   return {
     election: toSummary(row.election),
     resultsCsv: archive.resultsCsv.toString("utf8"),

@@ -39,8 +39,9 @@ import { newBallot, receiptCode } from "./receipts.ts";
 import { CURRENT_ELECTION_SQL, inCurrentPositions } from "../../db/elections.ts";
 import { bumpResultsVersionSql, candidates, idempotencyKeys, participations } from "../../db/schema.ts";
 
-export const HOUR = 3_600_000;
-export const hourOf = (ms: number) => Math.floor(ms / HOUR) * HOUR;
+import { choiceContext, HOUR, hourOf } from "./participation-seal.ts";
+
+export { HOUR, hourOf };
 
 export type ChoiceKind = BallotKind;
 
@@ -104,7 +105,6 @@ export interface VoteAnswer {
 
 export type StoredAnswer = { status: number; body: unknown };
 
-const choiceContext = (voterId: string, positionId: string) => `choice:${voterId}:${positionId}`;
 const answerContext = (voterId: string, key: string) => `idem:${voterId}:${key}`;
 
 /** What the fingerprint covers: the voter and the key as well as the body, so equal choices of two voters never match. */
@@ -311,6 +311,8 @@ export interface HeldVote {
   ballotId: string | null;
   /** multi and ranked: the marks in order */
   marks: string[];
+  /** A verifiable position's vote: its ballot is on the position's board, not in `ballots`. */
+  verifiable?: true;
 }
 
 /** The voter's own choices, unsealed: only the running server (holding the key) can do this. */
@@ -324,7 +326,9 @@ export async function heldVotes(database: Database, keys: Keys, voterId: string)
 
 /** A participation's sealed choice, read; `legacy` when it was sealed before fixed-length sealing ({candidateId, candidateName}, unpadded). */
 export function unsealChoice(keys: Pick<Keys, "seal">, voterId: string, positionId: string, sealed: string): HeldVote & { legacy: boolean } {
-  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string }>(keys as Keys, sealed, choiceContext(voterId, positionId));
+  const record = unsealPadded<Partial<ChoiceRecord> & { candidateId?: string; v?: number }>(keys as Keys, sealed, choiceContext(voterId, positionId));
+  // A verifiable position's participation (participation-seal.ts): no choice in it.
+  if (record.v === 1) return { positionId, kind: "candidate", candidateId: null, ballotId: null, marks: [], verifiable: true, legacy: false };
   return {
     positionId,
     kind: record.k ?? "candidate",
@@ -344,11 +348,15 @@ export async function myVotes(database: Database, keys: Keys, voterId: string): 
     const rows = await database.db.select({ id: candidates.id, name: candidates.name }).from(candidates).where(inArray(candidates.id, ids));
     for (const r of rows) names.set(r.id, r.name);
   }
-  return held.map((h) => ({
-    ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null, {
-      ids: h.marks,
-      names: h.marks.map((id) => names.get(id) ?? ""),
-    }),
-    ...(h.ballotId ? { receipt: receiptCode(keys, h.ballotId) } : {}),
-  }));
+  return held.map((h): MyVote => {
+    // A verifiable vote: the server keeps that it was cast, never its tracker (docs/security.md).
+    if (h.verifiable) return { positionId: h.positionId, candidateId: "", candidateName: "", verifiable: true };
+    return {
+      ...toMyVote(h.positionId, h.kind, h.candidateId, h.candidateId ? (names.get(h.candidateId) ?? "") : null, {
+        ids: h.marks,
+        names: h.marks.map((id) => names.get(id) ?? ""),
+      }),
+      ...(h.ballotId ? { receipt: receiptCode(keys, h.ballotId) } : {}),
+    };
+  });
 }

@@ -24,6 +24,8 @@ import { Route as AuthVoteRouteImport } from './routes/_auth/vote'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
 import { Route as AuthAdminAuditRouteImport } from './routes/_auth/admin/audit'
 import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/candidates'
+import { Route as AuthAdminCredentialsRouteImport } from './routes/_auth/admin/credentials'
+import { Route as AuthAdminDecryptRouteImport } from './routes/_auth/admin/decrypt'
 import { Route as AuthAdminElectionRouteImport } from './routes/_auth/admin/election'
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
@@ -31,6 +33,7 @@ import { Route as AuthAdminNominationsRouteImport } from './routes/_auth/admin/n
 import { Route as AuthAdminNotificationsRouteImport } from './routes/_auth/admin/notifications'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
+import { Route as AuthAdminTrusteesRouteImport } from './routes/_auth/admin/trustees'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
 import { Route as AuthElectionsIndexRouteImport } from './routes/_auth/elections/index'
 import { Route as AuthElectionsIdRouteImport } from './routes/_auth/elections/$id'
@@ -114,6 +117,16 @@ const AuthAdminCandidatesRoute = AuthAdminCandidatesRouteImport.update({
   path: '/candidates',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminCredentialsRoute = AuthAdminCredentialsRouteImport.update({
+  id: '/credentials',
+  path: '/credentials',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminDecryptRoute = AuthAdminDecryptRouteImport.update({
+  id: '/decrypt',
+  path: '/decrypt',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminElectionRoute = AuthAdminElectionRouteImport.update({
   id: '/election',
   path: '/election',
@@ -149,6 +162,11 @@ const AuthAdminPositionsRoute = AuthAdminPositionsRouteImport.update({
 const AuthAdminStationsRoute = AuthAdminStationsRouteImport.update({
   id: '/stations',
   path: '/stations',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminTrusteesRoute = AuthAdminTrusteesRouteImport.update({
+  id: '/trustees',
+  path: '/trustees',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
 const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
@@ -206,6 +224,8 @@ export interface FileRoutesByFullPath {
   '/vote': typeof AuthVoteRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/admin/decrypt': typeof AuthAdminDecryptRoute
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -213,6 +233,7 @@ export interface FileRoutesByFullPath {
   '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
+  '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -236,6 +257,8 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/admin/decrypt': typeof AuthAdminDecryptRoute
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -243,6 +266,7 @@ export interface FileRoutesByTo {
   '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
+  '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -269,6 +293,8 @@ export interface FileRoutesById {
   '/_auth/': typeof AuthIndexRoute
   '/_auth/admin/audit': typeof AuthAdminAuditRoute
   '/_auth/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/_auth/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/_auth/admin/decrypt': typeof AuthAdminDecryptRoute
   '/_auth/admin/election': typeof AuthAdminElectionRoute
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -276,6 +302,7 @@ export interface FileRoutesById {
   '/_auth/admin/notifications': typeof AuthAdminNotificationsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
+  '/_auth/admin/trustees': typeof AuthAdminTrusteesRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
   '/_auth/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -302,6 +329,8 @@ export interface FileRouteTypes {
     | '/vote'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/credentials'
+    | '/admin/decrypt'
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
@@ -309,6 +338,7 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
+    | '/admin/trustees'
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
@@ -332,6 +362,8 @@ export interface FileRouteTypes {
     | '/'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/credentials'
+    | '/admin/decrypt'
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
@@ -339,6 +371,7 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
+    | '/admin/trustees'
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
@@ -364,6 +397,8 @@ export interface FileRouteTypes {
     | '/_auth/'
     | '/_auth/admin/audit'
     | '/_auth/admin/candidates'
+    | '/_auth/admin/credentials'
+    | '/_auth/admin/decrypt'
     | '/_auth/admin/election'
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
@@ -371,6 +406,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/notifications'
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
+    | '/_auth/admin/trustees'
     | '/_auth/admin/users'
     | '/_auth/elections/$id'
     | '/admin/results/print'
@@ -498,6 +534,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminCandidatesRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/credentials': {
+      id: '/_auth/admin/credentials'
+      path: '/credentials'
+      fullPath: '/admin/credentials'
+      preLoaderRoute: typeof AuthAdminCredentialsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/decrypt': {
+      id: '/_auth/admin/decrypt'
+      path: '/decrypt'
+      fullPath: '/admin/decrypt'
+      preLoaderRoute: typeof AuthAdminDecryptRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/admin/election': {
       id: '/_auth/admin/election'
       path: '/election'
@@ -545,6 +595,13 @@ declare module '@tanstack/react-router' {
       path: '/stations'
       fullPath: '/admin/stations'
       preLoaderRoute: typeof AuthAdminStationsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/trustees': {
+      id: '/_auth/admin/trustees'
+      path: '/trustees'
+      fullPath: '/admin/trustees'
+      preLoaderRoute: typeof AuthAdminTrusteesRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
     '/_auth/admin/users': {
@@ -609,6 +666,8 @@ declare module '@tanstack/react-router' {
 interface AuthAdminRouteRouteChildren {
   AuthAdminAuditRoute: typeof AuthAdminAuditRoute
   AuthAdminCandidatesRoute: typeof AuthAdminCandidatesRoute
+  AuthAdminCredentialsRoute: typeof AuthAdminCredentialsRoute
+  AuthAdminDecryptRoute: typeof AuthAdminDecryptRoute
   AuthAdminElectionRoute: typeof AuthAdminElectionRoute
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
@@ -616,6 +675,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminNotificationsRoute: typeof AuthAdminNotificationsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
+  AuthAdminTrusteesRoute: typeof AuthAdminTrusteesRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
   AuthAdminElectionsNewRoute: typeof AuthAdminElectionsNewRoute
@@ -626,6 +686,8 @@ interface AuthAdminRouteRouteChildren {
 const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminAuditRoute: AuthAdminAuditRoute,
   AuthAdminCandidatesRoute: AuthAdminCandidatesRoute,
+  AuthAdminCredentialsRoute: AuthAdminCredentialsRoute,
+  AuthAdminDecryptRoute: AuthAdminDecryptRoute,
   AuthAdminElectionRoute: AuthAdminElectionRoute,
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
@@ -633,6 +695,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminNotificationsRoute: AuthAdminNotificationsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,
   AuthAdminStationsRoute: AuthAdminStationsRoute,
+  AuthAdminTrusteesRoute: AuthAdminTrusteesRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
   AuthAdminElectionsNewRoute: AuthAdminElectionsNewRoute,

@@ -36,6 +36,7 @@ import { json, mockFetch } from "../../../test/fetch-mock";
 import { renderRoute } from "../../../test/render";
 import { session } from "../../../auth/session";
 import { CreatePositionPage } from "../CreatePositionPage";
+import { ManagePositionsPage } from "../ManagePositionsPage";
 import { TrusteesPage } from "./TrusteesPage";
 import { CredentialAuthorityPage } from "./CredentialAuthorityPage";
 import { DecryptPage } from "./DecryptPage";
@@ -121,6 +122,43 @@ describe("Create Positions", () => {
     expect(posts[0]).toMatchObject({ title: "Amendment", method: "referendum", verifiable: true });
     // The form is reset: off again.
     await waitFor(() => expect(screen.getByRole("checkbox", { name: "Verifiable ballot" })).not.toBeChecked());
+  });
+});
+
+describe("Edit Position", () => {
+  test("a verifiable position in set-up can be turned back; a locked one keeps the box ticked and says why", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const patches: Record<string, unknown>[] = [];
+    mockFetch({
+      "GET /api/admin/positions": () =>
+        json([
+          position({ belenios: { uuid: "u1", state: "setup" } }),
+          position({ _id: "p2", title: "Treasurer", belenios: { uuid: "u2", state: "open" } }),
+        ]),
+      "PATCH /api/admin/positions/p1": ({ body }) => {
+        patches.push(JSON.parse(String(body)));
+        return json({ ...position({}), message: messages.updatePositionSuccess });
+      },
+    });
+    renderRoute(ManagePositionsPage, "/admin/manage-positions");
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole("button", { name: "Edit Treasurer" }, wait));
+    let dialog = await screen.findByRole("dialog", { name: "Edit Position" });
+    const locked = within(dialog).getByRole("checkbox", { name: "Verifiable ballot" });
+    expect(locked).toBeChecked();
+    expect(locked).toBeDisabled();
+    expect(locked).toHaveAccessibleDescription("Locked: this position stays verifiable.");
+    await u.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await u.click(screen.getByRole("button", { name: "Edit President" }));
+    dialog = await screen.findByRole("dialog", { name: "Edit Position" });
+    const box = within(dialog).getByRole("checkbox", { name: "Verifiable ballot" });
+    expect(box).toBeChecked();
+    await u.click(box);
+    await u.click(within(dialog).getByRole("button", { name: "Save Changes" }));
+    await waitFor(() => expect(patches).toHaveLength(1));
+    expect(patches[0]).toMatchObject({ verifiable: false });
   });
 });
 

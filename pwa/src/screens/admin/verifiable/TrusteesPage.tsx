@@ -20,7 +20,7 @@ import { ConfirmDeleteDialog } from "../../../components/admin/ConfirmDeleteDial
 import { Badge } from "../../../components/ui/Badge";
 import { Button } from "../../../components/ui/Button";
 import { Card, CardHeader } from "../../../components/ui/Card";
-import { TextField } from "../../../components/ui/Field";
+import { TextAreaField, TextField } from "../../../components/ui/Field";
 import { PageHeader } from "../../../components/ui/PageHeader";
 import { StateMessage } from "../../../components/ui/Spinner";
 import { VerifiablePositionsCard } from "./VerifiablePositionsCard";
@@ -43,7 +43,10 @@ export function TrusteesPage() {
       />
       <TrusteeList query={trustees} frozen={frozen} />
       {frozen ? null : trustees.isSuccess && (!mine || canWrite) ? (
-        <GenerateKeyCard defaultName={mine ? "" : (user?.name ?? "")} />
+        <>
+          <GenerateKeyCard defaultName={mine ? "" : (user?.name ?? "")} />
+          <ToolKeyCard />
+        </>
       ) : mine ? (
         <p className="rounded-lg bg-slate-100 px-4 py-3 text-sm text-slate-700">You are trustee {mine.id}. Keep your private key file safe until the count.</p>
       ) : null}
@@ -147,6 +150,48 @@ function GenerateKeyCard({ defaultName }: { defaultName: string }) {
           </div>
         )}
       </div>
+    </Card>
+  );
+}
+
+/** A key made with `belenios-tool setup generate-trustee-key`: its `.pubkey` line, pasted. */
+function ToolKeyCard() {
+  const online = useOnline();
+  const client = useQueryClient();
+  const [name, setName] = useState("");
+  const [publicKey, setPublicKey] = useState("");
+  const [errors, setErrors] = useState<{ name?: string; publicKey?: string }>({});
+  const add = useMutation({
+    mutationFn: () => verifiableApi.addTrustee({ name: name.trim(), publicKey: publicKey.trim() }),
+    onSuccess: (t) => {
+      setName("");
+      setPublicKey("");
+      notifySuccess(`${t.name} is trustee ${t.id}`);
+      void client.invalidateQueries({ queryKey: trusteesKey });
+    },
+    onError: (e) => notifyError(e, "Failed to register the key"),
+  });
+  const submit = () => {
+    const next = { name: name.trim() ? undefined : "Enter the trustee's name.", publicKey: publicKey.trim() ? undefined : "Paste the line of the .pubkey file." };
+    setErrors(next);
+    if (!next.name && !next.publicKey) add.mutate();
+  };
+  return (
+    <Card>
+      <details className="group">
+        <summary className="focus-ring cursor-pointer px-5 py-4 text-sm font-semibold text-slate-900">Use a key made with belenios-tool</summary>
+        <div className="space-y-4 border-t border-slate-100 px-5 py-4">
+          <p className="text-sm text-slate-600">
+            Run <code>belenios-tool setup generate-trustee-key --group BELENIOS-2048</code>, keep the <code>.privkey</code> file, and paste the one line of
+            the <code>.pubkey</code> file here.
+          </p>
+          <TextField label="Name" autoComplete="off" value={name} error={errors.name} onChange={(e) => setName(e.target.value)} />
+          <TextAreaField label="Public Key" rows={3} value={publicKey} error={errors.publicKey} onChange={(e) => setPublicKey(e.target.value)} />
+          <Button variant="secondary" disabled={!online || add.isPending} onClick={submit}>
+            {add.isPending ? "Registering..." : "Register this key"}
+          </Button>
+        </div>
+      </details>
     </Card>
   );
 }

@@ -247,6 +247,40 @@ describe("Trustees", () => {
     expect(screen.queryByRole("button", { name: "Lock President" })).not.toBeInTheDocument();
   });
 
+  test("a key made with belenios-tool is registered by pasting its .pubkey line; a bad one gets the server's message", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const posts: Record<string, unknown>[] = [];
+    const toolKey = generateTrusteeKey().publicKey;
+    mockFetch({
+      "GET /api/admin/trustees": () => json([]),
+      "GET /api/admin/positions": () => json([position({ belenios: { uuid: "u1", state: "setup" } })]),
+      "POST /api/admin/trustees": ({ body }) => {
+        const b = JSON.parse(String(body)) as { name: string; publicKey: string };
+        posts.push(b);
+        if (!verifyTrusteeKey(parseTrusteeKey(b.publicKey))) return json({ message: "This public key's proof of knowledge does not verify: generate the key again." }, 400);
+        return json({ id: 1, name: b.name, server: false, publicKey: b.publicKey, mine: true }, 201);
+      },
+    });
+    renderRoute(TrusteesPage, "/admin/trustees");
+    const u = userEvent.setup();
+    await u.click(await screen.findByText("Use a key made with belenios-tool", {}, wait));
+    await u.click(screen.getByRole("button", { name: "Register this key" }));
+    expect(screen.getByText("Paste the line of the .pubkey file.")).toBeInTheDocument();
+    expect(posts).toEqual([]);
+    await u.type(screen.getByLabelText("Name"), "Bola Agent");
+    const forged = toolKey.replace(/"response":"(\d)/, (_m, d: string) => `"response":"${d === "1" ? "2" : "1"}`);
+    await u.click(screen.getByLabelText("Public Key"));
+    await u.paste(forged);
+    await u.click(screen.getByRole("button", { name: "Register this key" }));
+    expect(await screen.findByText("This public key's proof of knowledge does not verify: generate the key again.")).toBeInTheDocument();
+    await u.clear(screen.getByLabelText("Public Key"));
+    await u.click(screen.getByLabelText("Public Key"));
+    await u.paste(`${toolKey}\n`);
+    await u.click(screen.getByRole("button", { name: "Register this key" }));
+    expect(await screen.findByText("Bola Agent is trustee 1")).toBeInTheDocument();
+    expect(posts[1]).toEqual({ name: "Bola Agent", publicKey: toolKey });
+  });
+
   test("a failed registration shows the server's message", async () => {
     session.signIn("token-123456789012345678901", observer);
     mockFetch({

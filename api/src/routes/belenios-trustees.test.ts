@@ -19,6 +19,7 @@ import {
   readArchive,
 } from "@evoting/shared/belenios";
 import { messages } from "@evoting/shared";
+import { G, mulm } from "@evoting/shared/belenios";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { verifiableMessages } from "../services/belenios/verifiable.ts";
 
@@ -123,4 +124,24 @@ it("an observer registers its own key and submits its own partial decryption, an
   expect(await (await submit(admin, 1, pdOf(officerKey, 1))).json()).toEqual({ remaining: 0 });
   const states = (await (await t.request("/admin/positions", { token: agent })).json()) as { belenios?: { state: string } }[];
   expect(states[0].belenios?.state).toBe("decrypted");
+});
+
+it("takes a whole roll's public credentials in one upload (above the 64 KB JSON limit)", async () => {
+  const now = t.clock.now();
+  const created = await t.request("/admin/positions", {
+    method: "POST",
+    token: admin,
+    json: { title: "President", startTime: new Date(now + HOUR).toISOString(), endTime: new Date(now + 2 * HOUR).toISOString(), verifiable: true },
+  });
+  const { _id } = (await created.json()) as { _id: string };
+  // 1,200 distinct group elements (g, g^2, ...): about 740 KB of JSON.
+  const publicCredentials: string[] = [];
+  let x = 1n;
+  for (let i = 0; i < 1200; i++) publicCredentials.push((x = mulm(x, G)).toString());
+  const res = await t.request(`/admin/positions/${_id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } });
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect(await res.json()).toEqual({ count: 1200 });
+  // Other admin writes keep the 64 KB limit.
+  const big = await t.request(`/admin/positions/${_id}`, { method: "PATCH", token: admin, json: { title: "x".repeat(70_000) } });
+  expect(big.status).toBe(413);
 });

@@ -4,7 +4,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { canWriteAdmin, messages } from "@evoting/shared";
+import { bodyLimit } from "hono/body-limit";
+import { canWriteAdmin, MAX_ROLL_ROWS, messages } from "@evoting/shared";
 import type { AppEnv, AuthUser, Deps } from "../deps.ts";
 import { fail } from "../http/errors.ts";
 import { jsonBody } from "../http/validate.ts";
@@ -26,6 +27,8 @@ const trusteeSchema = z.union([
   z.object({ name: z.string().max(100), server: z.literal(true) }).strict(),
   z.object({ name: z.string().max(100), publicKey: z.string().max(5000) }).strict(),
 ]);
+/** One public credential per voter: a whole roll's (617 digits each, with quotes and commas) fits. */
+const CREDENTIALS_BODY_LIMIT = (MAX_ROLL_ROWS + 5_000) * 650;
 const credentialsSchema = z.object({ publicCredentials: z.array(z.string().max(1000)).max(200_000) }).strict();
 const partialDecryptionSchema = z.object({ trusteeId: z.number().int().min(1).max(1000), partialDecryption: z.string().max(2_000_000) }).strict();
 
@@ -49,12 +52,17 @@ export function beleniosAdminRoutes(deps: Deps) {
       });
       return c.json(publicView(trustee, c.var.user.id), 201);
     })
-    .put("/positions/:id/credentials", jsonBody(credentialsSchema), async (c) => {
+    .put(
+      "/positions/:id/credentials",
+      bodyLimit({ maxSize: CREDENTIALS_BODY_LIMIT, onError: () => fail(413, messages.bodyTooLarge) }),
+      jsonBody(credentialsSchema),
+      async (c) => {
       const id = c.req.param("id");
       const count = await putCredentials(database, id, c.req.valid("json").publicCredentials);
       await audit(deps, c, { action: "belenios.credentials", target: `position:${id}`, summary: `Uploaded ${count} public credentials` });
       return c.json({ count });
-    })
+      },
+    )
     .post("/positions/:id/lock", async (c) => {
       const id = c.req.param("id");
       const locked = await lockPosition(database, id, clock.now());

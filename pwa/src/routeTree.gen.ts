@@ -25,6 +25,8 @@ import { Route as AuthVoteRouteImport } from './routes/_auth/vote'
 import { Route as AuthAdminIndexRouteImport } from './routes/_auth/admin/index'
 import { Route as AuthAdminAuditRouteImport } from './routes/_auth/admin/audit'
 import { Route as AuthAdminCandidatesRouteImport } from './routes/_auth/admin/candidates'
+import { Route as AuthAdminCredentialsRouteImport } from './routes/_auth/admin/credentials'
+import { Route as AuthAdminDecryptRouteImport } from './routes/_auth/admin/decrypt'
 import { Route as AuthAdminElectionRouteImport } from './routes/_auth/admin/election'
 import { Route as AuthAdminManageCandidatesRouteImport } from './routes/_auth/admin/manage-candidates'
 import { Route as AuthAdminManagePositionsRouteImport } from './routes/_auth/admin/manage-positions'
@@ -32,6 +34,7 @@ import { Route as AuthAdminNominationsRouteImport } from './routes/_auth/admin/n
 import { Route as AuthAdminNotificationsRouteImport } from './routes/_auth/admin/notifications'
 import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/positions'
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
+import { Route as AuthAdminTrusteesRouteImport } from './routes/_auth/admin/trustees'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
 import { Route as AuthElectionsIndexRouteImport } from './routes/_auth/elections/index'
 import { Route as AuthElectionsIdRouteImport } from './routes/_auth/elections/$id'
@@ -120,6 +123,16 @@ const AuthAdminCandidatesRoute = AuthAdminCandidatesRouteImport.update({
   path: '/candidates',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminCredentialsRoute = AuthAdminCredentialsRouteImport.update({
+  id: '/credentials',
+  path: '/credentials',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminDecryptRoute = AuthAdminDecryptRouteImport.update({
+  id: '/decrypt',
+  path: '/decrypt',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthAdminElectionRoute = AuthAdminElectionRouteImport.update({
   id: '/election',
   path: '/election',
@@ -155,6 +168,11 @@ const AuthAdminPositionsRoute = AuthAdminPositionsRouteImport.update({
 const AuthAdminStationsRoute = AuthAdminStationsRouteImport.update({
   id: '/stations',
   path: '/stations',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
+const AuthAdminTrusteesRoute = AuthAdminTrusteesRouteImport.update({
+  id: '/trustees',
+  path: '/trustees',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
 const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
@@ -213,6 +231,8 @@ export interface FileRoutesByFullPath {
   '/vote': typeof AuthVoteRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/admin/decrypt': typeof AuthAdminDecryptRoute
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -220,6 +240,7 @@ export interface FileRoutesByFullPath {
   '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
+  '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -244,6 +265,8 @@ export interface FileRoutesByTo {
   '/': typeof AuthIndexRoute
   '/admin/audit': typeof AuthAdminAuditRoute
   '/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/admin/decrypt': typeof AuthAdminDecryptRoute
   '/admin/election': typeof AuthAdminElectionRoute
   '/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -251,6 +274,7 @@ export interface FileRoutesByTo {
   '/admin/notifications': typeof AuthAdminNotificationsRoute
   '/admin/positions': typeof AuthAdminPositionsRoute
   '/admin/stations': typeof AuthAdminStationsRoute
+  '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -278,6 +302,8 @@ export interface FileRoutesById {
   '/_auth/': typeof AuthIndexRoute
   '/_auth/admin/audit': typeof AuthAdminAuditRoute
   '/_auth/admin/candidates': typeof AuthAdminCandidatesRoute
+  '/_auth/admin/credentials': typeof AuthAdminCredentialsRoute
+  '/_auth/admin/decrypt': typeof AuthAdminDecryptRoute
   '/_auth/admin/election': typeof AuthAdminElectionRoute
   '/_auth/admin/manage-candidates': typeof AuthAdminManageCandidatesRoute
   '/_auth/admin/manage-positions': typeof AuthAdminManagePositionsRoute
@@ -285,6 +311,7 @@ export interface FileRoutesById {
   '/_auth/admin/notifications': typeof AuthAdminNotificationsRoute
   '/_auth/admin/positions': typeof AuthAdminPositionsRoute
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
+  '/_auth/admin/trustees': typeof AuthAdminTrusteesRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
   '/_auth/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
@@ -312,6 +339,8 @@ export interface FileRouteTypes {
     | '/vote'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/credentials'
+    | '/admin/decrypt'
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
@@ -319,6 +348,7 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
+    | '/admin/trustees'
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
@@ -343,6 +373,8 @@ export interface FileRouteTypes {
     | '/'
     | '/admin/audit'
     | '/admin/candidates'
+    | '/admin/credentials'
+    | '/admin/decrypt'
     | '/admin/election'
     | '/admin/manage-candidates'
     | '/admin/manage-positions'
@@ -350,6 +382,7 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/positions'
     | '/admin/stations'
+    | '/admin/trustees'
     | '/admin/users'
     | '/elections/$id'
     | '/admin/results/print'
@@ -376,6 +409,8 @@ export interface FileRouteTypes {
     | '/_auth/'
     | '/_auth/admin/audit'
     | '/_auth/admin/candidates'
+    | '/_auth/admin/credentials'
+    | '/_auth/admin/decrypt'
     | '/_auth/admin/election'
     | '/_auth/admin/manage-candidates'
     | '/_auth/admin/manage-positions'
@@ -383,6 +418,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/notifications'
     | '/_auth/admin/positions'
     | '/_auth/admin/stations'
+    | '/_auth/admin/trustees'
     | '/_auth/admin/users'
     | '/_auth/elections/$id'
     | '/admin/results/print'
@@ -518,6 +554,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminCandidatesRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/credentials': {
+      id: '/_auth/admin/credentials'
+      path: '/credentials'
+      fullPath: '/admin/credentials'
+      preLoaderRoute: typeof AuthAdminCredentialsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/decrypt': {
+      id: '/_auth/admin/decrypt'
+      path: '/decrypt'
+      fullPath: '/admin/decrypt'
+      preLoaderRoute: typeof AuthAdminDecryptRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/admin/election': {
       id: '/_auth/admin/election'
       path: '/election'
@@ -565,6 +615,13 @@ declare module '@tanstack/react-router' {
       path: '/stations'
       fullPath: '/admin/stations'
       preLoaderRoute: typeof AuthAdminStationsRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
+    '/_auth/admin/trustees': {
+      id: '/_auth/admin/trustees'
+      path: '/trustees'
+      fullPath: '/admin/trustees'
+      preLoaderRoute: typeof AuthAdminTrusteesRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
     '/_auth/admin/users': {
@@ -629,6 +686,8 @@ declare module '@tanstack/react-router' {
 interface AuthAdminRouteRouteChildren {
   AuthAdminAuditRoute: typeof AuthAdminAuditRoute
   AuthAdminCandidatesRoute: typeof AuthAdminCandidatesRoute
+  AuthAdminCredentialsRoute: typeof AuthAdminCredentialsRoute
+  AuthAdminDecryptRoute: typeof AuthAdminDecryptRoute
   AuthAdminElectionRoute: typeof AuthAdminElectionRoute
   AuthAdminManageCandidatesRoute: typeof AuthAdminManageCandidatesRoute
   AuthAdminManagePositionsRoute: typeof AuthAdminManagePositionsRoute
@@ -636,6 +695,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminNotificationsRoute: typeof AuthAdminNotificationsRoute
   AuthAdminPositionsRoute: typeof AuthAdminPositionsRoute
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
+  AuthAdminTrusteesRoute: typeof AuthAdminTrusteesRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
   AuthAdminElectionsNewRoute: typeof AuthAdminElectionsNewRoute
@@ -646,6 +706,8 @@ interface AuthAdminRouteRouteChildren {
 const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminAuditRoute: AuthAdminAuditRoute,
   AuthAdminCandidatesRoute: AuthAdminCandidatesRoute,
+  AuthAdminCredentialsRoute: AuthAdminCredentialsRoute,
+  AuthAdminDecryptRoute: AuthAdminDecryptRoute,
   AuthAdminElectionRoute: AuthAdminElectionRoute,
   AuthAdminManageCandidatesRoute: AuthAdminManageCandidatesRoute,
   AuthAdminManagePositionsRoute: AuthAdminManagePositionsRoute,
@@ -653,6 +715,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminNotificationsRoute: AuthAdminNotificationsRoute,
   AuthAdminPositionsRoute: AuthAdminPositionsRoute,
   AuthAdminStationsRoute: AuthAdminStationsRoute,
+  AuthAdminTrusteesRoute: AuthAdminTrusteesRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
   AuthAdminElectionsNewRoute: AuthAdminElectionsNewRoute,

@@ -639,6 +639,8 @@ export const beleniosTrustees = sqliteTable("belenios_trustees", {
   publicKey: text("public_key").notNull(),
   /** The server's own key, derived from the ballot key: never stored. */
   server: integer("server", { mode: "boolean" }).notNull().default(sql`0`),
+  /** The account that registered the trustee: it may submit this trustee's partial decryption itself. */
+  userId: text("user_id"),
 });
 
 /**

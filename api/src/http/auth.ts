@@ -65,13 +65,22 @@ export const requireVoter = (message: string) => {
 };
 
 /**
+ * The two writes an observer makes as a trustee of verifiable positions (a candidate's agent is
+ * given an observer account): registering their own key, and their own partial decryption. The
+ * routes check that the trustee is the caller's own (routes/belenios.ts).
+ */
+const TRUSTEE_WRITES = /\/admin\/(trustees|positions\/[^/]+\/partial-decryptions)$/;
+
+/**
  * The admin area's one gate: admins may do everything; observers may read (GET/HEAD) and
- * nothing else; officers and voters get nothing. Mounted once for every /admin route.
+ * make a trustee's own writes, nothing else; officers and voters get nothing. Mounted once for
+ * every /admin route.
  */
 export const requireAdminArea = createMiddleware<AppEnv>(async (c, next) => {
   const { role } = c.var.user;
   const reading = c.req.method === "GET" || c.req.method === "HEAD";
-  if (!canWriteAdmin(role) && !(reading && canViewAdmin(role))) fail(403, messages.adminOnly);
+  const trusteeWrite = c.req.method === "POST" && TRUSTEE_WRITES.test(c.req.path);
+  if (!canWriteAdmin(role) && !((reading || trusteeWrite) && canViewAdmin(role))) fail(403, messages.adminOnly);
   await next();
 });
 

@@ -10,7 +10,7 @@ interface Route {
   method: string;
   path: () => string;
   /** Who gets past the door: public routes check their own input or token instead. */
-  access: "public" | "signed-in" | "voter" | "admin";
+  access: "public" | "signed-in" | "voter" | "admin" | "trustee";
   /** Public routes answer the same to every role (the bearer is irrelevant to them). */
   expect?: number;
   body?: () => unknown;
@@ -111,6 +111,15 @@ const routes: Route[] = [
   { method: "GET", path: () => "/admin/notifications", access: "admin" },
   { method: "GET", path: () => "/admin/notifications/recipients?kind=invitation", access: "admin" },
   { method: "POST", path: () => "/admin/notifications", access: "admin", body: () => ({ kind: "nobody" }) },
+  // Verifiable positions: the set-up is an admin's; a trustee (an observer's account) registers
+  // its key and submits its own partial decryption; the ballot box is public.
+  { method: "GET", path: () => "/admin/trustees", access: "admin" },
+  { method: "POST", path: () => "/admin/trustees", access: "trustee", body: () => ({ name: "T", publicKey: "{}" }) },
+  { method: "PUT", path: () => `/admin/positions/${MISSING}/credentials`, access: "admin", body: () => ({ publicCredentials: [] }) },
+  { method: "POST", path: () => `/admin/positions/${MISSING}/lock`, access: "admin" },
+  { method: "POST", path: () => `/admin/positions/${MISSING}/partial-decryptions`, access: "trustee", body: () => ({ trusteeId: 1, partialDecryption: "{}" }) },
+  { method: "GET", path: () => `/positions/${MISSING}/archive.bel`, access: "public", expect: 404 },
+  { method: "GET", path: () => `/positions/${MISSING}/board`, access: "public", expect: 404 },
 ];
 
 function send(r: Route, token?: string) {
@@ -129,6 +138,7 @@ function door(r: Route, role: Role): 401 | 403 | null {
   // Observers read the admin area (GET) and write nothing; officers get none of it.
   const reading = r.method === "GET" || r.method === "HEAD";
   if (r.access === "admin" && role !== "admin" && !(role === "observer" && reading && r.path().startsWith("/admin"))) return 403;
+  if (r.access === "trustee" && role !== "admin" && role !== "observer") return 403;
   if (r.access === "voter" && role !== "voter") return 403; // staff never vote
   return null;
 }

@@ -38,6 +38,9 @@ export const OBSERVER_PAGES: readonly string[] = [
   "/admin/voters",
   "/admin/stations",
   "/admin/notifications",
+  // A trustee (a candidate's agent) registers their own key and decrypts their own share.
+  "/admin/trustees",
+  "/admin/decrypt",
   "/admin/audit",
   "/admin/results/print",
 ];

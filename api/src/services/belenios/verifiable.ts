@@ -68,6 +68,9 @@ export const verifiableMessages = {
   noSuchTrustee: "No trustee has that number.",
   alreadyDecrypted: "This trustee's partial decryption is already in.",
   badPartialDecryption: "This partial decryption's proofs do not verify with that trustee's key.",
+  notYourTrustee: "Only an administrator or the account that registered this trustee can submit its partial decryption.",
+  serverTrusteeAdminOnly: "Only an administrator can make the server a trustee.",
+  oneTrusteePerObserver: "You are already a trustee: an observer registers one key.",
   needsBallotOrChoice: "Send either a Belenios ballot or a choice, not both.",
   needsBallot: "This position is verifiable: send the Belenios ballot built on your device.",
   stationOwnPhone: "Vote for this position on your own phone: its ballot is encrypted with your credential on your own device.",
@@ -226,6 +229,8 @@ export interface TrusteeView {
   name: string;
   server: boolean;
   publicKey: string;
+  /** The account that registered it (null for trustees added before accounts were recorded). */
+  userId: string | null;
 }
 
 async function currentElectionId(database: Database): Promise<number> {
@@ -236,12 +241,12 @@ async function currentElectionId(database: Database): Promise<number> {
 /** The trustees in the order they were added: trustee id N is the N-th. */
 export async function listTrustees(database: Database, electionId?: number): Promise<TrusteeView[]> {
   const id = electionId ?? (await currentElectionId(database));
-  const list = await rows<{ name: string; server: number; public_key: string }>(
+  const list = await rows<{ name: string; server: number; public_key: string; user_id: string | null }>(
     database,
-    "SELECT name, server, public_key FROM belenios_trustees WHERE election_id = ? ORDER BY id",
+    "SELECT name, server, public_key, user_id FROM belenios_trustees WHERE election_id = ? ORDER BY id",
     [id],
   );
-  return list.map((t, i) => ({ id: i + 1, name: t.name, server: Number(t.server) === 1, publicKey: t.public_key }));
+  return list.map((t, i) => ({ id: i + 1, name: t.name, server: Number(t.server) === 1, publicKey: t.public_key, userId: t.user_id ?? null }));
 }
 
 async function anyLocked(database: Database, electionId: number): Promise<boolean> {
@@ -260,11 +265,18 @@ export function serverTrusteeKey(keys: Keys, electionId: number): bigint {
   return BigInt(`0x${a}${b}`) % Q;
 }
 
-export async function addTrustee(database: Database, keys: Keys, input: { name: string; publicKey?: string; server?: boolean }): Promise<TrusteeView> {
+export async function addTrustee(
+  database: Database,
+  keys: Keys,
+  input: { name: string; publicKey?: string; server?: boolean },
+  by: { id: string; admin: boolean },
+): Promise<TrusteeView> {
   const electionId = await currentElectionId(database);
   const name = input.name.trim();
   if (!name || name.length > 100) fail(400, verifiableMessages.trusteeName);
+  if (input.server && !by.admin) fail(403, verifiableMessages.serverTrusteeAdminOnly);
   if (await anyLocked(database, electionId)) fail(409, verifiableMessages.trusteesFrozen);
+  if (!by.admin && (await listTrustees(database, electionId)).some((t) => t.userId === by.id)) fail(409, verifiableMessages.oneTrusteePerObserver);
   let publicKey: string;
   if (input.server) {
     if ((await listTrustees(database, electionId)).some((t) => t.server)) fail(409, verifiableMessages.serverTrusteeTwice);
@@ -280,7 +292,10 @@ export async function addTrustee(database: Database, keys: Keys, input: { name: 
     publicKey = serializeTrusteeKey(key);
   }
   await database.writer.submit([
-    { sql: "INSERT INTO belenios_trustees (election_id, name, public_key, server) VALUES (?, ?, ?, ?)", args: [electionId, name, publicKey, input.server ? 1 : 0] },
+    {
+      sql: "INSERT INTO belenios_trustees (election_id, name, public_key, server, user_id) VALUES (?, ?, ?, ?, ?)",
+      args: [electionId, name, publicKey, input.server ? 1 : 0, by.id],
+    },
   ]);
   const list = await listTrustees(database, electionId);
   return list[list.length - 1];
@@ -579,7 +594,13 @@ export async function advanceCount(database: Database, keys: Keys, positionId: s
 }
 
 /** Checks a trustee's partial decryption, appends it, and appends Result when it is the last one due. */
-export async function submitPartialDecryption(database: Database, positionId: string, trusteeId: number, text: string): Promise<{ remaining: number }> {
+export async function submitPartialDecryption(
+  database: Database,
+  positionId: string,
+  trusteeId: number,
+  text: string,
+  by: { id: string; admin: boolean } | null = null,
+): Promise<{ remaining: number }> {
   return onBoard(positionId, async () => {
     const v = await getVerifiable(database, positionId);
     if (!v) fail(404, verifiableMessages.notVerifiable);
@@ -588,6 +609,7 @@ export async function submitPartialDecryption(database: Database, positionId: st
     const trustees = await listTrustees(database, p.electionId);
     const trustee = trustees.find((t) => t.id === trusteeId);
     if (!trustee) fail(400, verifiableMessages.noSuchTrustee);
+    if (by && !by.admin && trustee.userId !== by.id) fail(403, verifiableMessages.notYourTrustee);
     const done = await partialDecryptions(database, positionId);
     if (done.has(trusteeId)) fail(409, verifiableMessages.alreadyDecrypted);
     const tally = (await tallyOf(database, positionId))!;

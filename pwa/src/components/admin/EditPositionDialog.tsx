@@ -9,6 +9,7 @@ import { FormDialog, useEditMutation } from "./FormDialog";
 import { MethodFields, type MethodField } from "./MethodFields";
 import { methodProblem } from "./method-problem";
 import { methodBody, methodValuesOf } from "../../lib/ballot-method";
+import { VerifiableField } from "./VerifiableField";
 
 type Field = "title" | "startTime" | "endTime" | "eligibleGroups" | MethodField;
 
@@ -27,11 +28,13 @@ const valuesOf = (p: Position | null) => ({
 export function EditPositionDialog({ position, onClose }: { position: Position | null; onClose: () => void }) {
   const { values, setValues, setErrors, field } = useFormFields(valuesOf(position));
   const [allowAbstain, setAllowAbstain] = useState(false);
+  const [verifiable, setVerifiable] = useState(false);
   const [methodErrors, setMethodErrors] = useState<FieldErrors<MethodField>>({});
   const [method, setMethod] = useState(methodValuesOf(position));
   useEffect(() => {
     setValues(valuesOf(position));
     setAllowAbstain(Boolean(position?.allowAbstain));
+    setVerifiable(Boolean(position?.belenios));
     setMethod(methodValuesOf(position));
     setMethodErrors({});
     setErrors({});
@@ -46,6 +49,7 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
 
   const submit = () => {
     if (!position) return;
+    const wantVerifiable = verifiable && method.method !== "ranked";
     const parsed = updatePositionSchema.safeParse({
       title: values.title,
       startTime: localInputToIso(values.startTime),
@@ -53,6 +57,8 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
       eligibleGroups: splitGroups(values.eligibleGroups),
       allowAbstain,
       ...methodBody(method, position.method),
+      // Sent only when changed: a locked verifiable position refuses any word about it.
+      ...(wantVerifiable !== Boolean(position.belenios) ? { verifiable: wantVerifiable } : {}),
     });
     if (!parsed.success) {
       const errors = fieldErrors<Field>(parsed.error);
@@ -123,6 +129,7 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
         Allow Abstain
       </label>
       <MethodFields values={method} onChange={setMethod} errors={methodErrors} />
+      <VerifiableField checked={verifiable} onChange={setVerifiable} method={method.method} position={position} />
     </FormDialog>
   );
 }

@@ -17,6 +17,7 @@ import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { MethodFields, type MethodField } from "../../components/admin/MethodFields";
 import { defaultMethodValues, methodBody } from "../../lib/ballot-method";
 import { methodProblem } from "../../components/admin/method-problem";
+import { VerifiableField } from "../../components/admin/VerifiableField";
 
 type Field = "title" | "startTime" | "endTime" | MethodField;
 const empty = { title: "", startTime: "", endTime: "" };
@@ -28,6 +29,7 @@ export function CreatePositionPage() {
   const [methodErrors, setMethodErrors] = useState<FieldErrors<MethodField>>({});
   const [method, setMethod] = useState(defaultMethodValues);
   const [allowAbstain, setAllowAbstain] = useState(false);
+  const [verifiable, setVerifiable] = useState(false);
 
   const create = useMutation({
     mutationFn: api.createPosition,
@@ -35,6 +37,7 @@ export function CreatePositionPage() {
       reset();
       setMethod(defaultMethodValues);
       setAllowAbstain(false);
+      setVerifiable(false);
       notifySuccess(messages.createPositionSuccess);
       void invalidateElectionData(client);
     },
@@ -51,6 +54,7 @@ export function CreatePositionPage() {
       // Only when ticked: left alone, the request is the baseline's (docs/product.md).
       ...(allowAbstain ? { allowAbstain } : {}),
       ...methodBody(method),
+      ...(verifiable && method.method !== "ranked" ? { verifiable: true } : {}),
     });
     if (!parsed.success) {
       const errors = fieldErrors<Field>(parsed.error);
@@ -87,6 +91,7 @@ export function CreatePositionPage() {
             Allow Abstain
           </label>
           <MethodFields values={method} onChange={setMethod} errors={methodErrors} />
+          <VerifiableField checked={verifiable} onChange={setVerifiable} method={method.method} />
           <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={create.isPending || !online}>
             {create.isPending ? "Creating..." : "Create Position"}
           </Button>

@@ -1,0 +1,1 @@
+ALTER TABLE `belenios_trustees` ADD `user_id` text;

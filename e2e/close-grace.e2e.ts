@@ -91,8 +91,10 @@ describe("the close and the grace, said plainly", () => {
     await page.getByText("ENDED", { exact: true }).waitFor();
     await page.getByTestId("voting-closed-notice").getByText(sentence).waitFor();
     const card = page.getByTestId(/^method-card-/).first();
-    await card.getByText(`Voting closed at ${closedAt}; votes cast offline before the close are accepted until ${until}; then the full count.`).waitFor();
+    await card.getByText(`Voting closed at ${closedAt}; the full count follows at ${until}, after the grace for votes cast offline.`).waitFor();
     await expect(page.getByText("The full count follows the close.").count()).resolves.toBe(0);
+    await page.getByRole("region", { name: "Your ballot" }).getByText("once they are published.", { exact: false }).waitFor();
+    await expect(page.getByText(/once voting closes/).count()).resolves.toBe(0);
     await audit(page, "close-grace-home-390");
 
     await page.goto("/receipts");

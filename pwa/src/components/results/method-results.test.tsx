@@ -97,7 +97,7 @@ describe("ranked", () => {
     session.signIn("token-123456789012345678901", person("voter"));
     const closedAt = Date.now() - 60_000;
     mockFetch({ "GET /api/election": () => json({ ...SPEC_ELECTION, voteGraceMinutes: 10 }) });
-    const text = `Voting closed at ${formatTime(closedAt)}; votes cast offline before the close are accepted until ${formatTime(closedAt + 10 * 60_000)}; then the full count.`;
+    const text = `Voting closed at ${formatTime(closedAt)}; the full count follows at ${formatTime(closedAt + 10 * 60_000)}, after the grace for votes cast offline.`;
     renderWithQuery(<ResultsOverview results={{ totalRegisteredVoters: 9, totalVotesCast: 7, generatedAt: "", results: [{ ...rankedOpen, endTime: new Date(closedAt).toISOString() }] }} show="top" />);
     await waitFor(() => expect(screen.getByTestId("method-card-chair")).toHaveTextContent(text));
     expect(screen.getByTestId("method-card-chair")).not.toHaveTextContent("The full count follows the close.");

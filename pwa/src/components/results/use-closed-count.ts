@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { PositionResult } from "@evoting/shared";
 import { electionQuery } from "../../api/election";
 import { useNow } from "../../hooks/use-now";
-import { votingClosedText } from "../../lib/voting-closed";
+import { fullCountText } from "../../lib/voting-closed";
 
 /**
  * A ranked position still on first preferences after its close: the full count waits only for
@@ -13,5 +13,5 @@ export function useClosedCountText(result: PositionResult): string | null {
   const { data: election } = useQuery({ ...electionQuery(), enabled: waiting });
   const now = useNow(15_000);
   if (!waiting || !result.endTime) return null;
-  return votingClosedText(result.endTime, election?.voteGraceMinutes, now, "the full count");
+  return fullCountText(result.endTime, election?.voteGraceMinutes, now);
 }

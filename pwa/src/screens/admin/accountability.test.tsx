@@ -20,6 +20,7 @@ import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
+import { formatTime } from "../../lib/format";
 
 const user = (role: UserProfile["role"]): UserProfile => ({
   _id: `${role}-1`,
@@ -165,15 +166,30 @@ describe("receipts", () => {
     expect(await screen.findByText("3 ballots counted · 1 matching")).toBeInTheDocument();
   });
 
-  test("before the close the server's reason is shown", async () => {
+  test("before the close the server's reason is shown, with when voting closes", async () => {
     session.signIn("token-123456789012345678901", user("voter"));
     mockFetch({
-      "GET /api/vote/positions": () => json([ended]),
+      "GET /api/vote/positions": () => json([{ ...ended, endTime: new Date(Date.now() + hour).toISOString() }]),
       "GET /api/vote/my-votes": () => json([]),
       "GET /api/vote/receipts": () => json({ message: "Receipts are published when voting for this position closes" }, 403),
     });
     renderWithQuery(<ReceiptsPage />);
-    expect(await screen.findByText(/Receipts are published when voting for this position closes/)).toBeInTheDocument();
+    expect(await screen.findByText(/Receipts are published when voting for this position closes \(voting closes/)).toBeInTheDocument();
+  });
+
+  test("after the close, during the grace: when voting closed, until when offline votes are accepted, then receipts", async () => {
+    session.signIn("token-123456789012345678901", user("voter"));
+    const closedAt = Date.now() - 2 * 60_000;
+    mockFetch({
+      "GET /api/vote/positions": () => json([{ ...ended, endTime: new Date(closedAt).toISOString() }]),
+      "GET /api/vote/my-votes": () => json([]),
+      "GET /api/election": () => json({ ...SPEC_ELECTION, voteGraceMinutes: 10 }),
+      "GET /api/vote/receipts": () => json({ message: "Receipts are published when voting for this position closes" }, 403),
+    });
+    renderWithQuery(<ReceiptsPage />);
+    const text = `Voting closed at ${formatTime(closedAt)}; votes cast offline before the close are accepted until ${formatTime(closedAt + 10 * 60_000)}; then receipts and the full count.`;
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.queryByText(/Receipts are published when voting/)).toBeNull();
   });
 
   test("the vote card shows a counted vote's receipt", () => {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, startElectionSchema, type StartElectionInput } from "@evoting/shared";
-import { currentElectionQuery, electionsApi, invalidateLifecycle } from "../../api/elections";
+import { currentElectionQuery, electionsApi, forgetLastElection } from "../../api/elections";
 import { adminPositionsQuery } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
@@ -67,7 +67,7 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
     mutationFn: electionsApi.start,
     onSuccess: (answer) => {
       notifySuccess(answer.message);
-      void invalidateLifecycle(client);
+      void forgetLastElection(client);
       void navigate({ to: keepRoll ? "/admin" : "/admin/voters/import" });
     },
     onError: (e) => notifyError(e, messages.startElectionFailed),

@@ -20,7 +20,7 @@ import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
-import { formatTime } from "../../lib/format";
+import { formatShortDateTime, formatTime, zoneOffsetName } from "../../lib/format";
 
 const user = (role: UserProfile["role"]): UserProfile => ({
   _id: `${role}-1`,
@@ -102,6 +102,26 @@ describe("Audit Log", () => {
     renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
     expect(await screen.findByText("No entries match.")).toBeInTheDocument();
     expect(await screen.findByRole("alert")).toHaveTextContent("Entry 2: was changed after it was written");
+  });
+});
+
+describe("Audit Log summaries", () => {
+  test("print each instant in them on the reader's wall clock, keeping the instant in a <time>", async () => {
+    session.signIn("token-123456789012345678901", user("admin"));
+    const closedAt = "2026-12-01T20:51:00.000Z";
+    const close = { ...entry(2, "election.close"), summary: `Closed voting now (${closedAt}): the election and 1 position (President)` };
+    const created = { ...entry(1), summary: "Created position President, voting 2026-12-01T07:00:00.000Z to 2026-12-01T20:00:00.000Z" };
+    mockFetch({
+      "GET /api/admin/audit": () => json({ items: [close, created], total: 2, page: 1, pageSize: 50, actions: ["election.close", "position.create"] }),
+      "GET /api/admin/audit/verify": () => json({ ok: true, entries: 2, headSeq: 2, head: "f".repeat(64), problems: [] }),
+    });
+    renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
+    const [, closeRow, createdRow] = await screen.findAllByRole("row");
+    const local = (iso: string) => `${formatShortDateTime(iso)} ${zoneOffsetName(iso)}`;
+    expect(closeRow).toHaveTextContent(`Closed voting now (${local(closedAt)}): the election and 1 position (President)`);
+    expect(createdRow).toHaveTextContent(`voting ${local("2026-12-01T07:00:00.000Z")} to ${local("2026-12-01T20:00:00.000Z")}`);
+    for (const row of [closeRow, createdRow]) expect(row.textContent).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(within(closeRow).getByText(local(closedAt))).toHaveAttribute("datetime", closedAt);
   });
 });
 

@@ -105,7 +105,13 @@ describe("the close and the grace, said plainly", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/");
     await page.getByTestId("voting-closed-notice").getByText(sentence).waitFor();
+    // Beside Top Candidates the leaders card is half wide: a ranked card keeps room for its sentence.
+    const wide = await page.getByTestId(/^method-card-/).first().boundingBox();
+    expect(wide!.width, "the ranked card is squeezed").toBeGreaterThan(280);
     await audit(page, "close-grace-home-1280");
+    await page.goto("/receipts");
+    await page.getByText(sentence).waitFor();
+    await audit(page, "close-grace-receipts-1280");
     await page.setViewportSize(PHONE);
   });
 });

@@ -115,7 +115,7 @@ export function AuditLogPage() {
                 {data!.items.map((e) => (
                   <tr key={e._id} className="align-top hover:bg-slate-50">
                     <td className="px-4 py-3 tabular-nums text-slate-500">{e.seq}</td>
-                    <td className="min-w-[8rem] px-4 py-3 text-slate-700">
+                    <td className="min-w-[7rem] px-4 py-3 text-slate-700">
                       <time dateTime={e.at}>{formatDateTime(e.at)}</time>
                     </td>
                     <td className="px-4 py-3">
@@ -125,8 +125,9 @@ export function AuditLogPage() {
                     <td className="px-4 py-3">
                       <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800">{e.action}</code>
                     </td>
-                    <td className="max-w-[14rem] break-words px-4 py-3 text-slate-700">{e.target}</td>
-                    <td className="min-w-[16rem] px-4 py-3 text-slate-800">
+                    <td className="min-w-[8rem] max-w-[14rem] px-4 py-3 text-slate-700 [overflow-wrap:anywhere]">{e.target}</td>
+                    {/* Ids and digests break anywhere: unbroken, they pushed the summary past a 1280 px screen. */}
+                    <td className="min-w-[12rem] px-4 py-3 text-slate-800 [overflow-wrap:anywhere]">
                       <SummaryText summary={e.summary} />
                     </td>
                     <td className="px-4 py-3 text-slate-600">{e.address}</td>

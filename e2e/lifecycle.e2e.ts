@@ -13,8 +13,9 @@
  *   the next election: a by-election copying only the position being filled, the roll kept; the voter's open chat drops the old election's messages without a reload, and the
  *   voter votes again.
  * Ballots wait in batches of 10 (the default), so the first election's votes reach the tallies
- * only when the declaration applies them. The window is shortened through the API rather than
- * waited out.
+ * only when the declaration applies them. Nominations close no later than voting starts, so the
+ * election starts in two hours while they run; the wait for the start and the close is cut
+ * short through the API rather than waited out.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   const { body: settings } = await api.call<Record<string, unknown>>("/election", { token: adminToken });
-  const window = { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
+  const window = { startTime: new Date(Date.now() + 2 * HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
   expect((await api.call("/admin/election", { method: "PUT", token: adminToken, body: JSON.stringify({ ...settings, title: "SUG Elections 2026", ...window }) })).status).toBe(200);
   classRepId = await api.createPosition(adminToken, CLASS_REP);
   welfareId = await api.createPosition(adminToken, WELFARE);
@@ -82,7 +83,7 @@ async function openNominations() {
   await page.goto("/admin/election");
   await expect.poll(() => page.getByLabel("Election Title").inputValue()).toBe("SUG Elections 2026");
   await page.getByLabel("Nominations Open").fill(await localDateTime(page, -HOUR));
-  await page.getByLabel("Nominations Close").fill(await localDateTime(page, 2 * HOUR));
+  await page.getByLabel("Nominations Close").fill(await localDateTime(page, HOUR));
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expectToast(page, "Election settings saved");
   const { body } = await api.call<{ nominationsStart: string; nominationsEnd: string }>("/election", { token: adminToken });
@@ -166,7 +167,19 @@ async function screen() {
   await logout(other);
 }
 
+/** Voting starts now: the election's start is brought forward, and nominations close with it. */
+async function openVoting() {
+  const { body: settings } = await api.call<Record<string, unknown>>("/election", { token: adminToken });
+  const now = new Date(Date.now() - 60_000).toISOString();
+  const late = await api.call<{ message: string }>("/admin/election", { method: "PUT", token: adminToken, body: JSON.stringify({ ...settings, startTime: now }) });
+  expect(late.status).toBe(400);
+  expect(late.body.message).toMatch(/Nominations must close no later than voting starts/);
+  const started = await api.call("/admin/election", { method: "PUT", token: adminToken, body: JSON.stringify({ ...settings, startTime: now, nominationsEnd: now }) });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+}
+
 async function poll() {
+  await openVoting();
   const { page } = voter;
   await signIn(page, PROPOSER.matric, PROPOSER.dob, "dob");
   // The approved applicant is on the ballot, with the photo they applied with.

@@ -48,7 +48,7 @@ export const electionSettingsSchema = z
   .superRefine((v, ctx) => {
     // Only when both are sent: one alone is checked against the stored other by the API.
     if (v.nominationsStart === undefined || v.nominationsEnd === undefined) return;
-    const problem = nominationWindowProblem(instantMs(v.nominationsStart), instantMs(v.nominationsEnd));
+    const problem = nominationWindowProblem(instantMs(v.nominationsStart), instantMs(v.nominationsEnd), Date.parse(v.startTime));
     if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["nominationsEnd"] });
   });
 export type ElectionSettingsInput = z.infer<typeof electionSettingsSchema>;

@@ -67,6 +67,7 @@ export const nominationMessages = {
   nominationsClosed: "Nominations are not open: applications are accepted only during the nomination window",
   nominationWindowBoth: "Set both the nomination start and end, or neither",
   nominationWindowOrder: "Nominations must end after they start",
+  nominationWindowAfterVoting: "Nominations must close no later than voting starts: set Nominations Close at or before the election's start",
   nominationPhotoRequired: "Choose a photo of yourself",
   nominationPhotoBusy: "Your last photo is still being processed: try again in a moment",
   nominationTooMany: (n: number) => `You have applied for this position ${n} times: no more applications for it`,
@@ -144,16 +145,30 @@ export const nominationFiltersSchema = z.object({
   positionId: z.string().trim().min(1).optional(),
 });
 
-/** Open from its start (inclusive) until its end; no window set means closed. */
-export function nominationsOpen(now: number, window: { nominationsStart: string | null; nominationsEnd: string | null }): boolean {
-  const { nominationsStart: start, nominationsEnd: end } = window;
-  return start !== null && end !== null && now >= Date.parse(start) && now < Date.parse(end);
+/**
+ * When nominations close: their end, or the election's start if that comes first (candidates
+ * cannot change once voting starts, whatever a window saved earlier says). Null with no window.
+ */
+export function nominationsCloseAt(window: { nominationsEnd: string | null; startTime?: string }): number | null {
+  if (window.nominationsEnd === null) return null;
+  const end = Date.parse(window.nominationsEnd);
+  return window.startTime === undefined ? end : Math.min(end, Date.parse(window.startTime));
 }
 
-/** Why a nomination window is refused, or null: both or neither, and the end after the start. */
-export function nominationWindowProblem(start: number | null, end: number | null): string | null {
+/** Open from its start (inclusive) until it closes (nominationsCloseAt); no window set means closed. */
+export function nominationsOpen(now: number, window: { nominationsStart: string | null; nominationsEnd: string | null; startTime?: string }): boolean {
+  const close = nominationsCloseAt(window);
+  return window.nominationsStart !== null && close !== null && now >= Date.parse(window.nominationsStart) && now < close;
+}
+
+/**
+ * Why a nomination window is refused, or null: both or neither, the end after the start, and
+ * (given the election's start) the end no later than voting starts.
+ */
+export function nominationWindowProblem(start: number | null, end: number | null, votingStart?: number): string | null {
   if ((start === null) !== (end === null)) return nominationMessages.nominationWindowBoth;
   if (start !== null && end !== null && end <= start) return nominationMessages.nominationWindowOrder;
+  if (end !== null && votingStart !== undefined && end > votingStart) return nominationMessages.nominationWindowAfterVoting;
   return null;
 }
 

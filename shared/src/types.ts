@@ -177,6 +177,8 @@ export interface PositionResult {
   /** Ranked: the rule set counted by, and whether this is the full count or first preferences (voting still open). */
   rule?: CountRule;
   count?: "first-preferences" | "full";
+  /** Ranked, first preferences: when voting for the position ends (ISO); the full count follows it and the offline grace. */
+  endTime?: string;
   quota?: number;
   rounds?: CountRound[];
   lotSeed?: string;
@@ -236,6 +238,11 @@ export interface ElectionSettings {
   nominationsEnd: string | null;
   /** The smallest group of a position's ballots applied to its tallies together (1: each as it comes). */
   ballotBatch: number;
+  /**
+   * GET /election only: minutes after a close during which a vote cast offline before it is
+   * still accepted (the server's VOTE_GRACE_MINUTES); receipts and a ranked count follow it.
+   */
+  voteGraceMinutes?: number;
 }
 
 /** What the login page may know before anyone signs in. */

@@ -192,6 +192,8 @@ describe("ranked", () => {
     const { position, ids } = await rankedElection(1, ([a, g, l, m]) => [[a], [a, l], [a], [g], [g, a], [l, g], [l, g], [m, l]]);
     const open = await resultOf(position._id);
     expect(open).toMatchObject({ method: "ranked", rule: "instant-runoff", count: "first-preferences", totalVotes: 8 });
+    // When voting ends, so a page can say when the full count follows (after the offline grace).
+    expect(open.endTime).toBe(new Date(t.clock.now() + HOUR).toISOString());
     expect(open.elected).toBeUndefined();
     expect(open.rounds).toBeUndefined();
 

@@ -25,7 +25,8 @@ describe("election settings", () => {
     const t = await fresh();
     const admin = await t.adminToken();
     const voter = await t.createVoter(admin);
-    expect(await (await t.request("/election", { token: voter.token })).json()).toEqual(SPEC_DEFAULTS);
+    // With the server's offline grace (VOTE_GRACE_MINUTES), so pages can say when a close's receipts follow.
+    expect(await (await t.request("/election", { token: voter.token })).json()).toEqual({ ...SPEC_DEFAULTS, voteGraceMinutes: 10 });
     expect((await t.request("/election")).status).toBe(401);
     const open = await t.request("/election/public");
     expect(open.status).toBe(200);
@@ -51,7 +52,7 @@ describe("election settings", () => {
     expect(((await bad.json()) as { message: string }).message).toBe(messages.endAfterStart);
     expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...next, resultsVisibility: "never" } })).status).toBe(400);
     expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...next, unopposed: "always" } })).status).toBe(400);
-    expect(await (await t.request("/election", { token: admin })).json()).toEqual(SPEC_DEFAULTS);
+    expect(await (await t.request("/election", { token: admin })).json()).toEqual({ ...SPEC_DEFAULTS, voteGraceMinutes: 10 });
 
     const ok = await t.request("/admin/election", { method: "PUT", token: admin, json: next });
     expect(ok.status).toBe(200);

@@ -4,7 +4,7 @@
  * before anyone has signed in. Nothing else about the election is shown to anonymous callers.
  */
 import { Hono } from "hono";
-import type { PublicElection } from "@evoting/shared";
+import type { ElectionSettings, PublicElection } from "@evoting/shared";
 import type { AppEnv, Deps } from "../deps.ts";
 import { requireUser } from "../http/auth.ts";
 
@@ -14,5 +14,6 @@ export function electionRoutes(deps: Deps) {
       const { title, subtitle } = await deps.electionSettings.get();
       return c.json({ title, subtitle } satisfies PublicElection);
     })
-    .get("/", requireUser(deps), async (c) => c.json(await deps.electionSettings.get()));
+    // The grace lets a page say when a closed vote's receipts and full count follow.
+    .get("/", requireUser(deps), async (c) => c.json({ ...(await deps.electionSettings.get()), voteGraceMinutes: deps.config.voteGraceMs / 60_000 } satisfies ElectionSettings));
 }

@@ -11,7 +11,9 @@ const fresh = freshTestApps();
 
 const H = 3_600_000;
 /** The settings without the nomination window (and the harness's ballot batch): a PUT of these keeps them. */
-const { nominationsStart: _s, nominationsEnd: _e, ballotBatch: _b, ...BASE } = SPEC_ELECTION;
+const { nominationsStart: _s, nominationsEnd: _e, ballotBatch: _b, ...SPEC_BASE } = SPEC_ELECTION;
+// Voting opens a day after the harness's clock: nominations close no later than that.
+const BASE = { ...SPEC_BASE, startTime: "2026-03-03T09:00:00.000Z", endTime: "2026-03-03T15:00:00.000Z" };
 
 async function voterIn(t: TestApp, admin: string, matricNumber: string, groups: string[]) {
   const res = await t.request("/admin/users", { method: "POST", token: admin, json: { name: `Voter ${matricNumber}`, matricNumber, dateOfBirth: 20020515, groups } });
@@ -67,7 +69,29 @@ describe("the nomination window", () => {
     expect(String(audit.rows.at(-1)!.summary)).toContain("nominationsStart:");
   });
 
-  it("outside it, an application is 409 and nothing is stored", async () => {
+  it("closes no later than voting starts: a later end is refused (400) and nothing changes; a stored one closes at the start", async () => {
+    const { t, admin, window, ada } = await setup();
+    const late = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...BASE, nominationsEnd: "2026-03-03T10:00:00.000Z" } });
+    expect(late.status).toBe(400);
+    expect((await json<{ message: string }>(late)).message).toBe(m.nominationWindowAfterVoting);
+    // Moving voting before the stored end is refused the same way.
+    const early = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...BASE, startTime: "2026-03-02T10:00:00.000Z" } });
+    expect(early.status).toBe(400);
+    expect((await json<{ message: string }>(early)).message).toBe(m.nominationWindowAfterVoting);
+    expect(await json(await t.request("/election", { token: admin }))).toMatchObject({ startTime: BASE.startTime, ...window });
+    const atStart = await t.request("/admin/election", { method: "PUT", token: admin, json: { ...BASE, nominationsEnd: BASE.startTime } });
+    expect(atStart.status).toBe(200);
+    // A window saved before this rule (written straight to the table) still closes when voting starts.
+    await t.database.client.execute({ sql: "UPDATE election_settings SET nominations_end = ? WHERE id = 1", args: [Date.parse("2026-03-04T09:00:00.000Z")] });
+    t.deps.electionSettings.invalidate();
+    expect((await json<{ window: { end: string; open: boolean } }>(await t.request("/nominations", { token: ada.token }))).window).toMatchObject({ end: BASE.startTime, open: true });
+    // Voting brought forward to now (as if written before the rule): nominations are closed.
+    await t.database.client.execute({ sql: "UPDATE election_settings SET start_time = ? WHERE id = 1", args: [t.clock.now()] });
+    t.deps.electionSettings.invalidate();
+    expect((await json<{ window: { open: boolean } }>(await t.request("/nominations", { token: ada.token }))).window.open).toBe(false);
+  });
+
+    it("outside it, an application is 409 and nothing is stored", async () => {
     const { t, president, ada } = await setup();
     t.clock.advance(3 * H);
     const res = await application(t, ada.token, { positionId: president._id, manifesto: "Better labs" });

@@ -36,7 +36,8 @@ async function positionOfApplicants(t: TestApp, admin: string, fields: Record<st
   const put = await t.request("/admin/election", {
     method: "PUT",
     token: admin,
-    json: { ...BASE, nominationsStart: new Date(now - H).toISOString(), nominationsEnd: new Date(now + H).toISOString() },
+    // Nominations close no later than the election's start.
+    json: { ...BASE, startTime: new Date(now + H).toISOString(), endTime: new Date(now + 9 * H).toISOString(), nominationsStart: new Date(now - H).toISOString(), nominationsEnd: new Date(now + H).toISOString() },
   });
   expect(put.status).toBe(200);
   const created = await t.request("/admin/positions", {

@@ -2,6 +2,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { electionsApi } from "../api/elections";
 import { invalidateSettings } from "./election";
+import { accountabilityKeys } from "./accountability";
 
 export const electionsKeys = {
   declared: ["elections"] as const,
@@ -19,6 +20,15 @@ export function prefetchArchive(client: QueryClient, idParam: string) {
   if (Number.isInteger(id) && id > 0) void client.prefetchQuery(electionArchiveQuery(id));
 }
 export const currentElectionQuery = () => queryOptions({ queryKey: electionsKeys.current, queryFn: electionsApi.current, refetchInterval: 60_000 });
+
+/**
+ * A new election has started: the figures kept of the last one are dropped, not shown while the
+ * new ones load (the turnout chart drew the old election's ballots until its next refetch).
+ */
+export function forgetLastElection(client: QueryClient) {
+  client.removeQueries({ queryKey: accountabilityKeys.turnout });
+  return invalidateLifecycle(client);
+}
 
 /** After a declaration or a new election, everything about "the election" reads afresh. */
 export function invalidateLifecycle(client: QueryClient) {

@@ -11,7 +11,11 @@ export function useFormFields<V extends Record<string, string>>(empty: V) {
   const field = (name: Name) => ({
     name,
     value: values[name],
-    onChange: (e: ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    onChange: (e: ChangeEvent<HTMLInputElement>) => {
+      setValues((v) => ({ ...v, [name]: e.target.value }));
+      // A field's error was about its old value: editing it clears that error (the next submit checks again).
+      setErrors((errs) => (errs[name] === undefined ? errs : { ...errs, [name]: undefined }));
+    },
     error: errors[name],
   });
 

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { resultsQuery } from "../data/queries";
 import { ElectionBanner } from "../components/election/ElectionBanner";
+import { VotingClosedNotice } from "../components/election/VotingClosedNotice";
 import { HomeVoteCard } from "../components/vote/HomeVoteCard";
 import { ResultsOverview } from "../components/results/ResultsOverview";
 import { BallotBatchNotice } from "../components/results/BallotBatchNotice";
@@ -14,6 +15,7 @@ export function HomePage() {
   return (
     <div className="space-y-8">
       <ElectionBanner />
+      <VotingClosedNotice />
       <HomeVoteCard />
       <InstallHint />
       <NominationsHomeCard />

@@ -24,7 +24,7 @@ const button = () => screen.getByRole("button", { name: /^(Login|Logging in\.\.\
 const wait = { timeout: 2000 };
 
 describe("LoginPage", () => {
-  test("the button stays disabled until the method is known; checking texts show meanwhile", async () => {
+  test("the button stays disabled until the method is known; one checking text shows meanwhile", async () => {
     const answer = deferred<Response>();
     mockFetch({ "POST /api/auth/check-user": () => answer.promise });
     renderRoute(LoginPage, "/login");
@@ -32,7 +32,9 @@ describe("LoginPage", () => {
     await user.type(await screen.findByLabelText("Matriculation Number"), "2021/5570101");
     expect(button()).toBeDisabled();
     expect(await screen.findByText("Checking user...", {}, wait)).toBeInTheDocument();
-    expect(screen.getByText("Checking authentication method...")).toBeInTheDocument();
+    // One status at a time, not 'Checking user...' above 'Checking authentication method...'.
+    expect(screen.queryByText("Checking authentication method...")).not.toBeInTheDocument();
+    expect(screen.getAllByRole("status")).toHaveLength(1);
     expect(button()).toBeDisabled();
     answer.resolve(json({ requiresPassword: false }));
     expect(await screen.findByLabelText("Date of Birth")).toBeInTheDocument();

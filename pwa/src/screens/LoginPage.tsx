@@ -93,12 +93,16 @@ export function LoginPage() {
         <div aria-hidden="true" className="absolute -bottom-32 right-16 size-96 rounded-full bg-white/5" />
       </section>
 
-      <main className="flex items-center justify-center px-4 py-10 sm:px-8">
+      {/* Top-aligned, not centred: fields appearing under the matric number (the date of birth or
+          password) then grow the form downwards instead of moving everything above them. */}
+      <main className="flex justify-center px-4 pb-10 pt-12 sm:px-8 sm:pt-[12vh] lg:pt-[22vh]">
         <div className="w-full max-w-md">
           <div className="mb-8 flex items-center gap-3 lg:hidden">
-            <LogoMark size={40} label="CSC E-Voting logo" className="size-10" />
-            <span className="text-xl font-bold text-slate-900">{APP_TITLE}</span>
-            <span className="text-sm font-medium text-slate-600">· {election.title}</span>
+            <LogoMark size={40} label="CSC E-Voting logo" className="size-10 shrink-0" />
+            <p className="min-w-0">
+              <span className="block whitespace-nowrap text-xl font-bold text-slate-900">{APP_TITLE}</span>
+              <span className="block text-sm font-medium text-slate-600">{election.title}</span>
+            </p>
           </div>
           <h1 className="text-3xl font-bold tracking-tight text-slate-900">Sign in</h1>
           <p className="mt-2 text-slate-600" data-testid="login-header-text">
@@ -120,17 +124,13 @@ export function LoginPage() {
               }}
               onBlur={() => matricNumber && validateMatric()}
               error={errors.matricNumber ?? notFound ?? undefined}
-              hint={
-                checking ? (
-                  <span className="inline-flex items-center gap-2 text-indigo-800" role="status">
-                    <Spinner className="size-3.5" /> Checking user...
-                  </span>
-                ) : undefined
-              }
             />
 
+            {/* One status while the lookup runs, where the method's field will appear. */}
             {checking && (
-              <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-700">Checking authentication method...</p>
+              <p className="flex items-center gap-2 rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-700" role="status">
+                <Spinner className="size-3.5" /> Checking user...
+              </p>
             )}
 
             {method === "password" && (

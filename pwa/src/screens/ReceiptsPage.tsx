@@ -7,6 +7,9 @@ import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ballotPositionsQuery, myVotesQuery } from "../data/queries";
 import { receiptsQuery } from "../data/accountability";
+import { electionQuery } from "../data/election";
+import { useNow } from "../hooks/use-now";
+import { votingClosedText } from "../lib/voting-closed";
 import { errorMessage } from "../api/client";
 import { formatDateTime, formatInteger, localTimeZone } from "../lib/format";
 import { PageHeader } from "../components/ui/PageHeader";
@@ -26,6 +29,10 @@ export function ReceiptsPage() {
   const positionId = chosen ?? [...list].sort((a, b) => Date.parse(a.endTime) - Date.parse(b.endTime))[0]?._id ?? null;
   const position = list.find((p) => p._id === positionId);
   const receipts = useQuery({ ...receiptsQuery(positionId ?? ""), enabled: positionId !== null });
+  const { data: election } = useQuery(electionQuery());
+  const now = useNow(15_000);
+  // Closed, with the grace for votes cast offline still running: say so rather than 'when voting closes'.
+  const closing = position ? votingClosedText(position.endTime, election?.voteGraceMinutes, now) : null;
   const mine = myVotes.data?.find((v) => v.positionId === positionId)?.receipt;
   const codes = receipts.data?.receipts;
   const found = useMemo(() => (mine && codes ? codes.includes(mine) : null), [mine, codes]);
@@ -76,8 +83,12 @@ export function ReceiptsPage() {
               <StateMessage busy>Loading receipts...</StateMessage>
             ) : receipts.isError ? (
               <StateMessage>
-                {errorMessage(receipts.error, "Failed to load receipts")}
-                {position && ` (voting closes ${formatDateTime(position.endTime)}, ${localTimeZone()})`}
+                {closing ?? (
+                  <>
+                    {errorMessage(receipts.error, "Failed to load receipts")}
+                    {position && now < Date.parse(position.endTime) && ` (voting closes ${formatDateTime(position.endTime)}, ${localTimeZone()})`}
+                  </>
+                )}
               </StateMessage>
             ) : (
               <div className="px-5 py-4">

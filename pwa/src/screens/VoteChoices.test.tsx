@@ -82,6 +82,11 @@ describe("vote page ballot rules", () => {
     renderBallot([open("p1", "President", ["Amaka Nwosu", "Tunde Bakare"])]);
     const card = await screen.findByRole("form", { name: "President" });
     expect(within(card).getAllByRole("button", { name: /Read manifesto/ })).toHaveLength(1);
+    // It sits in its own candidate's box, with their radio and no other candidate's.
+    const box = within(card).getByRole("button", { name: "Read manifesto: Amaka Nwosu" }).closest("[data-testid='ballot-choice']") as HTMLElement;
+    expect(box).not.toBeNull();
+    expect(within(box).getAllByRole("radio").map((r) => r.getAttribute("value"))).toEqual(["p1-c0"]);
+    expect(within(box).getByText("Amaka Nwosu")).toBeInTheDocument();
     await userEvent.click(within(card).getByRole("button", { name: "Read manifesto: Amaka Nwosu" }));
     const dialog = await screen.findByRole("dialog", { name: "Amaka Nwosu: manifesto" });
     expect(within(dialog).getByText(/<b>Not bold<\/b>/)).toBeInTheDocument();

@@ -65,13 +65,13 @@ export function VotePage() {
         <Card className="px-6 py-12 text-center text-slate-600">No positions are open for voting yet.</Card>
       ) : (
         <div className="grid items-start gap-6 lg:grid-cols-3">
-          <div className="space-y-6 lg:col-span-2">
+          <div className="min-w-0 space-y-6 lg:col-span-2">
             <p className="text-sm text-slate-600">Times are shown in your time zone ({zoneOffsetName()}).</p>
             {ballot.map((position) => (
               <PositionBallot key={position._id} position={position} status={statusOf(position._id)} now={now} />
             ))}
           </div>
-          <div className="order-first lg:sticky lg:top-24 lg:order-last">
+          <div className="order-first min-w-0 lg:sticky lg:top-24 lg:order-last">
             <VotingStatusCard positions={ballot} statusOf={statusOf} now={now} />
           </div>
         </div>

@@ -44,7 +44,7 @@ describe("Election Settings: the nomination window", () => {
     session.signIn(TOKEN, admin);
     const puts: Record<string, unknown>[] = [];
     mockFetch({
-      "GET /api/election": () => json(SPEC_ELECTION),
+      "GET /api/election": () => json({ ...SPEC_ELECTION, startTime: "2026-03-06T09:00:00.000Z", endTime: "2026-03-06T17:00:00.000Z" }),
       "PUT /api/admin/election": ({ body }) => {
         const sent = JSON.parse(String(body)) as Record<string, unknown>;
         puts.push(sent);
@@ -60,6 +60,13 @@ describe("Election Settings: the nomination window", () => {
     expect(await screen.findByText(m.nominationWindowBoth)).toBeInTheDocument();
     expect(puts).toHaveLength(0);
 
+    // Nominations close no later than voting starts (the API refuses it the same way).
+    await u.type(screen.getByLabelText("Nominations Close"), "2026-03-07T17:00");
+    await u.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText(m.nominationWindowAfterVoting)).toBeInTheDocument();
+    expect(puts).toHaveLength(0);
+
+    await u.clear(screen.getByLabelText("Nominations Close"));
     await u.type(screen.getByLabelText("Nominations Close"), "2026-03-05T17:00");
     await u.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText(messages.electionSettingsSaved)).toBeInTheDocument();
@@ -97,7 +104,19 @@ describe("the voter's home", () => {
     await waitFor(() => expect(screen.queryByRole("region", { name: "Confirm nomination" })).not.toBeInTheDocument());
   });
 
-  test("shows nothing when nominations are closed and there is nothing to answer", async () => {
+  test("no 'Apply to stand' once voting has started, even if an answer still says open", async () => {
+    session.signIn(TOKEN, voter);
+    const fetch = mockFetch({
+      "GET /api/nominations": () => json({ window: openWindow, positions: [{ _id: "p1", title: "President" }], mine: [], requests: [] }),
+      "GET /api/election": () => json({ ...SPEC_ELECTION, startTime: new Date(Date.now() - 60_000).toISOString(), endTime: new Date(Date.now() + H).toISOString() }),
+    });
+    renderRoute(() => <NominationsHomeCard />, "/");
+    await waitFor(() => expect(fetch.mock.calls.map((c) => String(c[0]))).toEqual(expect.arrayContaining([expect.stringContaining("/api/election")])));
+    await waitFor(() => expect(screen.queryByRole("link", { name: "Apply to stand" })).not.toBeInTheDocument());
+    expect(screen.queryByText(/Nominations are open/)).not.toBeInTheDocument();
+  });
+
+    test("shows nothing when nominations are closed and there is nothing to answer", async () => {
     session.signIn(TOKEN, voter);
     const fetch = mockFetch({ "GET /api/nominations": () => json({ window: { start: null, end: null, open: false }, positions: [], mine: [], requests: [] }) });
     renderRoute(() => <NominationsHomeCard />, "/");

@@ -235,7 +235,12 @@ describe("starting a new election", () => {
 
   it("does not carry the last election's nomination window into the new one", async () => {
     const settings = await (await t.request("/election", { token: admin })).json();
-    const open = { nominationsStart: new Date(t.clock.now() - HOUR).toISOString(), nominationsEnd: new Date(t.clock.now() + 48 * HOUR).toISOString() };
+    const open = {
+      nominationsStart: new Date(t.clock.now() - HOUR).toISOString(),
+      nominationsEnd: new Date(t.clock.now() + 48 * HOUR).toISOString(),
+      startTime: new Date(t.clock.now() + 48 * HOUR).toISOString(),
+      endTime: new Date(t.clock.now() + 56 * HOUR).toISOString(),
+    };
     expect((await t.request("/admin/election", { method: "PUT", token: admin, json: { ...settings, ...open } })).status).toBe(200);
     await t.openElection(admin, ["Ada"], "President");
     expect((await post("/admin/elections", admin, { ...next, copyPositions: true })).status).toBe(201);

@@ -73,7 +73,7 @@ export function mergedNominationWindow(input: ElectionSettingsInput, current: El
   };
   const start = pick(input.nominationsStart, current.nominationsStart);
   const end = pick(input.nominationsEnd, current.nominationsEnd);
-  return nominationWindowProblem(start, end) ?? { start, end };
+  return nominationWindowProblem(start, end, Date.parse(input.startTime)) ?? { start, end };
 }
 
 /** A settings change refused by a rule that needs the stored values (answered 400). */

@@ -12,6 +12,7 @@ import {
   isEligible,
   messages,
   nominationMessages as m,
+  nominationsCloseAt,
   nominationsOpen,
   type ApplyNominationInput,
   type ElectionSettings,
@@ -137,6 +138,7 @@ async function positionHasVote(database: Database, positionId: string): Promise<
 /** The window, the positions this voter may apply for, their applications and the answers asked of them. */
 export async function myNominations(database: Database, election: ElectionSettings, userId: string, now: number): Promise<MyNominations> {
   const open = nominationsOpen(now, election);
+  const closeAt = nominationsCloseAt(election);
   const askedAs = (role: "proposer" | "seconder") =>
     readNominations(
       database,
@@ -155,7 +157,8 @@ export async function myNominations(database: Database, election: ElectionSettin
     open ? openPositions(database) : Promise.resolve([]),
   ]);
   return {
-    window: { start: election.nominationsStart, end: election.nominationsEnd, open },
+    // The end answered is when nominations actually close: no later than voting starts.
+    window: { start: election.nominationsStart, end: closeAt === null ? null : new Date(closeAt).toISOString(), open },
     positions: candidates.filter((p) => isEligible(p.eligibleGroups, groups)).map(({ _id, title }) => ({ _id, title })),
     mine,
     requests: [...asProposer, ...asSeconder],

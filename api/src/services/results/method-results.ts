@@ -41,7 +41,7 @@ export async function withMethod(database: Database, entry: PositionResult, row:
     case "ranked": {
       const rule = row.seats > 1 ? ("scottish-stv" as const) : ("instant-runoff" as const) satisfies CountRule;
       const base = { ...entry, method: "ranked" as const, seats: row.seats, rule, lotSeed: entry.positionId };
-      if (!closed && !row.liveCount) return { ...base, count: "first-preferences" };
+      if (!closed && !row.liveCount) return { ...base, count: "first-preferences", endTime: new Date(row.endTime).toISOString() };
       const result = await countRanked(database, entry.positionId, { candidates, seats: row.seats, rule, lotSeed: entry.positionId });
       return {
         ...base,

@@ -113,10 +113,9 @@ export function EditPositionDialog({ position, onClose }: { position: Position |
       onOpenChange={(open) => !open && onClose()}
     >
       <TextField label="Position Title" autoComplete="off" {...field("title")} />
-      <div className="grid gap-5 sm:grid-cols-2">
-        <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
-        <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
-      </div>
+      {/* One above the other: side by side, the dialog's half width cut a time to '09:37 PI'. */}
+      <TextField label="Start Time" type="datetime-local" hint={zoneHint} {...field("startTime")} />
+      <TextField label="End Time" type="datetime-local" hint={zoneHint} {...field("endTime")} />
       <TextField
         label="Eligible Groups"
         autoComplete="off"

@@ -32,7 +32,7 @@ export function ElectionWindowNotice({ canWrite }: { canWrite: boolean }) {
   const save = useMutation({
     mutationFn: electionApi.saveElection,
     onSuccess: (saved) => {
-      client.setQueryData(electionQuery().queryKey, saved);
+      client.setQueryData(electionQuery().queryKey, (held) => ({ ...held, ...saved }));
       notifySuccess(messages.electionSettingsSaved);
       setConfirming(false);
       void invalidateSettings(client);

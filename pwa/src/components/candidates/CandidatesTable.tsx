@@ -5,7 +5,10 @@ import { Avatar } from "../ui/Avatar";
 import { Card, CardHeader } from "../ui/Card";
 import { StateMessage } from "../ui/Spinner";
 
-/** The home page's 'All Candidates' table: S/N, Name (photo and name), Position. */
+/**
+ * The home page's 'All Candidates' table: S/N, Name (photo and name), Position. Narrow cells and
+ * wrapping names on a phone, so all three columns fit 390 px without scrolling sideways.
+ */
 export function CandidatesTable() {
   const { data: candidates, isPending, isError } = useQuery(allCandidatesQuery());
 
@@ -23,13 +26,13 @@ export function CandidatesTable() {
           <table className="w-full text-left text-sm">
             <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
               <tr>
-                <th scope="col" className="w-16 px-5 py-3">
+                <th scope="col" className="w-12 py-3 pl-4 pr-2 sm:w-16 sm:px-5">
                   S/N
                 </th>
-                <th scope="col" className="px-5 py-3">
+                <th scope="col" className="px-2 py-3 sm:px-5">
                   Name
                 </th>
-                <th scope="col" className="px-5 py-3">
+                <th scope="col" className="py-3 pl-2 pr-4 sm:px-5">
                   Position
                 </th>
               </tr>
@@ -37,14 +40,14 @@ export function CandidatesTable() {
             <tbody className="divide-y divide-slate-100">
               {candidates.map((c, i) => (
                 <tr key={c._id} className="hover:bg-slate-50">
-                  <td className="px-5 py-3 font-medium text-slate-600">{i + 1}.</td>
-                  <td className="px-5 py-3">
-                    <div className="flex items-center gap-3">
-                      <Avatar src={c.photo} name={c.name} className="size-9" />
-                      <span className="font-semibold text-slate-900">{c.name}</span>
+                  <td className="py-3 pl-4 pr-2 font-medium text-slate-600 sm:px-5">{i + 1}.</td>
+                  <td className="px-2 py-3 sm:px-5">
+                    <div className="flex items-center gap-2 sm:gap-3">
+                      <Avatar src={c.photo} name={c.name} className="size-8 shrink-0 sm:size-9" />
+                      <span className="min-w-0 break-words font-semibold text-slate-900">{c.name}</span>
                     </div>
                   </td>
-                  <td className="px-5 py-3 text-slate-700">{c.positionTitle ?? c.position?.title}</td>
+                  <td className="break-words py-3 pl-2 pr-4 text-slate-700 sm:px-5">{c.positionTitle ?? c.position?.title}</td>
                 </tr>
               ))}
             </tbody>

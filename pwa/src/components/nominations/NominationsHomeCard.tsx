@@ -6,6 +6,8 @@ import { invalidateNominations, myNominationsQuery } from "../../data/nomination
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { formatDateTime } from "../../lib/format";
 import { useOnline } from "../../hooks/use-online";
+import { electionQuery } from "../../data/election";
+import { useNow } from "../../hooks/use-now";
 import { buttonClass, Button } from "../ui/Button";
 import { Card } from "../ui/Card";
 import { NominationStateBadge } from "./NominationStateBadge";
@@ -17,8 +19,13 @@ import { NominationStateBadge } from "./NominationStateBadge";
  */
 export function NominationsHomeCard() {
   const { data } = useQuery(myNominationsQuery());
+  const { data: election } = useQuery(electionQuery());
+  const now = useNow(60_000);
   if (!data) return null;
-  const { window, mine, requests } = data;
+  const { mine, requests } = data;
+  // Nominations close when voting starts, whatever an answer kept on this device says.
+  const votingStarted = election !== undefined && now >= Date.parse(election.startTime);
+  const window = { ...data.window, open: data.window.open && !votingStarted && (data.window.end === null || now < Date.parse(data.window.end)) };
   if (!window.open && mine.length === 0 && requests.length === 0) return null;
   return (
     <section aria-labelledby="nominations-home-title" className="space-y-3">

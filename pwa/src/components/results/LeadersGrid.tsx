@@ -14,9 +14,11 @@ const votesText = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
  */
 export function LeadersGrid({ results }: { results: Results }) {
   return (
-    <Card>
+    // Columns follow the card's own width, not the window's: beside Top Candidates at 1280 px the
+    // card is half as wide, and three columns there squeezed a ranked card's sentence to a word a line.
+    <Card className="@container">
       <CardHeader title="Current Leaders by Position" />
-      <ul className="grid gap-3 p-4 sm:grid-cols-2 xl:grid-cols-3">
+      <ul className="grid gap-3 p-4 @lg:grid-cols-2 @3xl:grid-cols-3">
         {results.results.map((r) => (
           <LeaderCard key={r.positionId} result={r} />
         ))}

@@ -7,6 +7,7 @@ import { RecountNote } from "./RecountNote";
 import { CountRounds } from "./CountRounds";
 import { methodOutcome } from "./method-outcome";
 import { outcomeWord, useProvisional } from "./provisional";
+import { useClosedCountText } from "./use-closed-count";
 
 interface Bar {
   key: string;
@@ -55,6 +56,7 @@ function Bars({ bars, label }: { bars: Bar[]; label: string }) {
 export function MethodBreakdown({ result }: { result: PositionResult }) {
   const outcome = methodOutcome(result);
   const provisional = useProvisional();
+  const closed = useClosedCountText(result);
   const role = useSession()?.user.role;
   const sorted = [...result.breakdown].sort((a, b) => b.votes - a.votes || a.name.localeCompare(b.name));
   const abstentions = result.abstentions ?? 0;
@@ -102,7 +104,7 @@ export function MethodBreakdown({ result }: { result: PositionResult }) {
         {outcome.kind === "elected" && outcome.tied.length > 0 && (
           <> · Tie for the last seat{(result.seats ?? 1) - outcome.elected.length === 1 ? "" : "s"}: <strong>{outcome.tied.join(", ")}</strong></>
         )}
-        {outcome.kind === "first-preferences" && " · First preferences while voting is open; the full count follows the close."}
+        {outcome.kind === "first-preferences" && (closed ? ` · First preferences. ${closed}` : " · First preferences while voting is open; the full count follows the close.")}
       </p>
       {result.breakdown.length === 0 ? (
         <p className="py-2 text-center text-slate-600">No candidates available for this position.</p>

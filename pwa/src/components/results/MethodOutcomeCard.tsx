@@ -2,6 +2,7 @@ import type { PositionResult } from "@evoting/shared";
 import { methodSummary } from "../../lib/ballot-method";
 import { methodOutcome, ruleText } from "./method-outcome";
 import { outcomeWord, useProvisional } from "./provisional";
+import { useClosedCountText } from "./use-closed-count";
 
 /**
  * A several-seat, ranked or referendum position on the overview and Top Candidates tabs: who is
@@ -11,6 +12,7 @@ import { outcomeWord, useProvisional } from "./provisional";
 export function MethodOutcomeCard({ result }: { result: PositionResult }) {
   const outcome = methodOutcome(result);
   const provisional = useProvisional();
+  const closed = useClosedCountText(result);
   if (outcome.kind === "no-votes") return null;
   return (
     <li className="rounded-xl border border-slate-200 bg-slate-50 p-3" data-outcome={outcome.kind} data-testid={`method-card-${result.positionId}`}>
@@ -29,7 +31,7 @@ export function MethodOutcomeCard({ result }: { result: PositionResult }) {
       ) : outcome.kind === "first-preferences" ? (
         <>
           <p className="font-semibold text-slate-900">{outcome.leader ? `${outcome.leader} leads on first preferences` : "Level on first preferences"}</p>
-          <p className="text-sm text-slate-600">The full count follows the close.</p>
+          <p className="text-sm text-slate-600">{closed ?? "The full count follows the close."}</p>
         </>
       ) : (
         <>

@@ -31,9 +31,9 @@ export function TopCandidatesList({ results }: { results: Results }) {
       </ol>
     </Card>
     {methods.length > 0 && (
-      <Card>
+      <Card className="@container">
         <CardHeader title="Seats, Rankings and Referendums" />
-        <ul className="grid gap-3 p-4 sm:grid-cols-2">
+        <ul className="grid gap-3 p-4 @lg:grid-cols-2">
           {methods.map((r) => (
             <MethodOutcomeCard key={r.positionId} result={r} />
           ))}

@@ -1,5 +1,5 @@
 /** The results screens: ties, Yes/No, abstentions, and results withheld from voters. */
-import { render, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, test } from "vitest";
 import { messages, type PositionResult, type Results } from "@evoting/shared";
 import { json, mockFetch } from "../../test/fetch-mock";
@@ -20,7 +20,7 @@ const results = (list: PositionResult[]): Results => ({ totalRegisteredVoters: 1
 describe("leaders: ties and Yes/No", () => {
   test("a shared lead reads 'Tie', never a leader; a Yes/No candidate is elected only with more Yes than No", () => {
     const yesNo = { yesNo: true };
-    render(<LeadersGrid results={results([position("A", [2, 2, 1]), position("B", [3], { noVotes: 1, ...yesNo }), position("C", [2], { noVotes: 2, ...yesNo }), position("D", [4, 1])])} />);
+    renderWithQuery(<LeadersGrid results={results([position("A", [2, 2, 1]), position("B", [3], { noVotes: 1, ...yesNo }), position("C", [2], { noVotes: 2, ...yesNo }), position("D", [4, 1])])} />);
     const cards = screen.getAllByRole("listitem");
     expect(cards.map((c) => c.getAttribute("data-outcome"))).toEqual(["tie", "elected", "not-elected", "leader"]);
     expect(within(cards[0]).getByText("Tie")).toBeInTheDocument();
@@ -32,14 +32,14 @@ describe("leaders: ties and Yes/No", () => {
   });
 
   test("without the yes-no setting (docs/product.md) a lone candidate leads like any other", () => {
-    render(<LeadersGrid results={results([position("B", [3])])} />);
+    renderWithQuery(<LeadersGrid results={results([position("B", [3])])} />);
     const [card] = screen.getAllByRole("listitem");
     expect(card.getAttribute("data-outcome")).toBe("leader");
     expect(within(card).getByText("3 votes · 100.0%")).toBeInTheDocument();
   });
 
   test("breakdown: Yes and No bars with shares of those who chose; abstentions reported apart", () => {
-    render(<PositionBreakdown result={position("B", [3], { noVotes: 1, abstentions: 4, yesNo: true })} />);
+    renderWithQuery(<PositionBreakdown result={position("B", [3], { noVotes: 1, abstentions: 4, yesNo: true })} />);
     expect(screen.getByText("8 votes · Elected")).toBeInTheDocument();
     expect(screen.getByRole("meter", { name: "Yes: Cand B0 share of votes" })).toHaveAttribute("aria-valuenow", "75");
     expect(screen.getByRole("meter", { name: "No share of votes" })).toHaveAttribute("aria-valuenow", "25");
@@ -47,12 +47,12 @@ describe("leaders: ties and Yes/No", () => {
   });
 
   test("breakdown: a position's turnout is of its eligible voters", () => {
-    render(<PositionBreakdown result={position("E", [1, 1], { eligibleVoters: 4 })} registeredVoters={10} />);
+    renderWithQuery(<PositionBreakdown result={position("E", [1, 1], { eligibleVoters: 4 })} registeredVoters={10} />);
     expect(screen.getByText("2 votes · Tie · turnout 50.0% of 4 eligible")).toBeInTheDocument();
   });
 
   test("breakdown: a tie is said in the heading", () => {
-    render(<PositionBreakdown result={position("A", [2, 2])} />);
+    renderWithQuery(<PositionBreakdown result={position("A", [2, 2])} />);
     expect(screen.getByText("4 votes · Tie")).toBeInTheDocument();
   });
 });

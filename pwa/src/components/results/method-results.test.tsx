@@ -1,11 +1,12 @@
 /** Results of several-seat, ranked and referendum positions: the outcome, the count by stage, the BLT file, the printed sheet (live and a declared election's). */
-import { render, screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { countStv, referendumOutcome, type ElectionArchive, type PositionResult, type ResultsSheet, type UserProfile } from "@evoting/shared";
+import { SPEC_ELECTION, countStv, referendumOutcome, type ElectionArchive, type PositionResult, type ResultsSheet, type UserProfile } from "@evoting/shared";
 import { session } from "../../auth/session";
 import { json, mockFetch } from "../../test/fetch-mock";
-import { renderRoute } from "../../test/render";
+import { renderRoute, renderWithQuery } from "../../test/render";
+import { formatTime } from "../../lib/format";
 import { ResultsSheetPage } from "../../screens/admin/ResultsSheetPage";
 import { PastElectionPage } from "../../screens/elections/PastElectionPage";
 import { PastElectionSheetPage } from "../../screens/elections/PastElectionSheetPage";
@@ -64,7 +65,7 @@ const referendum: PositionResult = {
 
 describe("several seats", () => {
   test("the elected and a tie for the last seat, named as a tie; shares of the ballots", () => {
-    render(<PositionBreakdown result={multiTie} />);
+    renderWithQuery(<PositionBreakdown result={multiTie} />);
     expect(screen.getByTestId("method-outcome-reps")).toHaveTextContent("Multiple seats (2 seats) · Elected: Ada · Tie for the last seat: Grace, Linus");
     const meters = screen.getAllByRole("meter");
     expect(meters.map((m) => m.getAttribute("aria-label"))).toEqual(["Ada share of ballots", "Grace share of ballots", "Linus share of ballots", "Margaret share of ballots"]);
@@ -75,7 +76,7 @@ describe("several seats", () => {
   });
 
   test("the overview names the elected and the tie", () => {
-    render(<ResultsOverview results={{ totalRegisteredVoters: 5, totalVotesCast: 2, generatedAt: "", results: [multiTie] }} show="leaders" />);
+    renderWithQuery(<ResultsOverview results={{ totalRegisteredVoters: 5, totalVotesCast: 2, generatedAt: "", results: [multiTie] }} show="leaders" />);
     const card = screen.getByTestId("method-card-reps");
     expect(card).toHaveTextContent("Elected: Ada");
     expect(card).toHaveTextContent("Tie for the last seat: Grace, Linus");
@@ -84,18 +85,28 @@ describe("several seats", () => {
 
 describe("ranked", () => {
   test("while open: first preferences only, no stages", () => {
-    render(<PositionBreakdown result={rankedOpen} />);
+    renderWithQuery(<PositionBreakdown result={rankedOpen} />);
     expect(screen.getByTestId("method-outcome-chair")).toHaveTextContent("First preferences while voting is open; the full count follows the close.");
     expect(screen.getAllByRole("meter")[0]).toHaveAttribute("aria-label", "Ada share of first preferences");
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
-    render(<ResultsOverview results={{ totalRegisteredVoters: 9, totalVotesCast: 7, generatedAt: "", results: [rankedOpen] }} show="top" />);
+    renderWithQuery(<ResultsOverview results={{ totalRegisteredVoters: 9, totalVotesCast: 7, generatedAt: "", results: [rankedOpen] }} show="top" />);
     expect(screen.getByTestId("method-card-chair")).toHaveTextContent("Ada leads on first preferences");
   });
 
-  test("closed: every stage's votes, who was elected or excluded and why, non-transferable votes, the rule set named", () => {
+  test("closed, the grace still running: when voting closed and until when offline votes are accepted, not 'follows the close'", async () => {
+    session.signIn("token-123456789012345678901", person("voter"));
+    const closedAt = Date.now() - 60_000;
+    mockFetch({ "GET /api/election": () => json({ ...SPEC_ELECTION, voteGraceMinutes: 10 }) });
+    const text = `Voting closed at ${formatTime(closedAt)}; the full count follows at ${formatTime(closedAt + 10 * 60_000)}, after the grace for votes cast offline.`;
+    renderWithQuery(<ResultsOverview results={{ totalRegisteredVoters: 9, totalVotesCast: 7, generatedAt: "", results: [{ ...rankedOpen, endTime: new Date(closedAt).toISOString() }] }} show="top" />);
+    await waitFor(() => expect(screen.getByTestId("method-card-chair")).toHaveTextContent(text));
+    expect(screen.getByTestId("method-card-chair")).not.toHaveTextContent("The full count follows the close.");
+  });
+
+    test("closed: every stage's votes, who was elected or excluded and why, non-transferable votes, the rule set named", () => {
     session.signIn("token-123456789012345678901", person("voter"));
     const result = rankedClosed();
-    render(<PositionBreakdown result={result} />);
+    renderWithQuery(<PositionBreakdown result={result} />);
     expect(screen.getByText("Scottish STV (quota 3)")).toBeInTheDocument();
     const table = screen.getByRole("table");
     const stages = within(table).getAllByRole("columnheader").slice(1).map((th) => th.textContent);
@@ -121,7 +132,7 @@ describe("ranked", () => {
     const fetch = mockFetch({ "GET /api/admin/positions/chair/ballots.blt": () => new Response("4 2\n1 1 2 0\n0\n\"Ada\"\n", { status: 200 }) });
     const createObjectURL = vi.fn(() => "blob:x");
     vi.stubGlobal("URL", Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
-    render(<PositionBreakdown result={rankedClosed()} />);
+    renderWithQuery(<PositionBreakdown result={rankedClosed()} />);
     await userEvent.click(screen.getByRole("button", { name: "Download ballots (BLT)" }));
     await vi.waitFor(() => expect(createObjectURL).toHaveBeenCalled());
     expect(fetch.mock.calls[0][0]).toBe("/api/admin/positions/chair/ballots.blt");
@@ -131,7 +142,7 @@ describe("ranked", () => {
 
 describe("referendum", () => {
   test("Yes, No and abstentions, whether it passed and at what threshold", () => {
-    render(<PositionBreakdown result={referendum} />);
+    renderWithQuery(<PositionBreakdown result={referendum} />);
     expect(screen.getByText("Amend article 4?")).toBeInTheDocument();
     expect(screen.getByText(/Passes with: More than two thirds Yes/)).toHaveTextContent("Passed");
     const meters = screen.getAllByRole("meter");
@@ -143,7 +154,7 @@ describe("referendum", () => {
   });
 
   test("exactly the threshold does not pass", () => {
-    render(<PositionBreakdown result={{ ...referendum, referendum: referendumOutcome(2, 1, 0, 2 / 3) }} />);
+    renderWithQuery(<PositionBreakdown result={{ ...referendum, referendum: referendumOutcome(2, 1, 0, 2 / 3) }} />);
     expect(screen.getByText("Not passed")).toBeInTheDocument();
   });
 });

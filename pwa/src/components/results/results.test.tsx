@@ -1,4 +1,5 @@
 import { render, screen, within } from "@testing-library/react";
+import { renderWithQuery } from "../../test/render";
 import { describe, expect, test } from "vitest";
 import type { PositionResult, Results } from "@evoting/shared";
 import { ResultsOverview } from "./ResultsOverview";
@@ -40,7 +41,7 @@ describe("results", () => {
 
   test("top candidates: at most 10, ranked by votes, gold/silver/bronze then blue", () => {
     const many = results({ results: [position("A", [12, 11, 10, 9, 8, 7]), position("B", [6, 5, 4, 3, 2, 1])] });
-    render(<TopCandidatesList results={many} />);
+    renderWithQuery(<TopCandidatesList results={many} />);
     const items = within(screen.getByTestId("top-candidates")).getAllByRole("listitem");
     expect(items).toHaveLength(10);
     const colours = items.map((li) => li.querySelector("[data-rank-colour]")!.getAttribute("data-rank-colour"));
@@ -51,7 +52,7 @@ describe("results", () => {
   });
 
   test("leaders: one per position, with its share to 1 decimal", () => {
-    render(<ResultsOverview results={results({ results: [position("A", [2, 1]), position("B", [0, 3])] })} />);
+    renderWithQuery(<ResultsOverview results={results({ results: [position("A", [2, 1]), position("B", [0, 3])] })} />);
     expect(screen.getByText("Current Leaders by Position")).toBeInTheDocument();
     expect(screen.getByText("Top Candidates by Vote Count")).toBeInTheDocument();
     expect(screen.getByText(/2 votes · 66\.7%/)).toBeInTheDocument();
@@ -59,16 +60,16 @@ describe("results", () => {
   });
 
   test("empty states", () => {
-    const { unmount } = render(<ResultsOverview results={results({ results: [] })} />);
+    const { unmount } = renderWithQuery(<ResultsOverview results={results({ results: [] })} />);
     expect(screen.getByText("No results available yet.")).toBeInTheDocument();
     unmount();
-    render(<ResultsOverview results={results({ totalVotesCast: 0, results: [position("A", [0, 0])] })} />);
+    renderWithQuery(<ResultsOverview results={results({ totalVotesCast: 0, results: [position("A", [0, 0])] })} />);
     expect(screen.getByText("No votes have been cast yet.")).toBeInTheDocument();
     expect(screen.getByText("Results will appear here once voting begins.")).toBeInTheDocument();
   });
 
   test("breakdown bars: sorted by votes, percentages to 1 decimal", () => {
-    render(<PositionBreakdown result={position("A", [1, 2, 0])} />);
+    renderWithQuery(<PositionBreakdown result={position("A", [1, 2, 0])} />);
     const meters = screen.getAllByRole("meter");
     expect(meters.map((m) => m.getAttribute("aria-label"))).toEqual([
       "Cand A1 share of votes",

@@ -3,6 +3,9 @@ import { cx } from "../../lib/cx";
 import { Avatar } from "../ui/Avatar";
 import { ManifestoButton } from "./ManifestoButton";
 
+/** 'Read manifesto' under its candidate's name, inside their box (past the radio and the photo). */
+export const MANIFESTO_INDENT = "-mt-2 mb-1.5 ml-20";
+
 /** A radio's value: a candidate id, or one of the choices that name no candidate. */
 export const NO = "choice:no";
 export const ABSTAIN = "choice:abstain";
@@ -34,13 +37,20 @@ interface BallotChoicesProps {
 export function BallotChoices({ position, headingId, checked, disabled, onChoose }: BallotChoicesProps) {
   const unopposed = position.yesNo === true && position.candidates.length === 1;
   const sole = position.candidates[0];
-  const radio = (value: string, label: React.ReactNode, key = value) => (
+  const boxClass = (value: string) =>
+    cx(
+      "rounded-xl border transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
+      checked === value ? "border-indigo-600 bg-indigo-50" : "border-slate-200 bg-white",
+      !disabled && "hover:border-indigo-400",
+    );
+  // `boxed`: the label draws its own box; a candidate's label sits inside a box shared with its 'Read manifesto'.
+  const radio = (value: string, label: React.ReactNode, key = value, boxed = true) => (
     <label
       key={key}
       className={cx(
-        "flex items-center gap-3 rounded-xl border p-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
-        checked === value ? "border-indigo-600 bg-indigo-50" : "border-slate-200 bg-white",
-        disabled ? "cursor-not-allowed" : "cursor-pointer hover:border-indigo-400",
+        "flex items-center gap-3 p-3",
+        boxed && boxClass(value),
+        disabled ? "cursor-not-allowed" : "cursor-pointer",
         disabled && checked !== value && "opacity-70",
       )}
     >
@@ -59,14 +69,14 @@ export function BallotChoices({ position, headingId, checked, disabled, onChoose
   const candidateLabel = (c: Candidate) => (
     <>
       <Avatar src={c.photo} name={c.name} className="size-10" decorative />
-      <span className="font-medium text-slate-900">{c.name}</span>
+      <span className="min-w-0 break-words font-medium text-slate-900">{c.name}</span>
     </>
   );
 
   return (
     // Each radio is disabled, not the fieldset: 'Read manifesto' stays open before a position
     // opens and after the vote.
-    <fieldset role="radiogroup" aria-labelledby={headingId} aria-disabled={disabled || undefined}>
+    <fieldset className="min-w-0" role="radiogroup" aria-labelledby={headingId} aria-disabled={disabled || undefined}>
       <legend className="mb-3 text-sm text-slate-600">
         {unopposed ? `${sole.name} is the only candidate: vote Yes or No` : "Select one candidate for this position"}
       </legend>
@@ -76,13 +86,15 @@ export function BallotChoices({ position, headingId, checked, disabled, onChoose
           {sole.manifesto && <ManifestoButton name={sole.name} manifesto={sole.manifesto} />}
         </div>
       )}
-      <div className="grid gap-2 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         {unopposed
           ? [radio(sole._id, <span className="font-medium text-slate-900">Yes</span>), radio(NO, <span className="font-medium text-slate-900">No</span>)]
           : position.candidates.map((c) => (
-              <div key={c._id} className="space-y-1">
-                {radio(c._id, candidateLabel(c))}
-                {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} />}
+              // One box per candidate, holding their 'Read manifesto' under their name: between two
+              // boxes it was unclear whose manifesto it opened.
+              <div key={c._id} className={boxClass(c._id)} data-testid="ballot-choice">
+                {radio(c._id, candidateLabel(c), c._id, false)}
+                {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} className={MANIFESTO_INDENT} />}
               </div>
             ))}
         {position.allowAbstain && radio(ABSTAIN, <span className="font-medium text-slate-900">Abstain</span>)}

@@ -27,6 +27,8 @@ export function HomeVoteCard() {
   const open = mine.filter((p) => positionStatus(now, Date.parse(p.startTime), Date.parse(p.endTime)) === "active");
   const left = open.filter((p) => !voted.has(p._id)).length;
   const allVoted = mine.length > 0 && mine.every((p) => voted.has(p._id));
+  // After the close the receipts wait only for the grace (said under the banner), not for a close.
+  const allClosed = mine.every((p) => now >= Date.parse(p.endTime));
   const last = declared.data?.[0];
   if (left === 0 && !allVoted && !last) return null;
 
@@ -46,7 +48,7 @@ export function HomeVoteCard() {
             <Link to="/receipts" className="font-medium underline">
               Counted Ballots
             </Link>{" "}
-            once voting closes.
+            {allClosed ? "once they are published." : "once voting closes."}
           </p>
         )}
         {last && (

@@ -5,11 +5,11 @@ import { Button } from "../ui/Button";
  * 'Read manifesto': the candidate's own words in a dialog. The text is rendered as
  * text (React escapes it), never as HTML; line breaks are kept.
  */
-export function ManifestoButton({ name, manifesto }: { name: string; manifesto: string }) {
+export function ManifestoButton({ name, manifesto, className }: { name: string; manifesto: string; className?: string }) {
   return (
     <Dialog.Root>
       <Dialog.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Read manifesto: ${name}`}>
+        <Button variant="ghost" size="sm" aria-label={`Read manifesto: ${name}`} className={className}>
           Read manifesto
         </Button>
       </Dialog.Trigger>

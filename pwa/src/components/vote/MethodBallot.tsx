@@ -4,6 +4,7 @@ import { cx } from "../../lib/cx";
 import { Avatar } from "../ui/Avatar";
 import { inputClass } from "../ui/Field";
 import { ManifestoButton } from "./ManifestoButton";
+import { MANIFESTO_INDENT } from "./BallotChoices";
 import { ordinal, setRank, toggleMark, type MethodDraft } from "./method-draft";
 
 interface MethodBallotProps {
@@ -14,12 +15,17 @@ interface MethodBallotProps {
   onChange: (draft: MethodDraft) => void;
 }
 
-const rowClass = (active: boolean, disabled: boolean) =>
+/** A choice's box: its border says whether it is chosen. */
+const boxClass = (active: boolean, disabled: boolean) =>
   cx(
-    "flex items-center gap-3 rounded-xl border p-3 transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
+    "rounded-xl border transition-colors has-[:focus-visible]:outline-3 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-600",
     active ? "border-indigo-600 bg-indigo-50" : "border-slate-200 bg-white",
-    disabled ? "cursor-not-allowed" : "cursor-pointer hover:border-indigo-400",
+    !disabled && "hover:border-indigo-400",
   );
+
+/** A whole-row label (Abstain, Yes, No): its own box. */
+const rowClass = (active: boolean, disabled: boolean) =>
+  cx(boxClass(active, disabled), "flex items-center gap-3 p-3", disabled ? "cursor-not-allowed" : "cursor-pointer");
 
 function CandidateName({ c }: { c: Candidate }) {
   return (
@@ -64,17 +70,18 @@ function MultiChoices({ position, headingId, draft, disabled, onChange }: Method
   const seats = position.seats ?? 1;
   const left = seats - draft.marks.length;
   return (
-    <fieldset aria-labelledby={headingId} aria-describedby={`${headingId}-left`}>
+    <fieldset className="min-w-0" aria-labelledby={headingId} aria-describedby={`${headingId}-left`}>
       <legend className="mb-3 text-sm text-slate-600">
         Choose up to {seats} candidate{seats === 1 ? "" : "s"} for this position
       </legend>
-      <div className="grid gap-2 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         {position.candidates.map((c) => {
           const marked = draft.marks.includes(c._id);
           const off = disabled || (!marked && left === 0);
           return (
-            <div key={c._id} className="space-y-1">
-              <label className={cx(rowClass(marked, off), off && !marked && "opacity-70")}>
+            // The candidate's box holds their 'Read manifesto' too (BallotChoices does the same).
+            <div key={c._id} className={boxClass(marked, off)} data-testid="ballot-choice">
+              <label className={cx("flex items-center gap-3 p-3", off ? "cursor-not-allowed" : "cursor-pointer", off && !marked && "opacity-70")}>
                 <input
                   type="checkbox"
                   checked={marked}
@@ -84,7 +91,7 @@ function MultiChoices({ position, headingId, draft, disabled, onChange }: Method
                 />
                 <CandidateName c={c} />
               </label>
-              {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} />}
+              {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} className={MANIFESTO_INDENT} />}
             </div>
           );
         })}
@@ -100,38 +107,42 @@ function RankedChoices({ position, headingId, draft, disabled, onChange }: Metho
   const count = position.candidates.length;
   const nameOf = (id: string) => position.candidates.find((c) => c._id === id)?.name ?? "";
   return (
-    <fieldset aria-labelledby={headingId} aria-describedby={`${headingId}-ranking`}>
+    <fieldset className="min-w-0" aria-labelledby={headingId} aria-describedby={`${headingId}-ranking`}>
       <legend className="mb-3 text-sm text-slate-600">
         Rank the candidates in your order of preference (1st = your first choice). Rank as many as you wish.
       </legend>
-      <ul className="grid gap-2">
+      <ul className="grid grid-cols-1 gap-2">
         {position.candidates.map((c) => {
           const index = draft.marks.indexOf(c._id);
           const ranked = index >= 0;
           // Ranks stay 1..n: an unranked candidate may take any place up to one past the last.
           const places = Math.min(count, draft.marks.length + (ranked ? 0 : 1));
           return (
-            <li key={c._id} className={cx(rowClass(ranked, disabled), "flex-wrap cursor-default")}>
-              <div className="flex min-w-0 flex-1 items-center gap-3">
-                <CandidateName c={c} />
+            // Every row alike: the name, then the rank box in one column down the card; 'Read
+            // manifesto' under the name, so rows with one keep the rank box where the others have it.
+            <li key={c._id} className={cx(boxClass(ranked, disabled), "p-3")} data-testid="ballot-choice">
+              <div className="flex items-center gap-3">
+                <div className="flex min-w-0 flex-1 items-center gap-3">
+                  <CandidateName c={c} />
+                </div>
+                <div className="w-36 shrink-0">
+                  <select
+                    aria-label={`Rank for ${c.name}`}
+                    className={cx(inputClass, "py-2")}
+                    value={ranked ? String(index + 1) : ""}
+                    disabled={disabled}
+                    onChange={(e) => onChange(setRank(draft, c._id, e.target.value === "" ? null : Number(e.target.value)))}
+                  >
+                    <option value="">Not ranked</option>
+                    {Array.from({ length: places }, (_, i) => (
+                      <option key={i + 1} value={String(i + 1)}>
+                        {ordinal(i + 1)} choice
+                      </option>
+                    ))}
+                  </select>
+                </div>
               </div>
-              <div className="flex items-center gap-2">
-                {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} />}
-                <select
-                  aria-label={`Rank for ${c.name}`}
-                  className={cx(inputClass, "w-36 py-2")}
-                  value={ranked ? String(index + 1) : ""}
-                  disabled={disabled}
-                  onChange={(e) => onChange(setRank(draft, c._id, e.target.value === "" ? null : Number(e.target.value)))}
-                >
-                  <option value="">Not ranked</option>
-                  {Array.from({ length: places }, (_, i) => (
-                    <option key={i + 1} value={String(i + 1)}>
-                      {ordinal(i + 1)} choice
-                    </option>
-                  ))}
-                </select>
-              </div>
+              {c.manifesto && <ManifestoButton name={c.name} manifesto={c.manifesto} className="-mb-1.5 ml-10" />}
             </li>
           );
         })}
@@ -159,11 +170,11 @@ function ReferendumChoices({ position, headingId, draft, disabled, onChange }: M
     </label>
   );
   return (
-    <fieldset role="radiogroup" aria-labelledby={`${headingId} ${headingId}-question`}>
+    <fieldset className="min-w-0" role="radiogroup" aria-labelledby={`${headingId} ${headingId}-question`}>
       <legend id={`${headingId}-question`} className="mb-3 text-base font-semibold text-slate-900">
         {position.question}
       </legend>
-      <div className="grid gap-2 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-2 sm:grid-cols-3">
         {radio("yes", "Yes")}
         {radio("no", "No")}
         {position.allowAbstain && radio("abstain", "Abstain")}

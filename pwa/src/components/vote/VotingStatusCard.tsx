@@ -51,7 +51,7 @@ export function VotingStatusCard({ positions, statusOf, now }: VotingStatusCardP
             const status = statusOf(p._id);
             return (
               <li key={p._id} className="flex items-center justify-between gap-3 py-2.5">
-                <span className="min-w-0 truncate text-sm font-medium text-slate-800">
+                <span className="min-w-0 break-words text-sm font-medium text-slate-800">
                   {p.title}
                   {status.kind === "voted" && status.vote.receipt && (
                     <span className="block text-xs font-normal text-slate-600">

@@ -165,19 +165,23 @@ function NominationRow({ n, canWrite, disabled, onApprove, onReject }: RowProps)
         <NominationStateBadge nomination={n} />
         {n.state === "rejected" && n.reason && <p className="mt-1 max-w-xs text-slate-700">Reason: {n.reason}</p>}
       </td>
-      <td className="whitespace-nowrap px-5 py-3 text-slate-700">{formatDateTime(n.submittedAt)}</td>
+      <td className="min-w-[8rem] px-5 py-3 text-slate-700">{formatDateTime(n.submittedAt)}</td>
       {canWrite && (
-        <td className="whitespace-nowrap px-5 py-3 text-right">
-          {n.state === "submitted" && (
-            <Button variant="ghost" size="sm" aria-label={`Approve ${n.applicant.name}`} disabled={disabled} onClick={() => onApprove(n)}>
-              Approve
-            </Button>
-          )}
-          {(n.state === "submitted" || n.state === "awaiting") && (
-            <Button variant="danger-ghost" size="sm" aria-label={`Reject ${n.applicant.name}`} disabled={disabled} onClick={() => onReject(n)}>
-              Reject
-            </Button>
-          )}
+        // The buttons one above the other and the date free to wrap: side by side, the table ran
+        // past a 1280 px screen and cut 'Approve' to 'Appro'.
+        <td className="px-5 py-2 text-right">
+          <div className="flex flex-col items-end gap-1">
+            {n.state === "submitted" && (
+              <Button variant="ghost" size="sm" aria-label={`Approve ${n.applicant.name}`} disabled={disabled} onClick={() => onApprove(n)}>
+                Approve
+              </Button>
+            )}
+            {(n.state === "submitted" || n.state === "awaiting") && (
+              <Button variant="danger-ghost" size="sm" aria-label={`Reject ${n.applicant.name}`} disabled={disabled} onClick={() => onReject(n)}>
+                Reject
+              </Button>
+            )}
+          </div>
         </td>
       )}
     </tr>

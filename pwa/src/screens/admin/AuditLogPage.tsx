@@ -10,7 +10,7 @@ import { AUDIT_PAGE_SIZE, type AuditVerification } from "@evoting/shared";
 import type { AuditFilters } from "../../api/accountability";
 import { auditQuery, auditVerifyQuery } from "../../data/accountability";
 import { auditSearch, withoutDefaults } from "../../data/list-search";
-import { formatDateTime, localTimeZone } from "../../lib/format";
+import { formatDateTime, formatShortDateTime, localTimeZone, zoneOffsetName } from "../../lib/format";
 import { BackToAdminButton } from "../../components/admin/BackToAdminButton";
 import { ExportCsvButton } from "../../components/admin/ExportCsvButton";
 import { PageHeader } from "../../components/ui/PageHeader";
@@ -116,7 +116,7 @@ export function AuditLogPage() {
                 {data!.items.map((e) => (
                   <tr key={e._id} className="align-top hover:bg-slate-50">
                     <td className="px-4 py-3 tabular-nums text-slate-500">{e.seq}</td>
-                    <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                    <td className="min-w-[7rem] px-4 py-3 text-slate-700">
                       <time dateTime={e.at}>{formatDateTime(e.at)}</time>
                     </td>
                     <td className="px-4 py-3">
@@ -126,8 +126,11 @@ export function AuditLogPage() {
                     <td className="px-4 py-3">
                       <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-800">{e.action}</code>
                     </td>
-                    <td className="max-w-[14rem] break-words px-4 py-3 text-slate-700">{e.target}</td>
-                    <td className="px-4 py-3 text-slate-800">{e.summary}</td>
+                    <td className="min-w-[8rem] max-w-[14rem] px-4 py-3 text-slate-700 [overflow-wrap:anywhere]">{e.target}</td>
+                    {/* Ids and digests break anywhere: unbroken, they pushed the summary past a 1280 px screen. */}
+                    <td className="min-w-[12rem] px-4 py-3 text-slate-800 [overflow-wrap:anywhere]">
+                      <SummaryText summary={e.summary} />
+                    </td>
                     <td className="px-4 py-3 text-slate-600">{e.address}</td>
                   </tr>
                 ))}
@@ -175,5 +178,31 @@ function ChainStatus({ verify, failed }: { verify: AuditVerification | undefined
         ))}
       </ul>
     </div>
+  );
+}
+
+/** An instant as the server writes it in a summary (UTC, ISO 8601). */
+const ISO_INSTANT = /(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:\d\d))/;
+
+/**
+ * A summary with each instant in it on the reader's wall clock ("2 Dec 2026, 21:51 GMT+1"). The
+ * stored summary keeps the UTC instant (it is part of the hash chain and the CSV export); the
+ * <time> element keeps it for machines.
+ */
+function SummaryText({ summary }: { summary: string }) {
+  // split() with a capturing group: every odd part is an instant.
+  const parts = summary.split(ISO_INSTANT);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 && !Number.isNaN(Date.parse(part)) ? (
+          <time key={i} dateTime={part}>
+            {formatShortDateTime(part)} {zoneOffsetName(part)}
+          </time>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }

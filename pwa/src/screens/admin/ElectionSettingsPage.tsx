@@ -69,7 +69,7 @@ function SettingsForm({ initial }: { initial: ElectionSettings }) {
   const save = useMutation({
     mutationFn: electionApi.saveElection,
     onSuccess: (saved) => {
-      client.setQueryData(electionQuery().queryKey, saved);
+      client.setQueryData(electionQuery().queryKey, (held) => ({ ...held, ...saved }));
       notifySuccess(messages.electionSettingsSaved);
       void invalidateSettings(client);
     },

@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { messages, startElectionSchema, type StartElectionInput } from "@evoting/shared";
 import { electionsApi } from "../../api/elections";
-import { currentElectionQuery, invalidateLifecycle } from "../../data/elections";
+import { currentElectionQuery, forgetLastElection } from "../../data/elections";
 import { adminPositionsQuery } from "../../data/queries";
 import { notifyError, notifySuccess } from "../../lib/notify";
 import { fieldErrors } from "../../lib/form-errors";
@@ -68,7 +68,7 @@ function StartForm({ previousTitle }: { previousTitle: string }) {
     mutationFn: electionsApi.start,
     onSuccess: (answer) => {
       notifySuccess(answer.message);
-      void invalidateLifecycle(client);
+      void forgetLastElection(client);
       void navigate({ to: keepRoll ? "/admin" : "/admin/voters/import" });
     },
     onError: (e) => notifyError(e, messages.startElectionFailed),

@@ -20,6 +20,7 @@ import { auditSearch } from "../../data/list-search";
 import { AdminPanelPage } from "./AdminPanelPage";
 import { ResultsSheetPage } from "./ResultsSheetPage";
 import { ReceiptsPage } from "../ReceiptsPage";
+import { formatShortDateTime, formatTime, zoneOffsetName } from "../../lib/format";
 
 const user = (role: UserProfile["role"]): UserProfile => ({
   _id: `${role}-1`,
@@ -104,6 +105,26 @@ describe("Audit Log", () => {
   });
 });
 
+describe("Audit Log summaries", () => {
+  test("print each instant in them on the reader's wall clock, keeping the instant in a <time>", async () => {
+    session.signIn("token-123456789012345678901", user("admin"));
+    const closedAt = "2026-12-01T20:51:00.000Z";
+    const close = { ...entry(2, "election.close"), summary: `Closed voting now (${closedAt}): the election and 1 position (President)` };
+    const created = { ...entry(1), summary: "Created position President, voting 2026-12-01T07:00:00.000Z to 2026-12-01T20:00:00.000Z" };
+    mockFetch({
+      "GET /api/admin/audit": () => json({ items: [close, created], total: 2, page: 1, pageSize: 50, actions: ["election.close", "position.create"] }),
+      "GET /api/admin/audit/verify": () => json({ ok: true, entries: 2, headSeq: 2, head: "f".repeat(64), problems: [] }),
+    });
+    renderRoute(AuditLogPage, "/admin/audit", { validateSearch: auditSearch });
+    const [, closeRow, createdRow] = await screen.findAllByRole("row");
+    const local = (iso: string) => `${formatShortDateTime(iso)} ${zoneOffsetName(iso)}`;
+    expect(closeRow).toHaveTextContent(`Closed voting now (${local(closedAt)}): the election and 1 position (President)`);
+    expect(createdRow).toHaveTextContent(`voting ${local("2026-12-01T07:00:00.000Z")} to ${local("2026-12-01T20:00:00.000Z")}`);
+    for (const row of [closeRow, createdRow]) expect(row.textContent).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    expect(within(closeRow).getByText(local(closedAt))).toHaveAttribute("datetime", closedAt);
+  });
+});
+
 describe("results sheet", () => {
   test("shows the totals, each position's outcome ('Tie' or the elected name) and the server's digests", async () => {
     session.signIn("token-123456789012345678901", user("observer"));
@@ -165,15 +186,30 @@ describe("receipts", () => {
     expect(await screen.findByText("3 ballots counted · 1 matching")).toBeInTheDocument();
   });
 
-  test("before the close the server's reason is shown", async () => {
+  test("before the close the server's reason is shown, with when voting closes", async () => {
     session.signIn("token-123456789012345678901", user("voter"));
     mockFetch({
-      "GET /api/vote/positions": () => json([ended]),
+      "GET /api/vote/positions": () => json([{ ...ended, endTime: new Date(Date.now() + hour).toISOString() }]),
       "GET /api/vote/my-votes": () => json([]),
       "GET /api/vote/receipts": () => json({ message: "Receipts are published when voting for this position closes" }, 403),
     });
     renderWithQuery(<ReceiptsPage />);
-    expect(await screen.findByText(/Receipts are published when voting for this position closes/)).toBeInTheDocument();
+    expect(await screen.findByText(/Receipts are published when voting for this position closes \(voting closes/)).toBeInTheDocument();
+  });
+
+  test("after the close, during the grace: when voting closed, until when offline votes are accepted, then receipts", async () => {
+    session.signIn("token-123456789012345678901", user("voter"));
+    const closedAt = Date.now() - 2 * 60_000;
+    mockFetch({
+      "GET /api/vote/positions": () => json([{ ...ended, endTime: new Date(closedAt).toISOString() }]),
+      "GET /api/vote/my-votes": () => json([]),
+      "GET /api/election": () => json({ ...SPEC_ELECTION, voteGraceMinutes: 10 }),
+      "GET /api/vote/receipts": () => json({ message: "Receipts are published when voting for this position closes" }, 403),
+    });
+    renderWithQuery(<ReceiptsPage />);
+    const text = `Voting closed at ${formatTime(closedAt)}; votes cast offline before the close are accepted until ${formatTime(closedAt + 10 * 60_000)}; then receipts and the full count.`;
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.queryByText(/Receipts are published when voting/)).toBeNull();
   });
 
   test("the vote card shows a counted vote's receipt", () => {

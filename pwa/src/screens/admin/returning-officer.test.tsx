@@ -11,7 +11,7 @@ import { HomeVoteCard } from "../../components/vote/HomeVoteCard";
 import { openPosition } from "../../test/ballot";
 import { VotingStatusCard } from "../../components/vote/VotingStatusCard";
 import { json, mockFetch } from "../../test/fetch-mock";
-import { renderRoute } from "../../test/render";
+import { renderRoute, renderWithQuery } from "../../test/render";
 import { session } from "../../auth/session";
 import { ManagePositionsPage } from "./ManagePositionsPage";
 import { CreatePositionPage } from "./CreatePositionPage";
@@ -121,7 +121,7 @@ describe("provisional results", () => {
   });
 
   test("before the declaration every card says who leads and the figures are provisional; nobody is 'Elected'", () => {
-    const { unmount } = render(<ResultsOverview results={results(true)} />);
+    const { unmount } = renderWithQuery(<ResultsOverview results={results(true)} />);
     expect(screen.getByTestId("provisional-notice")).toHaveTextContent("Provisional results. These figures may still change: nobody is elected until the results are declared.");
     expect(screen.getAllByText("Leading: Cy Eke").length).toBeGreaterThan(0);
     expect(screen.getAllByText("Passing so far").length).toBeGreaterThan(0);
@@ -129,7 +129,7 @@ describe("provisional results", () => {
     expect(screen.queryByText(/^Passed$/)).not.toBeInTheDocument();
     unmount();
 
-    render(<ResultsOverview results={results(false)} />);
+    renderWithQuery(<ResultsOverview results={results(false)} />);
     expect(screen.queryByTestId("provisional-notice")).not.toBeInTheDocument();
     expect(screen.getAllByText("Elected: Cy Eke").length).toBeGreaterThan(0);
     expect(screen.getAllByText("Passed").length).toBeGreaterThan(0);
@@ -161,7 +161,7 @@ describe("figures that agree", () => {
       totalVotesCast: 1,
       results: [{ positionId: "p1", positionTitle: "President", totalVotes: 0, waiting: 1, breakdown: [{ candidateId: "c1", name: "Ada Obi", photo: null, votes: 0 }] }],
     };
-    render(<ResultsOverview results={results} />);
+    renderWithQuery(<ResultsOverview results={results} />);
     expect(screen.getByTestId("tile-Votes Cast")).toHaveTextContent("1");
     expect(screen.queryByText("No votes have been cast yet.")).not.toBeInTheDocument();
     expect(screen.getByText("No votes have been added to the results yet.")).toBeInTheDocument();

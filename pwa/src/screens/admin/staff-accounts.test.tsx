@@ -44,3 +44,17 @@ test("lists observers and officers; Disable asks first, then signs the account o
   expect(await screen.findByText(messages.enableAccountSuccess)).toBeInTheDocument();
   expect(calls).toEqual(["o1:disable", "f1:enable"]);
 });
+
+test("a field's 'is required' goes once the field is filled; the others stay until the next submit", async () => {
+  session.signIn("token-123456789012345678901", admin);
+  mockFetch({ "GET /api/admin/staff": () => json([]) });
+  renderRoute(CreateUserPage, "/admin/users");
+  const u = userEvent.setup();
+  await u.click(await screen.findByRole("button", { name: "Create User" }));
+  expect(await screen.findByText(messages.nameRequired)).toBeInTheDocument();
+  expect(screen.getByText(messages.matricRequired)).toBeInTheDocument();
+  await u.type(screen.getByLabelText("Name"), "Kemi Alade");
+  expect(screen.queryByText(messages.nameRequired)).not.toBeInTheDocument();
+  expect(screen.getByLabelText("Name")).not.toHaveAttribute("aria-invalid");
+  expect(screen.getByText(messages.matricRequired)).toBeInTheDocument();
+});

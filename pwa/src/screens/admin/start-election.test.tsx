@@ -8,6 +8,7 @@ import { renderRoute } from "../../test/render";
 import { session } from "../../auth/session";
 import { isoToLocalInput } from "../../lib/format";
 import { StartElectionPage } from "./StartElectionPage";
+import { accountabilityKeys } from "../../data/accountability";
 
 const admin: UserProfile = { _id: "a1", name: "Admin", role: "admin", matricNumber: "0000/5570000", email: null, hasPassword: true };
 afterEach(() => session.clear());
@@ -117,6 +118,22 @@ describe("Start a new election: positions to copy", () => {
     await waitFor(() => expect(posts).toHaveLength(1));
     expect(posts[0]).toMatchObject({ copyPositions: false });
     expect(posts[0]).not.toHaveProperty("positionIds");
+  });
+
+  test("the last election's turnout is dropped once the new one starts: the Admin Panel's chart never draws its ballots", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    mockFetch({
+      "GET /api/admin/elections/current": () => json(status),
+      "GET /api/admin/positions": () => json(last),
+      "POST /api/admin/elections": () => json({ message: messages.startElectionSuccess, election: { ...status.election, id: 2, state: "open" } }, 201),
+    });
+    const { client } = renderRoute(StartElectionPage, "/admin/elections/new");
+    client.setQueryData(accountabilityKeys.turnout, { hourly: [{ hour: status.election.startTime, ballots: 21 }], groups: [] });
+    const u = userEvent.setup();
+    await fillIdentity(u);
+    await u.click(within(await start(u)).getByRole("button", { name: "Start Election" }));
+    expect(await screen.findByText(messages.startElectionSuccess)).toBeInTheDocument();
+    expect(client.getQueryData(accountabilityKeys.turnout)).toBeUndefined();
   });
 
   test("loading, then empty: the positions list's states", async () => {

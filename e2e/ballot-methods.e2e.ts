@@ -31,11 +31,6 @@ const ids: Record<string, string> = {};
 
 const card = (page: Page, title: string) => page.getByRole("form", { name: title });
 
-async function newVoter(user: { name: string; matric: string; dob: string }) {
-  const created = await api.post("/admin/users", { name: user.name, matricNumber: user.matric, dateOfBirth: Number(user.dob) }, adminToken);
-  expect(created.status).toBe(201);
-}
-
 async function castByApi(matric: string, dob: string, body: Record<string, unknown>) {
   const token = await api.login(matric, { dateOfBirth: Number(dob) });
   const res = await api.call("/vote", { method: "POST", token, headers: { "Idempotency-Key": crypto.randomUUID() }, body: JSON.stringify(body) });
@@ -46,8 +41,8 @@ beforeAll(async () => {
   server = await startServer({ VOTE_GRACE_MINUTES: "0" });
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
-  await newVoter(PHONE_VOTER);
-  await newVoter(OFFLINE_VOTER);
+  await api.createVoter(adminToken, PHONE_VOTER);
+  await api.createVoter(adminToken, OFFLINE_VOTER);
   wifi = await startNetworkSwitch(server.baseURL);
   [admin, phone, offline] = await Promise.all([openBrowser(server.baseURL), openBrowser(server.baseURL, PHONE), openBrowser(wifi.url)]);
 });
@@ -164,7 +159,7 @@ describe("ballot methods", () => {
     const rankings = [["Ada Obi", "Grace Udo"], ["Ada Obi"], ["Ada Obi", "Linus Ike"], ["Grace Udo"], ["Margaret Oke", "Linus Ike"]];
     for (const [i, ranking] of rankings.entries()) {
       const v = { name: `Voter ${i}`, matric: `2022/55705${String(i).padStart(2, "0")}`, dob: "20040101" };
-      await newVoter(v);
+      await api.createVoter(adminToken, v);
       await castByApi(v.matric, v.dob, { positionId: ids.chair, ranking: ranking.map((n) => ids[n]) });
       await castByApi(v.matric, v.dob, { positionId: ids.amendment, choice: i === 0 ? "no" : "yes" });
     }

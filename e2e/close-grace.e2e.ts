@@ -30,7 +30,7 @@ beforeAll(async () => {
   server = await startServer({ VOTE_GRACE_MINUTES: "10" });
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
-  expect((await api.post("/admin/users", { name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }, adminToken)).status).toBe(201);
+  await api.createVoter(adminToken, VOTER);
   const { body: settings } = await api.call<Record<string, unknown>>("/election", { token: adminToken });
   const window = { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
   const put = await api.call("/admin/election", { method: "PUT", token: adminToken, body: JSON.stringify({ ...settings, title: "SUG Elections 2026", ...window, ballotBatch: 1 }) });

@@ -34,8 +34,7 @@ beforeAll(async () => {
   await api.createCandidate(adminToken, "Yusuf Garba", ids.chair, [60, 200, 60]);
   ids.treasurer = await api.createPosition(adminToken, "Treasurer");
   ids.emeka = await api.createCandidate(adminToken, "Emeka Obi", ids.treasurer, [60, 60, 200]);
-  const created = await api.post("/admin/users", { name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }, adminToken);
-  expect(created.status).toBe(201);
+  await api.createVoter(adminToken, VOTER);
   [admin, voter] = await Promise.all([openBrowser(server.baseURL), openBrowser(server.baseURL)]);
 });
 

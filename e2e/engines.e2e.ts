@@ -79,8 +79,7 @@ for (const engine of ENGINES) {
       // This flow reads each vote in the tallies as soon as it is applied.
       await api.setBallotBatch(adminToken, 1);
       for (const v of [VOTER, OTHER, ...BOOTH]) {
-        const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
-        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        await api.createVoter(adminToken, v);
       }
       const officer = { name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password };
       expect((await api.post("/admin/users", officer, adminToken)).status).toBe(201);

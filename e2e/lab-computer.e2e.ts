@@ -44,8 +44,7 @@ beforeAll(async () => {
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   // This flow reads each vote in the tallies as soon as it is applied.
   await api.setBallotBatch(adminToken, 1);
-  const created = await api.post("/admin/users", { name: LAB_VOTER.name, matricNumber: LAB_VOTER.matric, dateOfBirth: Number(LAB_VOTER.dob) }, adminToken);
-  expect(created.status).toBe(201);
+  await api.createVoter(adminToken, LAB_VOTER);
   ids.president = await api.createPosition(adminToken, "President");
   ids.secretary = await api.createPosition(adminToken, "Secretary");
   await api.createCandidate(adminToken, "Amaka Nwosu", ids.president, [79, 70, 229]);

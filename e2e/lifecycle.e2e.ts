@@ -56,8 +56,7 @@ beforeAll(async () => {
   await api.createCandidate(adminToken, "Amina Yusuf", welfareId, [200, 80, 80]);
   await api.createCandidate(adminToken, "Chidi Okafor", welfareId, [80, 80, 200]);
   for (const v of [APPLICANT, PROPOSER, SECONDER, OTHER]) {
-    const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
-    expect(created.status).toBe(201);
+    await api.createVoter(adminToken, v);
   }
   const officer = await api.post("/admin/users", { name: OFFICER.name, matricNumber: OFFICER.matric, role: "officer", password: OFFICER.password }, adminToken);
   expect(officer.status).toBe(201);

@@ -38,12 +38,7 @@ beforeAll(async () => {
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   // This flow reads each vote in the tallies as soon as it is applied.
   await api.setBallotBatch(adminToken, 1);
-  const created = await api.call("/admin/users", {
-    method: "POST",
-    token: adminToken,
-    body: JSON.stringify({ name: OFFLINE_VOTER.name, matricNumber: OFFLINE_VOTER.matric, dateOfBirth: Number(OFFLINE_VOTER.dob) }),
-  });
-  expect(created.status).toBe(201);
+  await api.createVoter(adminToken, OFFLINE_VOTER);
   ids.president = await api.createPosition(adminToken, "President");
   ids.secretary = await api.createPosition(adminToken, "Secretary");
   ids.amaka = await api.createCandidate(adminToken, "Amaka Nwosu", ids.president, [79, 70, 229]);

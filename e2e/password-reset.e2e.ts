@@ -21,8 +21,7 @@ beforeAll(async () => {
   server = await startServer({ SMTP_URL: smtp.url });
   const api = serverApi(server.baseURL);
   const admin = await api.login(ADMIN.matric, { password: ADMIN.password });
-  const created = await api.post("/admin/users", { name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }, admin);
-  expect(created.status).toBe(201);
+  await api.createVoter(admin, VOTER);
   const voter = await api.login(VOTER.matric, { dateOfBirth: Number(VOTER.dob) });
   const put = (path: string, json: unknown) => api.call(path, { method: "PUT", token: voter, body: JSON.stringify(json) });
   expect((await put("/auth/password", { currentPassword: VOTER.dob, newPassword: VOTER.password })).status).toBe(200);

@@ -90,7 +90,7 @@ beforeAll(async () => {
   await candidate(sports.body._id, "Ngozi Chukwuemeka-Obi", null, [200, 80, 200]);
   await candidate(sports.body._id, "Tunde Bakare", "Inter-faculty games every semester.", [80, 200, 200]);
   for (const v of [VOTER, APPLICANT]) {
-    expect((await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken)).status).toBe(201);
+    await api.createVoter(adminToken, v);
   }
   // An application waiting for screening (no supporters: straight to the committee).
   const form = new FormData();

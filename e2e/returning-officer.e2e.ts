@@ -45,8 +45,7 @@ beforeAll(async () => {
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   for (const v of VOTERS) {
-    const created = await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken);
-    expect(created.status).toBe(201);
+    await api.createVoter(adminToken, v);
   }
   // Each ballot reaches the tallies at once here; the waiting ballots are item 4's.
   await api.setBallotBatch(adminToken, 1);

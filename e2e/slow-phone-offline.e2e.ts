@@ -35,12 +35,7 @@ beforeAll(async () => {
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   await api.setBallotBatch(adminToken, 1);
-  const created = await api.call("/admin/users", {
-    method: "POST",
-    token: adminToken,
-    body: JSON.stringify({ name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }),
-  });
-  expect(created.status).toBe(201);
+  await api.createVoter(adminToken, VOTER);
   ids.president = await api.createPosition(adminToken, "President");
   ids.amaka = await api.createCandidate(adminToken, "Amaka Nwosu", ids.president, [79, 70, 229]);
   ids.tunde = await api.createCandidate(adminToken, "Tunde Bakare", ids.president, [217, 119, 6]);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   api = serverApi(server.baseURL);
   adminToken = await api.login(ADMIN.matric, { password: ADMIN.password });
   for (const v of VOTERS) {
-    expect((await api.post("/admin/users", { name: v.name, matricNumber: v.matric, dateOfBirth: Number(v.dob) }, adminToken)).status).toBe(201);
+    await api.createVoter(adminToken, v);
   }
   const observer = await api.post("/admin/users", { name: AGENT.name, matricNumber: AGENT.matric, role: "observer", password: AGENT.password }, adminToken);
   expect(observer.status).toBe(201);

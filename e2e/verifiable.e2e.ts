@@ -102,8 +102,7 @@ for (const engine of ENGINES) {
       server = await startServer();
       api = serverApi(server.baseURL);
       admin = await api.login(ADMIN.matric, { password: ADMIN.password });
-      const created = await api.post("/admin/users", { name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }, admin);
-      expect(created.status).toBe(201);
+      await api.createVoter(admin, VOTER);
       Object.assign(ids, await setUpElection(api, admin, credential));
       wifi = await startNetworkSwitch(server.baseURL);
       page = await openEngine(engine, wifi.url);
@@ -222,8 +221,7 @@ describe("verifiable positions, the voter (chromium)", () => {
     server = await startServer();
     api = serverApi(server.baseURL);
     const admin = await api.login(ADMIN.matric, { password: ADMIN.password });
-    const created = await api.post("/admin/users", { name: VOTER.name, matricNumber: VOTER.matric, dateOfBirth: Number(VOTER.dob) }, admin);
-    expect(created.status).toBe(201);
+    await api.createVoter(admin, VOTER);
     ids = await setUpElection(api, admin, credential);
     wifi = await startNetworkSwitch(server.baseURL);
     voter = await openBrowser(wifi.url, PHONE);

@@ -30,6 +30,12 @@ export function serverApi(base: string) {
     return body.token;
   }
 
+  /** A voter on the roll who signs in with a date of birth (`dob` as the sign-in form takes it, YYYYMMDD). */
+  async function createVoter(token: string, voter: { name: string; matric: string; dob: string }): Promise<void> {
+    const { status, body } = await post("/admin/users", { name: voter.name, matricNumber: voter.matric, dateOfBirth: Number(voter.dob) }, token);
+    expect(status, JSON.stringify(body)).toBe(201);
+  }
+
   /** A position open from an hour ago to three hours from now. */
   async function createPosition(token: string, title: string): Promise<string> {
     const window = { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
@@ -58,7 +64,7 @@ export function serverApi(base: string) {
     expect(status).toBe(200);
   }
 
-  return { call, post, login, createPosition, createCandidate, setBallotBatch };
+  return { call, post, login, createVoter, createPosition, createCandidate, setBallotBatch };
 }
 
 export async function waitForController(page: Page) {

@@ -578,6 +578,8 @@ export const mailMessages = sqliteTable(
     index("mail_messages_due_idx").on(t.state, t.nextAt),
     index("mail_messages_send_idx").on(t.sendId, t.state),
     index("mail_messages_user_idx").on(t.userId, t.kind, t.createdAt),
+    // Notify Voters lists the newest messages written to the outbox on every poll.
+    index("mail_messages_outbox_idx").on(t.sentAt).where(sql`${t.outboxFile} IS NOT NULL`),
     check("mail_messages_state_check", sql`state IN ('queued', 'sending', 'sent', 'failed')`),
   ],
 );

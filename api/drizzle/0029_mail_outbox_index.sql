@@ -1,0 +1,1 @@
+CREATE INDEX `mail_messages_outbox_idx` ON `mail_messages` (`sent_at`) WHERE "mail_messages"."outbox_file" IS NOT NULL;

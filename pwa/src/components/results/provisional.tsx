@@ -24,9 +24,9 @@ export function outcomeWord(kind: "elected" | "not-elected" | "passed" | "not-pa
   return { elected: "Leading", "not-elected": "No ahead", passed: "Passing so far", "not-passed": "Not passing so far" }[kind];
 }
 
-/** Said once where figures are shown, until the declaration. */
-export function ProvisionalNotice({ results }: { results: Pick<Results, "provisional"> }) {
-  if (!isProvisional(results)) return null;
+/** Said once where figures are shown, until the declaration; with no vote cast there are none to qualify. */
+export function ProvisionalNotice({ results }: { results: Pick<Results, "provisional" | "totalVotesCast"> }) {
+  if (!isProvisional(results) || results.totalVotesCast === 0) return null;
   return (
     <p role="note" data-testid="provisional-notice" className="rounded-xl bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200">
       <strong className="font-semibold">Provisional results.</strong> These figures may still change: nobody is elected until the results are declared.

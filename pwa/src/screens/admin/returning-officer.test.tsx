@@ -135,6 +135,13 @@ describe("provisional results", () => {
     expect(screen.getAllByText("Passed").length).toBeGreaterThan(0);
   });
 
+  test("with no vote cast there are no figures to call provisional: only 'No votes have been cast yet.'", () => {
+    const none: Results = { ...results(true), totalVotesCast: 0, results: results(true).results.map((r) => ({ ...r, totalVotes: 0, breakdown: r.breakdown.map((b) => ({ ...b, votes: 0 })), ...(r.referendum ? { referendum: { yes: 0, no: 0, abstentions: 0, passed: false } } : {}) })) };
+    renderWithQuery(<ResultsOverview results={none} />);
+    expect(screen.getByText("No votes have been cast yet.")).toBeInTheDocument();
+    expect(screen.queryByTestId("provisional-notice")).not.toBeInTheDocument();
+  });
+
   test("the printed sheet is headed 'Provisional results' until the declaration, then 'Official results' with lines to sign", () => {
     const { unmount } = render(<PrintedSheet sheet={sheet(true)} actions={null} />);
     expect(screen.getByText("Provisional results")).toBeInTheDocument();

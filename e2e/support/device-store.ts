@@ -22,7 +22,7 @@ export interface DeviceStore {
 
 /**
  * Reads the device store in the page: every row by store, and the session's storage keys; null
- * when the store has not answered within `timeoutMs` (WebKit's storage process can stall).
+ * when the store has not answered within `timeoutMs` (a transaction holding it never ended).
  * Self-contained, so either browser driver can send its source to the page.
  */
 export async function readDeviceStore(timeoutMs?: number): Promise<DeviceStore | null> {

@@ -163,4 +163,28 @@ describe("the device database (Dexie)", () => {
     expect(db.isOpen()).toBe(true);
     db.close();
   });
+
+  it("going into the back/forward cache aborts what the page has not finished, so the next page's reads are not held; a real unload keeps its writes", async () => {
+    const db = evotingDb("evoting", privateIndexedDb());
+    const page = new EventTarget();
+    const stop = closeWhileHidden(db, page as unknown as Window);
+    const hidden = (persisted: boolean) => Object.assign(new Event("pagehide"), { persisted });
+    const item = (key: string) => ({ key, userId: "u1", positionId: key, candidateId: "c1", candidateName: "Ada", status: "queued" as const, attempts: 0, createdAt: 1, updatedAt: 1 });
+    const leaveDuring = (persisted: boolean) =>
+      db.transaction("rw", db.outbox, async () => {
+        await db.outbox.add(item(`first-${persisted}`));
+        page.dispatchEvent(hidden(persisted));
+        await db.outbox.add(item(`second-${persisted}`));
+      });
+
+    // The aborted transaction fails, and its first write is rolled back.
+    await expect(leaveDuring(true)).rejects.toBeInstanceOf(Error);
+    page.dispatchEvent(new Event("pageshow"));
+    expect(await db.outbox.count()).toBe(0);
+
+    await leaveDuring(false);
+    expect((await db.outbox.toArray()).map((row) => row.key)).toEqual(["first-false", "second-false"]);
+    stop();
+    db.close();
+  });
 });

@@ -86,6 +86,10 @@ describe("results", () => {
     const { unmount } = renderWithQuery(<PositionBreakdown result={verified} />);
     expect(within(screen.getByRole("region", { name: "Position A" })).getByText("Verified with Belenios")).toBeInTheDocument();
     unmount();
+    const overview = renderWithQuery(<ResultsOverview results={results({ totalVotesCast: 3, results: [verified] })} />);
+    // The leader's card on the Overview carries it too.
+    expect(screen.getByText("Verified with Belenios")).toBeInTheDocument();
+    overview.unmount();
     const sheet = render(<PositionTable result={verified} />);
     const section = screen.getByRole("region", { name: "Position A" });
     expect(within(section).getByText(/Verified with Belenios/)).toBeInTheDocument();

@@ -151,6 +151,13 @@ describe("verifiable positions", () => {
     expect((await addTrustee({ name: "Late", publicKey: generateTrusteeKey().publicKey })).status).toBe(409);
     expect((await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } })).status).toBe(409);
     expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { allowAbstain: false } })).status).toBe(409);
+    // Edit Position sends every field: the window moves when the ballot's fields keep their values.
+    const { endTime } = ((await (await t.request("/admin/positions", { token: admin })).json()) as { endTime: string }[])[0];
+    const edit = { title: "President", allowAbstain: true, method: "single", eligibleGroups: [], endTime: new Date(Date.parse(endTime) + HOUR).toISOString() };
+    const moved = await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: edit });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { ...edit, method: "multi", seats: 2 } })).status).toBe(409);
+    expect((await t.request(`/admin/positions/${position._id}`, { method: "PATCH", token: admin, json: { ...edit, endTime } })).status).toBe(200);
     const lateCandidate = new FormData();
     lateCandidate.set("name", "Dee");
     lateCandidate.set("positionId", position._id);

@@ -139,7 +139,7 @@ function PositionBox({ position, initialTracker }: { position: VerifiablePositio
             </div>
             <details className="text-sm">
               <summary className="cursor-pointer font-medium text-slate-800">All {board.data.trackers.length} trackers</summary>
-              <ul className="mt-2 max-h-72 space-y-1 overflow-y-auto font-mono text-xs text-slate-800">
+              <ul tabIndex={0} aria-label={`Trackers in ${position.title}`} className="focus-ring mt-2 max-h-72 space-y-1 overflow-y-auto font-mono text-xs text-slate-800">
                 {board.data.trackers.map((t) => (
                   <li key={t} className="break-all">
                     {t}
@@ -156,7 +156,8 @@ function PositionBox({ position, initialTracker }: { position: VerifiablePositio
           <p className="text-slate-700">
             Check it with Belenios's own tool (Debian: <code className="font-mono">apt-get install belenios-tool</code>):
           </p>
-          <pre className="overflow-x-auto rounded-lg bg-slate-900 px-3 py-2.5 font-mono text-xs text-slate-100" data-testid="verify-commands">
+          {/* Wrapped, not scrolled sideways: a scrolling block would need keyboard access of its own (axe). */}
+          <pre className="whitespace-pre-wrap break-all rounded-lg bg-slate-900 px-3 py-2.5 font-mono text-xs text-slate-100" data-testid="verify-commands">
             {commands}
           </pre>
           <p className="text-slate-600">

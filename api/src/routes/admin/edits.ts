@@ -51,8 +51,10 @@ export function editRoutes(deps: Deps) {
       const liveCount = resolveLiveCount(method.method, current.liveCount, input.liveCount);
       if (typeof liveCount === "string") fail(400, liveCount);
       // A verifiable position's ballot freezes at its lock; ranked ones cannot be verifiable yet.
+      // Edit Position sends every field: one that keeps its value changes nothing and passes.
       const verifiable = await getVerifiable(database, id);
-      if (verifiable && verifiable.state !== "setup" && (methodChange_(current, method) || input.allowAbstain !== undefined || input.verifiable === false)) {
+      const abstainChange = input.allowAbstain !== undefined && input.allowAbstain !== current.allowAbstain;
+      if (verifiable && verifiable.state !== "setup" && (methodChange_(current, method) || abstainChange || input.verifiable === false)) {
         fail(409, verifiableMessages.locked);
       }
       if ((input.verifiable ?? verifiable !== null) && method.method === "ranked") fail(400, verifiableMessages.ranked);

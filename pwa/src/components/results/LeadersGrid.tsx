@@ -4,6 +4,7 @@ import { Card, CardHeader } from "../ui/Card";
 import { isMethodResult } from "./method-outcome";
 import { MethodOutcomeCard } from "./MethodOutcomeCard";
 import { outcomeWord, useProvisional } from "./provisional";
+import { VerifiedMark } from "./VerifiedMark";
 
 const votesText = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
 
@@ -44,6 +45,7 @@ function LeaderCard({ result }: { result: PositionResult }) {
       )}
       <div className="min-w-0 flex-1">
         <p className="truncate text-xs font-semibold uppercase tracking-wide text-indigo-700">{result.positionTitle}</p>
+        {result.belenios && <VerifiedMark result={result} />}
         {outcome.kind === "tie" ? (
           <>
             <p className="font-semibold text-slate-900">Tie</p>

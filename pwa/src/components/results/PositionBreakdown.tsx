@@ -12,6 +12,7 @@ import { Card, CardHeader } from "../ui/Card";
 import { MethodBreakdown } from "./MethodBreakdown";
 import { isMethodResult } from "./method-outcome";
 import { outcomeWord, useProvisional } from "./provisional";
+import { VerifiedMark } from "./VerifiedMark";
 
 interface Bar {
   key: string;
@@ -46,10 +47,11 @@ export function PositionBreakdown({ result, registeredVoters }: { result: Positi
     ? null
     : outcome.kind === "tie" ? "Tie" : outcome.kind === "elected" || outcome.kind === "not-elected" ? outcomeWord(outcome.kind, provisional) : null;
   return (
-    <Card>
+    <Card role="region" aria-label={result.positionTitle}>
       <CardHeader
         as="h3"
         title={result.positionTitle}
+        action={<VerifiedMark result={result} />}
         description={`${result.totalVotes} ${result.totalVotes === 1 ? "vote" : "votes"}${result.waiting ? ` counted · ${result.waiting} waiting to be added` : ""}${verdict ? ` · ${verdict}` : ""}${
           registeredVoters === undefined ? "" : ` · turnout ${formatPercent(positionTurnout(result, registeredVoters))} of ${result.eligibleVoters ?? registeredVoters} eligible`
         }`}

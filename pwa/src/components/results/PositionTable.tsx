@@ -3,6 +3,7 @@ import { CountRounds } from "./CountRounds";
 import { RecountNote } from "./RecountNote";
 import { isMethodResult, ruleText } from "./method-outcome";
 import { methodSummary, thresholdText } from "../../lib/ballot-method";
+import { VerifiedLine } from "./VerifiedMark";
 
 /** The CSV's outcome column in the sheet's words. */
 const outcomeWords: Record<string, string> = {
@@ -25,9 +26,12 @@ export function PositionTable({ result, download = false, provisional = false }:
   const rows = resultsCsvRows(result, provisional);
   const label = outcomeLabel(result, provisional);
   const method = isMethodResult(result);
+  const headingId = `position-${result.positionId}`;
   return (
-    <section className="break-inside-avoid">
-      <h2 className="text-lg font-semibold text-slate-900">{result.positionTitle}</h2>
+    <section className="break-inside-avoid" aria-labelledby={headingId}>
+      <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+        {result.positionTitle}
+      </h2>
       {method && (
         <p className="text-sm text-slate-700">
           {methodSummary(result)}
@@ -39,6 +43,7 @@ export function PositionTable({ result, download = false, provisional = false }:
         {/* Method labels already say what they are ('Elected: ...', 'Passed'); the baseline's (docs/product.md) name the winner. */}
         {method || label === "Tie" || label === "No votes" || label === "Not elected" || label === "No ahead" ? label : `${provisional ? "Leading" : "Elected"}: ${label}`}
       </p>
+      <VerifiedLine result={result} />
       <table className="w-full border-collapse text-left text-sm">
         <thead>
           <tr className="border-b-2 border-slate-800">

@@ -6,6 +6,7 @@ import { ResultsOverview } from "./ResultsOverview";
 import { SummaryTiles } from "./SummaryTiles";
 import { TopCandidatesList } from "./TopCandidatesList";
 import { PositionBreakdown } from "./PositionBreakdown";
+import { PositionTable } from "./PositionTable";
 
 const position = (id: string, votes: number[]): PositionResult => ({
   positionId: id,
@@ -77,5 +78,35 @@ describe("results", () => {
       "Cand A2 share of votes",
     ]);
     expect(meters.map((m) => m.getAttribute("aria-valuetext"))).toEqual(["66.7%", "33.3%", "0.0%"]);
+  });
+
+  test("a verifiable position says 'Verified with Belenios' once decrypted, with the final fingerprint on the sheet; before, that its ballots are encrypted", () => {
+    const fingerprint = "q2ZKWm3gq1DPV9k7d3m5cJcQk1o3x9N1U5Z0hLr1Y0E";
+    const verified: PositionResult = { ...position("A", [2, 1]), belenios: { state: "decrypted", verified: true, fingerprint } };
+    const { unmount } = renderWithQuery(<PositionBreakdown result={verified} />);
+    expect(within(screen.getByRole("region", { name: "Position A" })).getByText("Verified with Belenios")).toBeInTheDocument();
+    unmount();
+    const overview = renderWithQuery(<ResultsOverview results={results({ totalVotesCast: 3, results: [verified] })} />);
+    // The leader's card on the Overview carries it too.
+    expect(screen.getByText("Verified with Belenios")).toBeInTheDocument();
+    overview.unmount();
+    const sheet = render(<PositionTable result={verified} />);
+    const section = screen.getByRole("region", { name: "Position A" });
+    expect(within(section).getByText(/Verified with Belenios/)).toBeInTheDocument();
+    expect(within(section).getByText(fingerprint)).toBeInTheDocument();
+    sheet.unmount();
+
+    const encrypted: PositionResult = { ...position("B", [0, 0]), totalVotes: 3, belenios: { state: "tallying", verified: false, fingerprint: "x" } };
+    const { unmount: gone } = renderWithQuery(<PositionBreakdown result={encrypted} />);
+    expect(screen.getByText("Encrypted: counted when the trustees decrypt")).toBeInTheDocument();
+    expect(screen.queryByText(/Verified with Belenios/)).not.toBeInTheDocument();
+    gone();
+    const encryptedSheet = render(<PositionTable result={encrypted} />);
+    expect(screen.getByText("Encrypted ballots: the counts come when every trustee has decrypted.")).toBeInTheDocument();
+    expect(screen.queryByText(/Verified with Belenios/)).not.toBeInTheDocument();
+    encryptedSheet.unmount();
+
+    render(<PositionTable result={position("C", [1])} />);
+    expect(screen.queryByText(/Belenios|Encrypted/)).not.toBeInTheDocument();
   });
 });

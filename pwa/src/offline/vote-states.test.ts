@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { queueVote } from "./outbox";
 import { memoryIndexedDb } from "./test-support";
+import type * as StoreModule from "./store";
 import { sameVoteStates, toLocalVoteStates, watchVoteStates } from "./vote-states";
 
 /** Every value offered to a store (told to subscribers or not), so a test sees a read arrive. */
 const offered = vi.hoisted(() => ({ count: 0 }));
 vi.mock("./store", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("./store")>();
+  const actual = await importOriginal<typeof StoreModule>();
   const createStore: typeof actual.createStore = (initial, same) => {
     const store = actual.createStore(initial, same);
     return {

@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // The browser suite has its own config (e2e/vitest.config.ts).
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine, one file at a
+    // time, while a test waiting on its server, a child process or a timer leaves a core idle.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -13,6 +16,7 @@ export default defineConfig({
           // Scratch copies made by benchmarks are not the project's tests.
           exclude: ["**/node_modules/**", "**/.tmp/**"],
           testTimeout: 30_000,
+          globalSetup: ["./api/src/test/migrated-database.ts"],
         },
       },
       {

@@ -167,10 +167,12 @@ for (const engine of ENGINES) {
       await expect.poll(tallies, { timeout: 10_000 }).toEqual({ [ids.President]: 1, [ids.Secretary]: 1 });
       await page.waitForGone({ testId: "queued-at-risk" });
       expect(await leaving()).toBe(false);
-      // Replays (a reload, a focus) change nothing.
+      // Replays (a reload, a focus) change nothing: the delivered vote left the outbox, so the
+      // device holds nothing to send again.
       await page.reload();
       await page.waitFor(card("Secretary", { role: "button", name: "Vote Cast" }));
-      await new Promise((r) => setTimeout(r, 1_000));
+      const outbox = await page.until("the device store", async () => (await page.evaluate(readDeviceStore, 5_000))?.rows.outbox);
+      expect(outbox).toEqual([]);
       expect(await tallies()).toEqual({ [ids.President]: 1, [ids.Secretary]: 1 });
     });
 

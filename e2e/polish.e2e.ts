@@ -155,9 +155,12 @@ async function atWidth(page: Page, size: (typeof SIZES)[number][1]) {
 describe("polish at 390 and 1280 px", () => {
   test("login: the title stays on one line, the form does not move when the date of birth field appears, one status text while checking", async () => {
     const page = (await openBrowser(server.baseURL, PHONE)).page;
-    // A slow check-user, so the checking state can be seen (the context's route also catches the service worker's fetch).
+    // check-user is held until the checking state has been looked at (the context's route also
+    // catches the service worker's fetch); `answer` lets the held ones through.
+    let answer = () => {};
+    let answered = Promise.resolve();
     await page.context().route("**/api/auth/check-user**", async (route) => {
-      await new Promise((r) => setTimeout(r, 4_000));
+      await answered;
       await route.continue();
     });
     for (const [name, size] of SIZES) {
@@ -173,11 +176,13 @@ describe("polish at 390 and 1280 px", () => {
         const lines = await title.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
         expect(lines, "'CSC E-Voting' wraps").toBe(1);
       }
+      answered = new Promise<void>((resolve) => (answer = resolve));
       await matric.fill(VOTER.matric);
       const checking = page.getByText(/Checking (user|authentication method)\.\.\./);
       await checking.first().waitFor();
       await expect(checking.count(), "more than one status text while checking").resolves.toBe(1);
       await audit(page, `polish-login-checking-${name}`);
+      answer();
       await page.getByLabel("Date of Birth").waitFor();
       await page.waitForTimeout(200);
       const after = await box(heading);

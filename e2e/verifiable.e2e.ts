@@ -18,7 +18,7 @@ import { ADMIN } from "./support/accounts";
 import { ENGINES, openEngine, type EnginePage, type Query } from "./engines";
 import { openBrowser, PHONE, signIn, type Browser } from "./support/browser";
 import { setDeviceOffline, waitForController } from "./support/server-api";
-import { deviceRows } from "./support/device-store";
+import { deviceRows, readDeviceStore } from "./support/device-store";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { startNetworkSwitch, type NetworkSwitch } from "./support/network-switch";
 import { serverApi } from "./support/server-api";
@@ -185,7 +185,9 @@ for (const engine of ENGINES) {
       for (const title of ["President", "Secretary"]) {
         await page.waitFor({ testId: "status-tracker", text: trackers[title] });
       }
-      await new Promise((r) => setTimeout(r, 1_000));
+      // The delivered ballots left the outbox: the device holds nothing to send again.
+      const outbox = await page.until("the device store", async () => (await page.evaluate(readDeviceStore, 5_000))?.rows.outbox);
+      expect(outbox).toEqual([]);
       expect((await board(ids.Secretary)).trackers).toEqual([trackers.Secretary]);
       expect((await board(ids.President)).trackers).toEqual([trackers.President]);
     });
@@ -276,7 +278,8 @@ describe("verifiable positions, the voter (chromium)", () => {
     await page.reload();
     await secretary.getByRole("button", { name: "Vote Cast" }).waitFor({ timeout: 30_000 });
     for (const title of ["President", "Secretary"]) await page.getByTestId("status-tracker").getByText(trackers[title]).waitFor();
-    await page.waitForTimeout(1_000);
+    // The delivered ballots left the outbox: the device holds nothing to send again.
+    expect((await deviceRows(page)).outbox).toEqual([]);
     expect((await board(ids.Secretary)).trackers).toEqual([trackers.Secretary]);
     expect((await board(ids.President)).trackers).toEqual([trackers.President]);
   });

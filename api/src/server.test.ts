@@ -17,13 +17,12 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "evoting-server-"));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ["--import", "tsx", join(root, "api/src/server.ts")], {
     cwd: root,
     env: {
       ...process.env,
-      PORT: String(port),
+      // Any free port: the server names it in its "listening on" line.
+      PORT: "0",
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${join(dir, "db", "evoting.db")}`,
       ADMIN_MATRIC: "0000/5570001",
@@ -33,19 +32,18 @@ beforeAll(async () => {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  server.stdout?.on("data", (d) => (output += d));
-  server.stderr?.on("data", (d) => (output += d));
+  base = await new Promise<string>((resolve, reject) => {
+    const heard = (d: Buffer) => {
+      output += d;
+      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (listening) resolve(listening[1]);
+    };
+    server.stdout?.on("data", heard);
+    server.stderr?.on("data", heard);
+    server.once("exit", (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+  expect((await fetch(`${base}/api/health`)).ok).toBe(true);
   // Generous: under a loaded machine tsx start-up plus migrations can take several seconds.
-  for (let i = 0; i < 400; i++) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (server.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not start:\n${output}`);
 }, 60_000);
 
 afterAll(() => {

@@ -6,7 +6,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
@@ -20,32 +19,26 @@ declare module "vitest" {
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 
-function freePort(): Promise<number> {
+/**
+ * The address the server names in its "listening on" line, once it listens (it was given port 0:
+ * any free one); fails as soon as it exits or after a minute.
+ */
+function listeningAddress(child: ChildProcess, log: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
+    const timer = setTimeout(() => reject(new Error(`Server did not start listening within 60 s:\n${log()}`)), 60_000);
+    const heard = () => {
+      const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(log());
+      if (!listening) return;
+      clearTimeout(timer);
+      resolve(listening[1]);
+    };
+    child.stdout?.on("data", heard);
+    child.stderr?.on("data", heard);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Server exited early (${code}):\n${log()}`));
     });
   });
-}
-
-async function waitForHealth(url: string, child: ChildProcess, log: () => string) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Server exited early (${child.exitCode}):\n${log()}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`Server did not become healthy:\n${log()}`);
 }
 
 export interface RunningServer {
@@ -61,15 +54,13 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const tmpRoot = join(repo, "e2e", ".tmp");
   mkdirSync(tmpRoot, { recursive: true });
   const dir = mkdtempSync(join(tmpRoot, "run-"));
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
 
   let output = "";
   const child = spawn(process.execPath, ["--import", "tsx", "api/src/server.ts"], {
     cwd: repo,
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: "0",
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${join(dir, "e2e.db")}`,
       ADMIN_MATRIC: ADMIN.matric,
@@ -83,8 +74,11 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
 
+  let baseURL: string;
   try {
-    await waitForHealth(baseURL, child, () => output);
+    baseURL = await listeningAddress(child, () => output);
+    const health = await fetch(`${baseURL}/api/health`);
+    if (!health.ok) throw new Error(`Server answered ${health.status} to /api/health:\n${output}`);
   } catch (error) {
     child.kill("SIGTERM");
     throw error;

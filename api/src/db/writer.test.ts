@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "./client.ts";
 import { DirectConnection } from "./direct.ts";
 import { threadExecutor } from "./writer.ts";
@@ -224,11 +224,14 @@ describe("group commit of queued transactions", () => {
       const inner = clientExecutor(database.client);
       let active = 0;
       let most = 0;
+      // Every transaction is held until the test lets the first one commit.
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
       const slow: WriteExecutor = {
         groupsQueued,
         async transaction(statements) {
           most = Math.max(most, ++active);
-          await new Promise((r) => setTimeout(r, 30));
+          await committing;
           try {
             return await inner.transaction(statements);
           } finally {
@@ -236,11 +239,24 @@ describe("group commit of queued transactions", () => {
           }
         },
       };
-      const writer = new BatchWriter(slow);
-      const first = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('a')", args: [] }]);
-      await new Promise((r) => setTimeout(r, 10));
-      const second = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('b')", args: [] }]);
-      await Promise.all([first, second]);
+      // The writer's batching delay on a clock the test moves: each wait is a step, not a sleep.
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+      try {
+        const writer = new BatchWriter(slow, { maxDelayMs: 2 });
+        const first = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('a')", args: [] }]);
+        await vi.advanceTimersByTimeAsync(2);
+        expect(active).toBe(1);
+        const second = writer.submit([{ sql: "INSERT INTO t (id) VALUES ('b')", args: [] }]);
+        // Long past the delay with the first still committing: only a thread that groups what
+        // queued has the second batch by now.
+        await vi.advanceTimersByTimeAsync(1_000);
+        expect(active).toBe(groupsQueued ? 2 : 1);
+        commit();
+        await vi.runAllTimersAsync();
+        await Promise.all([first, second]);
+      } finally {
+        vi.useRealTimers();
+      }
       expect(most).toBe(groupsQueued ? 2 : 1);
       expect((await database.get("SELECT count(*) AS n FROM t"))?.n).toBe(2);
       database.close();

@@ -8,7 +8,7 @@ import { buildDeps, closeDeps } from "../context.ts";
 import { openDatabase } from "../db/client.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { ManualScheduler } from "../test/manual-scheduler.ts";
-import { readSse, sleep } from "./sse-reader.ts";
+import { readSse } from "./sse-reader.ts";
 
 const apps: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -149,7 +149,8 @@ describe("results stream", () => {
     const big = new TextEncoder().encode(`event: filler\ndata: ${"x".repeat(2048)}\n\n`);
     for (let i = 0; i < 10; i++) {
       t.deps.hub.broadcast("ballot-updates", big);
-      await sleep(10); // the live reader keeps up; the stuck one only piles up
+      // The live reader takes each frame before the next; the stuck one only piles up.
+      await reader.waitFor(() => reader.of("filler").length === i + 1, 1_000, `frame ${i + 1} at the reader`);
     }
     expect(t.deps.hub.subscriberCount()).toBe(1);
     expect(t.deps.hub.stats().dropped).toBe(1);
@@ -212,7 +213,10 @@ describe("several processes on one database", () => {
     const s = readSse(await request(`/realtime?channel=ballot-updates&token=${await streamToken({ request }, admin)}`));
     await s.waitFor(() => s.of("snapshot").length === 1);
     expect(ballots(JSON.parse(s.of("snapshot")[0].data))).toBe(0);
-    await sleep(1_200); // B's first poll learns the current version
+    // B's first poll learns the current version and, with a watcher, broadcasts it: from then on
+    // only a new vote moves it.
+    await s.waitFor(() => s.of("new-vote").length === 1, 3_000, "B's first poll");
+    expect(ballots(JSON.parse(s.of("new-vote")[0].data))).toBe(0);
 
     const castAt = Date.now();
     expect((await vote(0)).status).toBe(201);

@@ -73,5 +73,3 @@ export function readSse(res: Response) {
     },
   };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

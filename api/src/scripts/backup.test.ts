@@ -34,10 +34,12 @@ describe("backup", () => {
 
     let stop = false;
     let acked = 0;
+    let sixAcked!: () => void;
+    const underWay = new Promise<void>((resolve) => (sixAcked = resolve));
     const vote = async (token: string, positionId: string, candidateId: string) => {
       const res = await t.request("/vote", { method: "POST", token, json: { positionId, candidateId } });
       expect(res.status).toBe(201);
-      acked++;
+      if (++acked === 6) sixAcked();
     };
     // Votes stream in on both positions for the whole backup.
     const load = (async () => {
@@ -46,7 +48,8 @@ describe("backup", () => {
         await Promise.all([vote(v.token, a.position._id, a.candidates[i % 2]._id), vote(v.token, b.position._id, b.candidates[(i + 1) % 2]._id)]);
       }
     })();
-    while (acked < 6) await new Promise((r) => setTimeout(r, 1));
+    await Promise.race([underWay, load]);
+    expect(acked).toBeGreaterThanOrEqual(6);
 
     const out = join(dir, "nested", "copy.db");
     const result = await backupDatabase(t.database.url, out);

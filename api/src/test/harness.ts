@@ -5,13 +5,13 @@
  * on a free port, so the API suite runs against what serves in production; `listen: false`
  * answers in process with `app.request()` (a test of in-process stream backpressure, say).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
-import { afterEach } from "vitest";
+import { afterEach, inject } from "vitest";
 import { createApp } from "../app.ts";
 import { ensureAdmin } from "../bootstrap.ts";
 import { FakeClock } from "../clock.ts";
@@ -51,6 +51,9 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), "evoting-test-"));
   const url = options.memory ? ":memory:" : `file:${join(dir, "test.db")}`;
+  // Migrated once per run (test/migrated-database.ts): a copy is the same fresh database.
+  const migrated = inject("migratedDatabase");
+  if (!options.memory && migrated) copyFileSync(migrated, join(dir, "test.db"));
   const database = await openDatabase({ url, synchronous: "NORMAL" });
   const clock = new FakeClock(Date.parse(options.now ?? "2026-03-02T09:00:00Z"));
   // Each ballot is applied before its vote is answered (services/votes/mixer.ts), so a test reads

@@ -142,7 +142,8 @@ describe("installOffline", () => {
     await vi.waitFor(async () => expect((await db.outcomes.get(result.item.key))?.seenAt).not.toBeNull(), { timeout: 5_000 });
     stop();
     runtime.subscribeOutcomes((o) => heard.push(o.status));
-    await new Promise((r) => setTimeout(r, 50));
+    // A sign-in replays what is unseen as the first listener's does, and answers when it is done.
+    await runtime.signedIn("u1");
     expect(heard).toEqual(["delivered"]);
   });
 

@@ -1,7 +1,25 @@
 import { describe, expect, it, vi } from "vitest";
 import { queueVote } from "./outbox";
 import { memoryIndexedDb } from "./test-support";
+import type * as StoreModule from "./store";
 import { sameVoteStates, toLocalVoteStates, watchVoteStates } from "./vote-states";
+
+/** Every value offered to a store (told to subscribers or not), so a test sees a read arrive. */
+const offered = vi.hoisted(() => ({ count: 0 }));
+vi.mock("./store", async (importOriginal) => {
+  const actual = await importOriginal<typeof StoreModule>();
+  const createStore: typeof actual.createStore = (initial, same) => {
+    const store = actual.createStore(initial, same);
+    return {
+      ...store,
+      set(next) {
+        offered.count++;
+        store.set(next);
+      },
+    };
+  };
+  return { ...actual, createStore };
+});
 
 describe("vote states for the cards", () => {
   it("maps marks to the cards' statuses: queued, voted, failed with its reason", () => {
@@ -34,9 +52,10 @@ describe("vote states for the cards", () => {
     const store = watchVoteStates(db, "u1");
     const empty = store.getSnapshot();
     const listener = vi.fn();
+    offered.count = 0;
     const unsubscribe = store.subscribe(listener);
     // liveQuery's first answer (no marks) comes and goes without a new snapshot.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitFor(() => expect(offered.count).toBe(1), { timeout: 5_000 });
     expect(listener).not.toHaveBeenCalled();
     expect(store.getSnapshot()).toBe(empty);
     await queueVote({ userId: "u1", positionId: "p1", candidateId: "c1", candidateName: "Ada" }, { db });

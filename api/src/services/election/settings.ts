@@ -9,6 +9,7 @@ import type { Database } from "../../db/client.ts";
 import { electionSettings } from "../../db/schema.ts";
 import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { fingerprint, type Keys } from "../../security/keys.ts";
+import { processClock, type Clock } from "../../clock.ts";
 
 const toIso = (ms: unknown) => new Date(Number(ms)).toISOString();
 
@@ -28,13 +29,17 @@ export class ElectionSettingsCache {
   /** Moves whenever the copy is forgotten: a read that started before does not store. */
   private generation = 0;
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** Measures a copy's age (processClock by default). */
+    private readonly elapsed: Clock = processClock,
+  ) {}
 
   async get(): Promise<ElectionSettings> {
     const { held, generation } = this;
-    if (held && performance.now() - held.at < FRESH_MS) return held.settings;
+    if (held && this.elapsed.now() - held.at < FRESH_MS) return held.settings;
     const settings = await readElection(this.database);
-    if (generation === this.generation) this.held = { settings, at: performance.now() };
+    if (generation === this.generation) this.held = { settings, at: this.elapsed.now() };
     return settings;
   }
 

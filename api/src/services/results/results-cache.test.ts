@@ -3,9 +3,11 @@
  * made by another process sharing the database shows within a second.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeClock } from "../../clock.ts";
 import type { Database } from "../../db/client.ts";
 import { createTestApp, type TestApp } from "../../test/harness.ts";
 import { secondProcesses } from "../../test/second-process.ts";
+import { ElectionSettingsCache } from "../election/settings.ts";
 import { bumpResultsVersionSql, ResultsService } from "./results.ts";
 
 let t: TestApp;
@@ -28,7 +30,9 @@ describe("results from memory", () => {
     const { candidates } = await t.openElection(admin, ["Ada"]);
     // Never costly here: on a loaded machine (a CI run beside other work) a recompute of one
     // candidate took over 5 ms and the stale snapshot was served, as it is meant to be at scale.
-    const results = new ResultsService(t.database, t.clock, t.deps.electionSettings, Infinity);
+    // The snapshot's age is measured on a clock the test moves, so the second is a step, not a wait.
+    const elapsed = new FakeClock(0);
+    const results = new ResultsService(t.database, t.clock, t.deps.electionSettings, Infinity, 0, elapsed);
     const votes = async () => (await results.get()).results[0].breakdown[0].votes;
     expect(await votes()).toBe(0);
 
@@ -40,7 +44,10 @@ describe("results from memory", () => {
     // Another process: its own connections on the same file; nothing tells this one.
     const other = await secondProcess(t);
     await tallyElsewhere(other, candidates[0]._id);
-    await new Promise((r) => setTimeout(r, 1_100));
+    // Within the second the snapshot is served from memory; once it is up, the counter is read.
+    elapsed.advance(999);
+    expect(await votes()).toBe(1);
+    elapsed.advance(1);
     expect(await votes()).toBe(2);
   });
 
@@ -55,5 +62,18 @@ describe("results from memory", () => {
     await tallyElsewhere(t.database, candidates[0]._id);
     results.changed();
     expect(JSON.parse(await results.json()).results[0].breakdown[0].votes).toBe(1);
+  });
+
+  it("holds the election settings a second, so another process's change shows within one", async () => {
+    t = await createTestApp();
+    const elapsed = new FakeClock(0);
+    const settings = new ElectionSettingsCache(t.database, elapsed);
+    const title = (await settings.get()).title;
+    const other = await secondProcess(t);
+    await other.writer.submit([{ sql: "UPDATE election_settings SET title = 'Changed elsewhere' WHERE id = 1", args: [] }]);
+    elapsed.advance(999);
+    expect((await settings.get()).title).toBe(title);
+    elapsed.advance(1);
+    expect((await settings.get()).title).toBe("Changed elsewhere");
   });
 });

@@ -11,7 +11,7 @@ import type { ElectionSettings, Results } from "@evoting/shared";
 import { canViewAdmin, isYesNoBallot, resultsHiddenFrom, sortBreakdown, type Role } from "@evoting/shared";
 import type { Database } from "../../db/client.ts";
 import { isVoterSql } from "../../db/voters.ts";
-import type { Clock } from "../../clock.ts";
+import { processClock, type Clock } from "../../clock.ts";
 import { max, sql } from "drizzle-orm";
 import { bumpResultsVersionSql, positions, RESULTS_VERSION } from "../../db/schema.ts";
 import { metaCounter } from "../../db/hot-reads.ts";
@@ -67,6 +67,8 @@ export class ResultsService {
     private readonly costlyMs = COSTLY_MS,
     /** The offline grace after a position's end (Config.voteGraceMs): it is closed only after both; a ranked position's full count waits for that. */
     private readonly graceMs = 0,
+    /** Measures how old a snapshot or a counter read is (processClock by default); `clock` is business time. */
+    private readonly elapsed: Clock = processClock,
   ) {}
 
   async version(): Promise<number> {
@@ -99,7 +101,7 @@ export class ResultsService {
   /** The settings and the latest position end (-Infinity with no position), held as above. */
   private async visibility(): Promise<{ value: ElectionSettings; lastEnd: number }> {
     const { changes } = this;
-    const at = performance.now();
+    const at = this.elapsed.now();
     const held = this.settings;
     if (held && held.changes === changes && at - held.at < VERIFY_EVERY_MS) return held;
     const [value, [last]] = await Promise.all([
@@ -137,7 +139,7 @@ export class ResultsService {
 
   async get(): Promise<Results> {
     const { changes } = this;
-    const readAt = performance.now();
+    const readAt = this.elapsed.now();
     // A ranked position that closed since shows its full count: no write marks that moment.
     const due = this.cached !== null && this.clock.now() >= this.cached.refreshAt;
     if (this.cached && !due && this.verified.changes === changes && readAt - this.verified.at < VERIFY_EVERY_MS) return this.cached.results;
@@ -147,7 +149,7 @@ export class ResultsService {
       return this.cached.results;
     }
     if (this.cached && this.lastComputeMs > this.costlyMs && !due) {
-      const staleFor = performance.now() - this.computedAt;
+      const staleFor = this.elapsed.now() - this.computedAt;
       if (staleFor < Math.min(MAX_STALE_MS, this.lastComputeMs * 10)) return this.cached.results;
     }
     if (!this.computing) {
@@ -174,7 +176,7 @@ export class ResultsService {
   }
 
   private async compute(): Promise<{ version: number; results: Results; refreshAt: number }> {
-    const started = performance.now();
+    const started = this.elapsed.now();
     const client = this.database.client;
     // One read batch: a consistent view of counter, voters, participation and tallies. SQL:
     // the results path (p99 < 10 ms at 500,000 ballots, bench/), with json_each for turnout.
@@ -281,7 +283,7 @@ export class ResultsService {
     };
     const snapshot = { version: Number(v.rows[0]?.value ?? 0), results, refreshAt };
     if (!this.cached || snapshot.version >= this.cached.version) this.cached = snapshot;
-    this.computedAt = performance.now();
+    this.computedAt = this.elapsed.now();
     this.lastComputeMs = this.computedAt - started;
     return snapshot;
   }

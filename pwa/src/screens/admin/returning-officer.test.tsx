@@ -262,10 +262,12 @@ describe("Home: the voter's way to the ballot", () => {
   test("staff see nothing of it", async () => {
     session.signIn("token-123456789012345678901", admin);
     const fetch = mockFetch({});
-    renderRoute(HomeOnly, "/");
-    await new Promise((r) => setTimeout(r, 50));
+    const { client } = renderRoute(HomeOnly, "/");
+    await screen.findByRole("main");
     expect(screen.queryByRole("region", { name: "Your ballot" })).not.toBeInTheDocument();
+    // No request made and none under way: the card's queries never ran.
     expect(fetch).not.toHaveBeenCalled();
+    expect(client.isFetching()).toBe(0);
   });
 });
 

@@ -4,10 +4,11 @@
  * Positions; each trustee generates a key in their own browser and keeps the private key file;
  * the Credential Authority page makes the voters' credentials and shows the slips; Lock; ballots
  * are cast through HTTP with the shared library (the voter's screens are tested elsewhere);
- * after the close each trustee decrypts on the Decrypt page with their key file; the results
- * are in, and Debian's belenios-tool verifies the final archive.
+ * after the close each trustee decrypts on the Decrypt page with their key file; Who Voted lists
+ * the voters (refused before the close); the results are in, and Debian's belenios-tool verifies
+ * the final archive.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -164,13 +165,40 @@ test("trustees' keys in two browsers, credentials and slips, lock, ballots, decr
     expect(cast.status, JSON.stringify(cast.body)).toBe(201);
   }
 
+  // Who voted waits for the close.
+  await page.goto(`/admin/who-voted?position=${president._id}`);
+  await page.getByText("The list of who voted is shown once voting for this position has closed").waitFor();
+  await page.getByText(/^Voting for President closes /).waitFor();
+
   // 6. The close; then each trustee decrypts in their own browser with their key file.
   expect((await api.post("/admin/election/close", {}, adminToken)).status).toBe(200);
+  // The list comes with the close (this server has no offline grace): each voter, never a choice.
+  await page.getByRole("button", { name: "Check again" }).click();
+  await page.getByText("3 voters voted; 3 ballots on the ballot box.").waitFor();
   await decrypt(agent, agentKey, `2, ${AGENT.name}`, "Accepted: 1 more trustee to decrypt.");
   await audit(agent.page, "verifiable-decrypt-agent");
   await decrypt(officer, officerKey, "1, Returning Officer", "Accepted: every trustee has decrypted, the result is in.");
   await page.getByRole("link", { name: "See the results" }).waitFor();
   await audit(page, "verifiable-decrypt-done");
+
+  // Who voted, from the verifiable position's line on the Trustees page: the three voters, a
+  // search, and the CSV for the notice board.
+  await page.goto("/admin/trustees");
+  await page.getByRole("link", { name: "Who voted for President" }).click();
+  await page.getByRole("heading", { name: "Who voted: President" }).waitFor();
+  await page.getByText("The ballot box holds one ballot for each voter listed.", { exact: false }).waitFor();
+  const listed = page.getByRole("table", { name: /^Who voted for President/ });
+  expect(await listed.getByRole("row").count()).toBe(VOTERS.length + 1);
+  for (const v of VOTERS) await listed.getByRole("row", { name: new RegExp(`${v.name} ${v.matric.replace("/", "\\/")}`) }).waitFor();
+  await audit(page, "verifiable-who-voted");
+  await page.getByRole("searchbox", { name: "Search" }).fill(VOTERS[1].matric);
+  await expect.poll(() => listed.getByRole("row").count()).toBe(2);
+  await listed.getByText(VOTERS[1].name).waitFor();
+  const csvDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download CSV" }).click();
+  const csvFile = join(keys, (await csvDownload).suggestedFilename());
+  await (await csvDownload).saveAs(csvFile);
+  expect(readFileSync(csvFile, "utf8").trim().split("\r\n")).toEqual(["matricNumber,name", ...VOTERS.map((v) => `${v.matric},${v.name}`)]);
 
   // 7. The results: what was cast, verified; and belenios-tool accepts the final archive.
   const results = (await api.call<{ results: PositionResult[] }>("/vote/results", { token: adminToken })).body.results;

@@ -124,6 +124,11 @@ test("trustees' keys in two browsers, credentials and slips, lock, ballots, decr
   const slips = page.getByRole("list", { name: "Credential slips" });
   await slips.waitFor({ timeout: 60_000 });
   await expect.poll(() => slips.getByRole("img").count(), { timeout: 20_000 }).toBe(3);
+  // Drawn in the page's worker as small PNGs (an SVG image costs the page's main thread a document each).
+  const qr = slips.getByRole("img").first();
+  expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+  // 25 modules and a margin of 1, 4 px each.
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(108);
   const credentialOf = new Map<string, string>();
   for (const v of VOTERS) {
     const slip = slips.getByRole("listitem").filter({ hasText: v.matric });

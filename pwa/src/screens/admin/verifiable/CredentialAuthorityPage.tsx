@@ -56,8 +56,8 @@ export function CredentialAuthorityPage() {
       worker.current = null;
     };
   }, []);
-  const theWorker = () => (worker.current ??= new CredentialWorker());
-  const drawQrCodes = useCallback((credentials: string[]) => (worker.current ??= new CredentialWorker()).qrCodes(credentials), []);
+  const theWorker = useCallback(() => (worker.current ??= new CredentialWorker()), []);
+  const drawQrCodes = useCallback((credentials: string[]) => theWorker().qrCodes(credentials), [theWorker]);
   const targets = positions.data?.filter((p) => p.belenios!.state === "setup") ?? [];
   const busy = phase.step === "roll" || phase.step === "generate" || phase.step === "upload";
 

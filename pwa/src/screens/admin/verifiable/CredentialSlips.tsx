@@ -121,7 +121,7 @@ const SlipStep = memo(function SlipStep({ step, title }: { step: Step; title: st
           className="flex break-inside-avoid items-center gap-4 rounded-xl border border-dashed border-slate-400 p-4 text-sm print:rounded-none"
         >
           {step.codes[i] ? (
-            <img src={step.codes[i]!} alt={`QR code of ${s.name}'s credential`} className="size-28 shrink-0" />
+            <img src={step.codes[i]!} alt={`QR code of ${s.name}'s credential`} className="size-28 shrink-0 [image-rendering:pixelated]" />
           ) : (
             <span aria-hidden="true" className="size-28 shrink-0 rounded bg-slate-100" />
           )}

@@ -6,7 +6,7 @@
  * only, never on the server or the device's storage. Its own file in the build, cached like the
  * staff screens' chunks and never in the voter's precache (build/voter-precache.ts).
  */
-import { toString as qrSvg } from "qrcode";
+import { create as qrCreate, toString as qrSvg } from "qrcode";
 import { isEligible } from "@evoting/shared";
 import { generateCredential, publicCredential } from "@evoting/shared/belenios";
 
@@ -81,13 +81,41 @@ export function makeCredentials(
   return { slips, publicCredentials };
 }
 
-/** Each credential's QR code, as an image address (an SVG), in the same order. */
+/** Pixels per QR module in the PNG: a credential's code is 25 modules, 27 with the margin, so 108 px, shown at 112. */
+const PNG_SCALE = 4;
+
+type SyncReader = { readAsDataURL(blob: Blob): string };
+const syncReader = (globalThis as unknown as { FileReaderSync?: new () => SyncReader }).FileReaderSync;
+
+/**
+ * A QR code as a small PNG's address. A PNG rather than an SVG: the page parses
+ * each SVG image as a document of its own on its main thread, which for thousands of slips holds
+ * it for minutes; a PNG is decoded off it. An SVG where this worker has no OffscreenCanvas.
+ */
+async function qrImage(credential: string): Promise<string> {
+  if (typeof OffscreenCanvas === "undefined" || !syncReader) {
+    const svg = await qrSvg(credential, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+    return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+  }
+  const { modules } = qrCreate(credential, { errorCorrectionLevel: "M" });
+  const side = (modules.size + 2) * PNG_SCALE;
+  const canvas = new OffscreenCanvas(side, side);
+  const context = canvas.getContext("2d")!;
+  context.fillStyle = "#fff";
+  context.fillRect(0, 0, side, side);
+  context.fillStyle = "#000";
+  for (let row = 0; row < modules.size; row++) {
+    for (let col = 0; col < modules.size; col++) {
+      if (modules.get(row, col)) context.fillRect((col + 1) * PNG_SCALE, (row + 1) * PNG_SCALE, PNG_SCALE, PNG_SCALE);
+    }
+  }
+  return new syncReader().readAsDataURL(await canvas.convertToBlob({ type: "image/png" }));
+}
+
+/** Each credential's QR code, as an image address, in the same order. */
 export async function qrCodes(credentials: readonly string[]): Promise<string[]> {
   const codes: string[] = [];
-  for (const credential of credentials) {
-    const svg = await qrSvg(credential, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
-    codes.push(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-  }
+  for (const credential of credentials) codes.push(await qrImage(credential));
   return codes;
 }
 

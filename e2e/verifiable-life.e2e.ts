@@ -7,7 +7,8 @@
  * gives; Lock, then the start moved to now on Edit Position; two voters vote online on one phone
  * (the first logs out, and the device forgets her credential), a third on another phone with the
  * network cut (queued with its tracker, delivered once when back online) and finds his tracker
- * with the public Ballot Box page's search box; 'Close voting now'; each trustee decrypts on the
+ * with the public Ballot Box page's search box; Who Voted refuses until the close, then lists the
+ * three voters; 'Close voting now'; each trustee decrypts on the
  * Decrypt page with their key file; the results say 'Verified with Belenios' with what was cast,
  * the printed sheet carries the final fingerprint; and Debian's belenios-tool verifies the archive
  * the agent downloads from the Ballot Box page.
@@ -192,6 +193,11 @@ describe("a verifiable position's whole life, in the browsers of those who run i
     }
     // Each slip gets its QR code (what a voter's phone scans).
     await expect.poll(() => slips.getByRole("img").count(), { timeout: 60_000 }).toBe(3);
+    // Drawn in the page's worker as small PNGs (an SVG image costs the page's main thread a document each):
+    // 25 modules and a margin of 1, 4 px each.
+    const qr = slips.getByRole("img").first();
+    expect(await qr.getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(108);
     await audit(page, "verifiable-credential-slips");
   });
 
@@ -292,13 +298,36 @@ describe("a verifiable position's whole life, in the browsers of those who run i
     await audit(page, "verifiable-life-ballot-box");
   });
 
-  test("8. 'Close voting now'; each trustee decrypts in their own browser with their key file", async () => {
+  test("8. Who Voted waits for the close; 'Close voting now'; the list of who voted; each trustee decrypts in their own browser with their key file", async () => {
     const { page } = officer;
+    await page.goto(`/admin/who-voted?position=${positionId}`);
+    await page.getByText("The list of who voted is shown once voting for this position has closed").waitFor();
+    await page.getByText(/^Voting for President closes /).waitFor();
+
     await page.goto("/admin");
     const election = page.getByRole("region", { name: "Election", exact: true });
     await election.getByRole("button", { name: "Close voting now" }).click();
     await page.getByRole("dialog", { name: "Close voting now?" }).getByRole("button", { name: "Close voting now" }).click();
     await expectToast(page, "Voting closed at");
+
+    // Who voted, from the position's line on the Trustees page (this server has no offline
+    // grace): each voter, never a choice; a search; the CSV for the notice board.
+    await page.goto("/admin/trustees");
+    await page.getByRole("link", { name: "Who voted for President" }).click();
+    await page.getByRole("heading", { name: "Who voted: President" }).waitFor();
+    await page.getByText("3 voters voted; 3 ballots on the ballot box.").waitFor();
+    const listed = page.getByRole("table", { name: /^Who voted for President/ });
+    expect(await listed.getByRole("row").count()).toBe(VOTERS.length + 1);
+    for (const v of VOTERS) await listed.getByRole("row", { name: new RegExp(`${v.name} ${v.matric.replace("/", "\\/")}`) }).waitFor();
+    await audit(page, "verifiable-who-voted");
+    await page.getByRole("searchbox", { name: "Search" }).fill(LANRE.matric);
+    await expect.poll(() => listed.getByRole("row").count()).toBe(2);
+    await listed.getByText(LANRE.name).waitFor();
+    const csvDownload = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download CSV" }).click();
+    const csvFile = join(files, (await csvDownload).suggestedFilename());
+    await (await csvDownload).saveAs(csvFile);
+    expect(readFileSync(csvFile, "utf8").trim().split("\r\n").sort()).toEqual(["matricNumber,name", ...VOTERS.map((v) => `${v.matric},${v.name}`)].sort());
 
     await decrypt(agent, keyFiles.agent, `2, ${AGENT.name}`, "Accepted: 1 more trustee to decrypt.");
     await audit(agent.page, "verifiable-decrypt-agent");

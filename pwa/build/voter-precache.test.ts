@@ -44,6 +44,14 @@ describe("the voter's precache", () => {
     );
   });
 
+  test("keeps the staff screens' workers (not in Vite's manifest) out, cached on demand", () => {
+    const manifest = build(ROUTES);
+    const entries = [...entriesOf(manifest), { url: "assets/credential-worker-Ab1_x.js", revision: null, size: 1 }, { url: "assets/ballot-worker-Cd2.js", revision: null, size: 1 }];
+    const split = splitPrecache(entries, manifest, small).entries;
+    expect(split.find((entry) => entry.url === "assets/credential-worker-Ab1_x.js")).toMatchObject({ onDemand: true });
+    expect(split.some((entry) => entry.url === "assets/ballot-worker-Cd2.js")).toBe(false);
+  });
+
   test("takes a new voter route without being told, and keeps a new staff route out", () => {
     const manifest = build([...ROUTES, "_auth/elections.tsx", "_auth/admin/nominations.tsx"]);
     const files = voterFiles(manifest);

@@ -43,6 +43,14 @@ export const VOTER_PRECACHE_MAX_FILES = 16;
  */
 export const VERIFIABLE_BALLOT_WORKER = /(?:^|\/)assets\/ballot-worker-[\w-]+\.js$/;
 
+/**
+ * Workers only staff screens start (the Credential Authority's credentials and QR codes,
+ * src/screens/admin/verifiable/credential-worker.ts). Vite's manifest does not list a worker's
+ * file, so it would otherwise be precached for every voter: it is cached on demand, as the staff
+ * screens' chunks are.
+ */
+export const STAFF_WORKERS = /(?:^|\/)assets\/credential-worker-[\w-]+\.js$/;
+
 export interface ViteManifestChunk {
   file: string;
   isEntry?: boolean;
@@ -92,7 +100,8 @@ export interface PrecacheSplit {
 export function splitPrecache(entries: PrecacheEntry[], manifest: ViteManifest, read: (url: string) => Uint8Array): PrecacheSplit {
   const voter = voterFiles(manifest);
   const built = new Set(Object.values(manifest).map((chunk) => chunk.file));
-  const split = entries.filter((entry) => !VERIFIABLE_BALLOT_WORKER.test(entry.url)).map((entry): PrecacheEntry => (built.has(entry.url) && !voter.has(entry.url) ? { ...entry, onDemand: true } : entry));
+  const staff = (url: string) => (built.has(url) && !voter.has(url)) || STAFF_WORKERS.test(url);
+  const split = entries.filter((entry) => !VERIFIABLE_BALLOT_WORKER.test(entry.url)).map((entry): PrecacheEntry => (staff(entry.url) ? { ...entry, onDemand: true } : entry));
   const precached = new Set(split.filter((entry) => !entry.onDemand).map((entry) => entry.url));
   const problems = voterRouteChunks(manifest)
     .filter((key) => !precached.has(manifest[key].file))

@@ -36,6 +36,7 @@ import { Route as AuthAdminPositionsRouteImport } from './routes/_auth/admin/pos
 import { Route as AuthAdminStationsRouteImport } from './routes/_auth/admin/stations'
 import { Route as AuthAdminTrusteesRouteImport } from './routes/_auth/admin/trustees'
 import { Route as AuthAdminUsersRouteImport } from './routes/_auth/admin/users'
+import { Route as AuthAdminWhoVotedRouteImport } from './routes/_auth/admin/who-voted'
 import { Route as AuthElectionsIndexRouteImport } from './routes/_auth/elections/index'
 import { Route as AuthElectionsIdRouteImport } from './routes/_auth/elections/$id'
 import { Route as AdminResultsPrintRouteImport } from './routes/admin/results/print'
@@ -180,6 +181,11 @@ const AuthAdminUsersRoute = AuthAdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AuthAdminRouteRoute,
 } as any)
+const AuthAdminWhoVotedRoute = AuthAdminWhoVotedRouteImport.update({
+  id: '/who-voted',
+  path: '/who-voted',
+  getParentRoute: () => AuthAdminRouteRoute,
+} as any)
 const AuthElectionsIndexRoute = AuthElectionsIndexRouteImport.update({
   id: '/elections/',
   path: '/elections/',
@@ -242,6 +248,7 @@ export interface FileRoutesByFullPath {
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/admin/who-voted': typeof AuthAdminWhoVotedRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/elections/$id/print': typeof ElectionsIdPrintRoute
@@ -276,6 +283,7 @@ export interface FileRoutesByTo {
   '/admin/stations': typeof AuthAdminStationsRoute
   '/admin/trustees': typeof AuthAdminTrusteesRoute
   '/admin/users': typeof AuthAdminUsersRoute
+  '/admin/who-voted': typeof AuthAdminWhoVotedRoute
   '/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/elections/$id/print': typeof ElectionsIdPrintRoute
@@ -313,6 +321,7 @@ export interface FileRoutesById {
   '/_auth/admin/stations': typeof AuthAdminStationsRoute
   '/_auth/admin/trustees': typeof AuthAdminTrusteesRoute
   '/_auth/admin/users': typeof AuthAdminUsersRoute
+  '/_auth/admin/who-voted': typeof AuthAdminWhoVotedRoute
   '/_auth/elections/$id': typeof AuthElectionsIdRoute
   '/admin/results/print': typeof AdminResultsPrintRoute
   '/elections/$id/print': typeof ElectionsIdPrintRoute
@@ -350,6 +359,7 @@ export interface FileRouteTypes {
     | '/admin/stations'
     | '/admin/trustees'
     | '/admin/users'
+    | '/admin/who-voted'
     | '/elections/$id'
     | '/admin/results/print'
     | '/elections/$id/print'
@@ -384,6 +394,7 @@ export interface FileRouteTypes {
     | '/admin/stations'
     | '/admin/trustees'
     | '/admin/users'
+    | '/admin/who-voted'
     | '/elections/$id'
     | '/admin/results/print'
     | '/elections/$id/print'
@@ -420,6 +431,7 @@ export interface FileRouteTypes {
     | '/_auth/admin/stations'
     | '/_auth/admin/trustees'
     | '/_auth/admin/users'
+    | '/_auth/admin/who-voted'
     | '/_auth/elections/$id'
     | '/admin/results/print'
     | '/elections/$id/print'
@@ -631,6 +643,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthAdminUsersRouteImport
       parentRoute: typeof AuthAdminRouteRoute
     }
+    '/_auth/admin/who-voted': {
+      id: '/_auth/admin/who-voted'
+      path: '/who-voted'
+      fullPath: '/admin/who-voted'
+      preLoaderRoute: typeof AuthAdminWhoVotedRouteImport
+      parentRoute: typeof AuthAdminRouteRoute
+    }
     '/_auth/elections/': {
       id: '/_auth/elections/'
       path: '/elections'
@@ -697,6 +716,7 @@ interface AuthAdminRouteRouteChildren {
   AuthAdminStationsRoute: typeof AuthAdminStationsRoute
   AuthAdminTrusteesRoute: typeof AuthAdminTrusteesRoute
   AuthAdminUsersRoute: typeof AuthAdminUsersRoute
+  AuthAdminWhoVotedRoute: typeof AuthAdminWhoVotedRoute
   AuthAdminIndexRoute: typeof AuthAdminIndexRoute
   AuthAdminElectionsNewRoute: typeof AuthAdminElectionsNewRoute
   AuthAdminVotersImportRoute: typeof AuthAdminVotersImportRoute
@@ -717,6 +737,7 @@ const AuthAdminRouteRouteChildren: AuthAdminRouteRouteChildren = {
   AuthAdminStationsRoute: AuthAdminStationsRoute,
   AuthAdminTrusteesRoute: AuthAdminTrusteesRoute,
   AuthAdminUsersRoute: AuthAdminUsersRoute,
+  AuthAdminWhoVotedRoute: AuthAdminWhoVotedRoute,
   AuthAdminIndexRoute: AuthAdminIndexRoute,
   AuthAdminElectionsNewRoute: AuthAdminElectionsNewRoute,
   AuthAdminVotersImportRoute: AuthAdminVotersImportRoute,

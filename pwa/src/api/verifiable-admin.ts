@@ -19,6 +19,16 @@ export interface Trustee {
   mine: boolean;
 }
 
+/** Who voted for a position, never how (`GET /admin/positions/:id/who-voted`, after its close and the offline grace). */
+export interface WhoVoted {
+  positionId: string;
+  positionTitle: string;
+  /** In matriculation number order. */
+  voters: { matricNumber: string; name: string }[];
+  /** A verifiable position's ballots on its public board: equal to the list's length unless a ballot was cast in someone's name. */
+  ballotsOnBoard?: number;
+}
+
 export const verifiableApi = {
   trustees: () => request<Trustee[]>("/admin/trustees"),
   positions: () => request<Position[]>("/admin/positions"),
@@ -33,6 +43,7 @@ export const verifiableApi = {
       method: "POST",
       body: { trusteeId, partialDecryption },
     }),
+  whoVoted: (positionId: string) => request<WhoVoted>(`/admin/positions/${encodeURIComponent(positionId)}/who-voted`),
   /** Every voter on the roll, page by page at the largest page size. */
   wholeRoll: async (onPage?: (loaded: number, total: number) => void) => {
     const first = await request<VoterPage>(`/admin/voters?page=1&pageSize=${MAX_VOTERS_PAGE_SIZE}`);

@@ -41,6 +41,8 @@ export const OBSERVER_PAGES: readonly string[] = [
   // A trustee (a candidate's agent) registers their own key and decrypts their own share.
   "/admin/trustees",
   "/admin/decrypt",
+  // Who voted, never how: the server gives it to observers, who publish it beside the officer.
+  "/admin/who-voted",
   "/admin/audit",
   "/admin/results/print",
 ];

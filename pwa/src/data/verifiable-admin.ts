@@ -15,3 +15,7 @@ export const verifiablePositionsQuery = () =>
     queryFn: verifiableApi.positions,
     select: (list: Position[]) => list.filter((p) => p.belenios),
   });
+
+/** Who voted for a position, once it has closed; a refusal (409 before the close) is the answer to show, not retried. */
+export const whoVotedQuery = (positionId: string) =>
+  queryOptions({ queryKey: ["admin", "who-voted", positionId] as const, queryFn: () => verifiableApi.whoVoted(positionId), retry: false });

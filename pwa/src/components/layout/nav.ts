@@ -62,6 +62,7 @@ export const adminNav: NavGroup[] = [
       { to: "/admin/trustees", label: "Trustees", icon: "shield" },
       { to: "/admin/credentials", label: "Credential Authority", icon: "id-card" },
       { to: "/admin/decrypt", label: "Decrypt", icon: "receipt" },
+      { to: "/admin/who-voted", label: "Who Voted", icon: "users" },
       { to: "/admin/audit", label: "Audit Log", icon: "log" },
     ],
   },

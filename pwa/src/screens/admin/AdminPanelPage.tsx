@@ -31,6 +31,7 @@ const actions: { to: string; label: string; description: string; icon: CardIcon;
   { to: "/admin/trustees", label: "Trustees", description: "Who holds the verifiable positions' decryption key: generate your key, and lock each position.", icon: "shield", tone: "bg-indigo-50 text-indigo-700" },
   { to: "/admin/credentials", label: "Credential Authority", description: "Make each voter's credential in this browser and print their slips.", icon: "id-card", tone: "bg-violet-50 text-violet-700" },
   { to: "/admin/decrypt", label: "Decrypt", description: "After the close, each trustee decrypts the verifiable tallies with their key file.", icon: "receipt", tone: "bg-emerald-50 text-emerald-800" },
+  { to: "/admin/who-voted", label: "Who Voted", description: "After the close, who cast a ballot for each verifiable position, never how: publish it for voters to check.", icon: "users", tone: "bg-sky-50 text-sky-700" },
   { to: "/admin/audit", label: "Audit Log", description: "Every admin action, tamper-evident: filter it and export it.", icon: "log", tone: "bg-slate-100 text-slate-800" },
   { to: "/admin/results/print", label: "Results Sheet", description: "A printable copy of the results with digests to check it by.", icon: "receipt", tone: "bg-lime-50 text-lime-800" },
   { to: "/elections", label: "Past Elections", description: "Every declared election's results, sheet and counted ballots, as published.", icon: "receipt", tone: "bg-amber-50 text-amber-800" },

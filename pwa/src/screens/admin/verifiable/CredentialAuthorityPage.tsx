@@ -2,9 +2,10 @@
  * Credential Authority (docs/verifiable.md): in this browser only, one private credential per
  * eligible voter on the roll, each verifiable position's public credentials uploaded, and the
  * slips to hand out (a printable sheet with QR codes, and a CSV for mail merge). No private
- * credential ever reaches the server; they live in this page until it is closed.
+ * credential ever reaches the server; they live in this page (and its worker) until it is closed.
+ * The arithmetic and the QR codes run in a Web Worker, so the page stays responsive.
  */
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { toCsv } from "@evoting/shared";
 import { errorMessage } from "../../../api/client";
@@ -23,7 +24,7 @@ import { Card, CardHeader } from "../../../components/ui/Card";
 import { PageHeader } from "../../../components/ui/PageHeader";
 import { StateMessage } from "../../../components/ui/Spinner";
 import { CredentialSlips } from "./CredentialSlips";
-import { runCredentials, type Slip } from "./credential-run";
+import { CredentialWorker, type Slip } from "./credential-run";
 import { StateBadge } from "./VerifiablePositionsCard";
 
 type Phase = { step: "idle" } | { step: "roll" | "generate" | "upload"; done: number; total: number } | { step: "failed"; message: string };
@@ -43,6 +44,20 @@ export function CredentialAuthorityPage() {
   const [confirming, setConfirming] = useState(false);
   const [phase, setPhase] = useState<Phase>({ step: "idle" });
   const [slips, setSlips] = useState<Slip[] | null>(null);
+  const [drawn, setDrawn] = useState(0);
+  // The page's worker, started on first use and ended when the page goes.
+  const worker = useRef<CredentialWorker | null>(null);
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+      worker.current?.close();
+      worker.current = null;
+    };
+  }, []);
+  const theWorker = useCallback(() => (worker.current ??= new CredentialWorker()), []);
+  const drawQrCodes = useCallback((credentials: string[]) => theWorker().qrCodes(credentials), [theWorker]);
   const targets = positions.data?.filter((p) => p.belenios!.state === "setup") ?? [];
   const busy = phase.step === "roll" || phase.step === "generate" || phase.step === "upload";
 
@@ -70,7 +85,8 @@ export function CredentialAuthorityPage() {
       setPhase({ step: "roll", done: 0, total: 0 });
       const voters = await verifiableApi.wholeRoll((done, total) => setPhase({ step: "roll", done, total }));
       setPhase({ step: "generate", done: 0, total: voters.length });
-      const made = await runCredentials(voters, targets, (done, total) => setPhase({ step: "generate", done, total }));
+      const made = await theWorker().credentials(voters, targets, (done, total) => setPhase({ step: "generate", done, total }));
+      if (!live.current) return;
       const uploads = targets.filter((p) => made.publicCredentials.get(p._id)!.length > 0);
       for (const [i, p] of uploads.entries()) {
         setPhase({ step: "upload", done: i, total: uploads.length });
@@ -83,6 +99,7 @@ export function CredentialAuthorityPage() {
       if (skipped.length) notifyError(null, `No voter on the roll may vote for ${skipped.map((p) => p.title).join(", ")}`);
       void invalidateElectionData(client);
     } catch (e) {
+      if (!live.current) return;
       const message = errorMessage(e, "Failed to make the credentials");
       setPhase({ step: "failed", message });
       notifyError(e, "Failed to make the credentials");
@@ -161,7 +178,9 @@ export function CredentialAuthorityPage() {
               description={`${formatInteger(slips.length)} voters. Print the sheet or download the CSV now: they are gone once this page is closed.`}
               action={
                 <div className="flex flex-wrap gap-2">
-                  <Button onClick={() => window.print()}>Print slips</Button>
+                  <Button disabled={drawn < slips.length} onClick={() => window.print()}>
+                    Print slips
+                  </Button>
                   <Button variant="secondary" onClick={downloadCsv}>
                     Download CSV
                   </Button>
@@ -169,7 +188,7 @@ export function CredentialAuthorityPage() {
               }
             />
           </div>
-          <CredentialSlips slips={slips} title={election.data?.title ?? "Verifiable ballot"} />
+          <CredentialSlips slips={slips} title={election.data?.title ?? "Verifiable ballot"} drawQrCodes={drawQrCodes} onDrawn={setDrawn} />
         </Card>
       )}
 

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Position } from "@evoting/shared";
 import { errorMessage } from "../../../api/client";
@@ -10,7 +11,7 @@ import { formatDateTime } from "../../../lib/format";
 import { notifyError, notifySuccess } from "../../../lib/notify";
 import { ConfirmDeleteDialog } from "../../../components/admin/ConfirmDeleteDialog";
 import { Badge, type BadgeTone } from "../../../components/ui/Badge";
-import { Button } from "../../../components/ui/Button";
+import { Button, buttonClass } from "../../../components/ui/Button";
 import { Card, CardHeader } from "../../../components/ui/Card";
 import { StateMessage } from "../../../components/ui/Spinner";
 
@@ -22,7 +23,8 @@ export function StateBadge({ state }: { state: BeleniosState }) {
 
 /**
  * The verifiable positions with their state, and for admins a 'Lock' per position still in
- * set-up (confirm dialog; the server says why when it refuses: no trustee, no credentials).
+ * set-up (confirm dialog; the server says why when it refuses: no trustee, no credentials);
+ * once a locked one has ended, the way to who voted for it.
  */
 export function VerifiablePositionsCard({ canWrite }: { canWrite: boolean }) {
   const online = useOnline();
@@ -62,6 +64,11 @@ export function VerifiablePositionsCard({ canWrite }: { canWrite: boolean }) {
                   {stateHelp[p.belenios!.state]} Starts {formatDateTime(p.startTime)}.
                 </p>
               </div>
+              {p.belenios!.state !== "setup" && Date.parse(p.endTime) <= Date.now() && (
+                <Link to="/admin/who-voted" search={{ position: p._id }} className={buttonClass("secondary", "sm")} aria-label={`Who voted for ${p.title}`}>
+                  Who voted
+                </Link>
+              )}
               {canWrite && p.belenios!.state === "setup" && (
                 <Button variant="secondary" size="sm" disabled={!online} onClick={() => setLocking(p)} aria-label={`Lock ${p.title}`}>
                   Lock

@@ -40,6 +40,8 @@ import { ManagePositionsPage } from "../ManagePositionsPage";
 import { TrusteesPage } from "./TrusteesPage";
 import { CredentialAuthorityPage } from "./CredentialAuthorityPage";
 import { DecryptPage } from "./DecryptPage";
+import { SLIPS_PER_STEP } from "./CredentialSlips";
+import { handleCredentialRequest, type CredentialAnswer, type CredentialRequest } from "./credential-worker";
 import type { Trustee } from "../../../api/verifiable-admin";
 import { navFor } from "../../../components/layout/nav";
 import { observerMayOpen, requireAdmin } from "../../../auth/guards";
@@ -297,7 +299,57 @@ describe("Trustees", () => {
   });
 });
 
+/**
+ * The credential worker's module run in this process (jsdom has no Worker), each message
+ * structured-cloned as a browser passes it between threads.
+ */
+class InProcessWorker {
+  static made: InProcessWorker[] = [];
+  /** QR code requests past this many wait for `release()` (null: none waits). */
+  static qrAnswered: number | null = null;
+  terminated = false;
+  qrRequests = 0;
+  private readonly held: (() => void)[] = [];
+  private readonly listeners: ((event: { data: CredentialAnswer }) => void)[] = [];
+  constructor(
+    readonly url: URL | string,
+    readonly options?: WorkerOptions,
+  ) {
+    InProcessWorker.made.push(this);
+  }
+  addEventListener(type: string, listener: (event: { data: CredentialAnswer }) => void) {
+    if (type === "message") this.listeners.push(listener);
+  }
+  postMessage(request: CredentialRequest) {
+    if (request.kind === "qr") this.qrRequests++;
+    const answer = () =>
+      void handleCredentialRequest(structuredClone(request), (answer) => {
+        if (this.terminated) return;
+        const data = structuredClone(answer);
+        for (const listener of this.listeners) listener({ data });
+      });
+    if (request.kind === "qr" && InProcessWorker.qrAnswered !== null && this.qrRequests > InProcessWorker.qrAnswered) this.held.push(answer);
+    else setTimeout(answer, 0);
+  }
+  release() {
+    InProcessWorker.qrAnswered = null;
+    for (const answer of this.held.splice(0)) setTimeout(answer, 0);
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
 describe("Credential Authority", () => {
+  beforeEach(() => {
+    InProcessWorker.made = [];
+    InProcessWorker.qrAnswered = null;
+    vi.stubGlobal("Worker", InProcessWorker);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   test("makes a credential per eligible voter here, uploads only the public ones, and shows the slips and CSV", async () => {
     session.signIn("token-123456789012345678901", admin);
     const voter = (n: number, groups: string[]): VoterListItem => ({
@@ -346,6 +398,7 @@ describe("Credential Authority", () => {
     await u.click(within(dialog).getByRole("button", { name: "Generate" }));
 
     const slips = await screen.findByRole("list", { name: "Credential slips" }, wait);
+    await waitFor(() => expect(within(slips).getAllByTestId("slip-credential")).toHaveLength(3), wait);
     const credentials = within(slips).getAllByTestId("slip-credential").map((e) => e.textContent!);
     expect(credentials).toHaveLength(3);
     expect(new Set(credentials).size).toBe(3);
@@ -371,6 +424,78 @@ describe("Credential Authority", () => {
     await u.click(screen.getByRole("button", { name: "Print slips" }));
     expect(print).toHaveBeenCalled();
     expect(document.body.dataset.print).toBe("slips");
+    // The arithmetic and the QR codes ran in the page's one worker, a module of its own.
+    expect(InProcessWorker.made).toHaveLength(1);
+    expect(String(InProcessWorker.made[0].url)).toMatch(/\/credential-worker\.ts(\?|$)/);
+    expect(InProcessWorker.made[0].options).toMatchObject({ type: "module" });
+  });
+
+  test("a long roll: the sheet grows step by step, 'Print slips' waits for the last slip, and leaving the page ends the worker", async () => {
+    session.signIn("token-123456789012345678901", admin);
+    const count = 2 * SLIPS_PER_STEP + 7;
+    const roll = Array.from({ length: count }, (_, i): VoterListItem => ({
+      _id: `v${i}`,
+      name: `Voter ${i}`,
+      matricNumber: `2020/55${String(i).padStart(5, "0")}`,
+      email: null,
+      groups: [],
+      hasPassword: false,
+      hasVoted: false,
+    }));
+    const uploaded: string[] = [];
+    mockFetch({
+      "GET /api/election": () => json({ title: "E" }),
+      "GET /api/admin/positions": () => json([position({ belenios: { uuid: "uuidPresident1", state: "setup" } })]),
+      "GET /api/admin/voters": () => json({ items: roll, total: count, page: 1, pageSize: 200 }),
+      "PUT /api/admin/positions/p1/credentials": ({ body }) => {
+        uploaded.push(...(JSON.parse(String(body)) as { publicCredentials: string[] }).publicCredentials);
+        return json({ count });
+      },
+    });
+    InProcessWorker.qrAnswered = 1;
+    const { unmount } = renderRoute(CredentialAuthorityPage, "/admin/credentials");
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole("button", { name: "Generate credentials" }, wait));
+    await u.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Generate" }));
+    const slips = await screen.findByRole("list", { name: "Credential slips" }, { timeout: 30_000 });
+    expect(uploaded).toHaveLength(count);
+    // The first step on the sheet, with the progress; printing waits for the rest.
+    await waitFor(() => expect(within(slips).getAllByRole("listitem")).toHaveLength(SLIPS_PER_STEP), wait);
+    expect(screen.getByText(`Drawing slips: ${SLIPS_PER_STEP} of ${count}. 'Print slips' is ready once all are drawn.`)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Print slips" })).toBeDisabled();
+    expect(screen.getByRole("progressbar", { name: "Drawing slips" })).toBeInTheDocument();
+    InProcessWorker.made[0].release();
+    await waitFor(() => expect(within(slips).getAllByRole("listitem")).toHaveLength(count), { timeout: 30_000 });
+    await waitFor(() => expect(within(slips).getAllByRole("img")).toHaveLength(count), wait);
+    expect(screen.getByRole("button", { name: "Print slips" })).toBeEnabled();
+    expect(screen.getByText(`All ${count} slips are drawn.`)).toBeInTheDocument();
+    expect(screen.queryByRole("progressbar", { name: "Drawing slips" })).not.toBeInTheDocument();
+    const worker = InProcessWorker.made[0];
+    expect(worker.qrRequests).toBe(Math.ceil(count / SLIPS_PER_STEP));
+    unmount();
+    expect(worker.terminated).toBe(true);
+  }, 60_000);
+
+  test("the worker answers with its progress, then the run", async () => {
+    const answers: CredentialAnswer[] = [];
+    await handleCredentialRequest(
+      {
+        id: 7,
+        kind: "credentials",
+        voters: [
+          { name: "A", matricNumber: "2020/5570001", email: null, groups: ["300L"] },
+          { name: "B", matricNumber: "2020/5570002", email: null, groups: [] },
+        ],
+        positions: [{ id: "p2", uuid: "uuidClassRep22", title: "Class Rep", eligibleGroups: ["300L"] }],
+      },
+      (a) => answers.push(a),
+    );
+    expect(answers.at(-2)).toEqual({ id: 7, kind: "progress", done: 2, total: 2 });
+    const last = answers.at(-1)!;
+    expect(last.kind).toBe("credentials");
+    const run = (last as Extract<CredentialAnswer, { kind: "credentials" }>).run;
+    expect(run.slips.map((s) => s.name)).toEqual(["A"]);
+    expect(run.publicCredentials.get("p2")).toEqual([publicCredential(run.slips[0].credential, "uuidClassRep22")]);
   });
 
   test("a refused upload says why", async () => {

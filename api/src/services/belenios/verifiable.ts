@@ -506,12 +506,6 @@ export async function castVerifiableBallot(
   });
 }
 
-/** Whether the voter has cast a verifiable ballot here (the voter's status shows it as voted). */
-export async function hasVotedVerifiable(database: Database, positionId: string, voterId: string): Promise<boolean> {
-  const [r] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM participations WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
-  return Number(r.n) > 0;
-}
-
 // ---- the count
 
 async function payloadOfLast(database: Database, positionId: string, type: EventType): Promise<string | null> {

@@ -5,7 +5,8 @@
  *   npm run bench -- --loadgen=autocannon   the same load from autocannon (the default is
  *                                           bench/lib/lean-worker.ts, which takes less CPU
  *                                           from the server on a small machine)
- * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), results,
+ * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), votes-verifiable
+ * (ordinary votes while verifiable ballots are being checked: bench/votes-verifiable.ts), results,
  * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts), count (the ranked count of 20,000
  * ballots: bench/count.ts in-process, then bench/count-server.ts on a real server: no request waits on it). Each other part starts its own server on a temp
  * database and drives it from a separate process (loopback only).
@@ -20,11 +21,12 @@ import { benchCeiling, benchResults, benchVotes, type ThroughputOptions } from "
 import { benchPages } from "./pages.ts";
 import { benchCount } from "./count.ts";
 import { benchCountServer } from "./count-server.ts";
+import { benchVotesWithVerifiable } from "./votes-verifiable.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
 
 const args = parseArgs();
-const ALL = ["ceiling", "votes", "votes-stored", "results", "bundle", "sse", "pages", "count"];
+const ALL = ["ceiling", "votes", "votes-stored", "votes-verifiable", "results", "bundle", "sse", "pages", "count"];
 const only = new Set((args.get("only") ?? ALL.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
 for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part '${part}'; parts are ${ALL.join(", ")}`);
 
@@ -61,6 +63,15 @@ for (const [part, storedVoters] of [["votes", 0], ["votes-stored", 100_000]] as 
     const ratio = v.reqPerSec / empty.reqPerSec;
     check(ratio >= 0.9, `${what} stays flat (within 10% of the empty database's rate, same machine minutes): ${(ratio * 100).toFixed(0)}%`);
   } else empty = v;
+}
+if (only.has("votes-verifiable")) {
+  const v = await benchVotesWithVerifiable(opts);
+  const worst = Math.max(...v.withStream.map((r) => r.p99));
+  const errors = v.withStream.reduce((n, r) => n + r.non2xx + r.errors, 0);
+  check(
+    worst < 100 && errors === 0 && v.ballotsPerSec.every((r) => r > 0),
+    `ordinary cast-vote p99 < 100 ms at ${opts.connections} connections while verifiable ballots are checked (issue 48): ${v.withStream.map((r) => r.p99.toFixed(1)).join(", ")} ms (alone ${v.alone.map((r) => r.p99.toFixed(1)).join(", ")} ms), verifiable ${v.ballotsPerSec.map((r) => r.toFixed(1)).join(", ")} ballots/s, non-2xx and errors ${errors}`,
+  );
 }
 if (only.has("results")) {
   const r = await benchResults(opts);

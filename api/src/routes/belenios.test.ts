@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   checkArchiveChain,
   computePartialDecryption,
@@ -16,11 +16,15 @@ import {
   generateBallot,
   generateCredential,
   generateTrusteeKey,
+  G,
   parseElection,
   parseEncryptedTally,
   parsePrivateKey,
   parseTrusteeKey,
+  powm,
+  precomputeBase,
   publicCredential,
+  randomZq,
   readArchive,
   sha256Hex,
 } from "@evoting/shared/belenios";
@@ -29,6 +33,7 @@ import { createHash } from "node:crypto";
 import { tool, toolVerifies } from "../../../shared/src/belenios/belenios-tool.test-support.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
 import { verifiableMessages } from "../services/belenios/verifiable.ts";
+import { ballotVerifier } from "../services/belenios/verifier.ts";
 
 let t: TestApp;
 let admin: string;
@@ -96,6 +101,61 @@ describe("verifiable positions", () => {
     expect(ranked.status).toBe(400);
     expect((await ranked.json()).message).toBe(verifiableMessages.ranked);
     expect(await (await t.request("/admin/positions", { token: admin })).json()).toHaveLength(1);
+  });
+
+  it("check a roll's public credentials off the event loop: ordinary votes are answered meanwhile, refusals unchanged", async () => {
+    const soon = t.clock.now() + 60_000;
+    const position = (await (await createPosition({ verifiable: true, title: "Treasurer", startTime: new Date(soon).toISOString() })).json()) as { _id: string };
+    const { position: ordinary, candidates } = await t.openElection(admin);
+    const voters = await Promise.all(Array.from({ length: 8 }, () => t.createVoter(admin)));
+    // A roll's worth of public credentials: g^x for random x (as g^secret(c), cheaper to make here).
+    precomputeBase(G);
+    const roll = Array.from({ length: 2_500 }, () => powm(G, randomZq()).toString());
+    const put = (publicCredentials: string[]) => t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } });
+
+    // Watch the check: while it is under way, is the server answering votes?
+    const verifier = ballotVerifier();
+    const check = verifier.arePublicCredentials.bind(verifier);
+    let checking = false;
+    const spy = vi.spyOn(verifier, "arePublicCredentials").mockImplementation(async (list) => {
+      checking = true;
+      try {
+        return await check(list);
+      } finally {
+        checking = false;
+      }
+    });
+    try {
+      let settled = false;
+      const upload = Promise.resolve(put(roll)).finally(() => (settled = true));
+      while (!checking && !settled) await new Promise((r) => setImmediate(r));
+      // Votes sent and answered while the credentials were being checked: with the check on the
+      // event loop, none could be.
+      const answeredDuringCheck: number[] = [];
+      for (const v of voters) {
+        if (!checking) break;
+        const res = await vote(v.token, { positionId: ordinary._id, candidateId: candidates[0]._id });
+        if (checking) answeredDuringCheck.push(res.status);
+      }
+      expect(answeredDuringCheck.length).toBeGreaterThan(0);
+      expect(answeredDuringCheck.every((s) => s === 201)).toBe(true);
+      expect(await (await upload).json()).toEqual({ count: 2_500 });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    const stored = async () =>
+      (await t.database.client.execute({ sql: "SELECT credential FROM belenios_credentials WHERE position_id = ? ORDER BY credential", args: [position._id] })).rows.map((r) => String(r.credential));
+    expect(await stored()).toEqual([...roll].sort());
+
+    // The same refusals as before: a non-member anywhere in the list (here the last), a
+    // duplicate, a number that is not a group element at all; nothing stored changes.
+    for (const bad of [[...roll.slice(1), "12345"], [...roll.slice(1), roll[1]], ["2"]]) {
+      const res = await put(bad);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(verifiableMessages.badCredentials);
+    }
+    expect(await stored()).toEqual([...roll].sort());
   });
 
   it("run a whole election that belenios-tool verifies at every step", async () => {

@@ -15,7 +15,6 @@ import {
   encryptedTally,
   eventRecords,
   generateUuid,
-  isPublicCredential,
   parseBallot,
   parseElection,
   parseEncryptedTally,
@@ -309,12 +308,22 @@ export async function putCredentials(database: Database, positionId: string, cre
   if (v.state !== "setup") fail(409, verifiableMessages.locked);
   if (!Array.isArray(credentials) || credentials.length === 0 || credentials.length > 200_000) fail(400, verifiableMessages.badCredentials);
   const list = credentials as unknown[];
-  if (!list.every((c) => typeof c === "string" && isPublicCredential(c)) || new Set(list).size !== list.length) fail(400, verifiableMessages.badCredentials);
-  await database.writer.submit([
-    { sql: "DELETE FROM belenios_credentials WHERE position_id = ?", args: [positionId] },
-    ...(list as string[]).map((c) => ({ sql: "INSERT INTO belenios_credentials (position_id, credential) VALUES (?, ?)", args: [positionId, c] })),
-  ]);
-  return list.length;
+  if (!list.every((c) => typeof c === "string") || new Set(list).size !== list.length) fail(400, verifiableMessages.badCredentials);
+  // Each membership test is a 2048-bit exponentiation: a roll's worth would hold the event loop
+  // for seconds, so the verifier thread runs them.
+  if (!(await ballotVerifier().arePublicCredentials(list as string[]))) fail(400, verifiableMessages.badCredentials);
+  // The check took a while: the position may have been locked (or made ordinary) meanwhile. The
+  // lock is a board write, so asking again on the board settles it.
+  return onBoard(positionId, async () => {
+    const now = await getVerifiable(database, positionId);
+    if (!now) fail(404, verifiableMessages.notVerifiable);
+    if (now.state !== "setup") fail(409, verifiableMessages.locked);
+    await database.writer.submit([
+      { sql: "DELETE FROM belenios_credentials WHERE position_id = ?", args: [positionId] },
+      ...(list as string[]).map((c) => ({ sql: "INSERT INTO belenios_credentials (position_id, credential) VALUES (?, ?)", args: [positionId, c] })),
+    ]);
+    return list.length;
+  });
 }
 
 async function credentialList(database: Database, positionId: string): Promise<string[]> {
@@ -495,12 +504,6 @@ export async function castVerifiableBallot(
     ]);
     return { tracker: verdict.tracker };
   });
-}
-
-/** Whether the voter has cast a verifiable ballot here (the voter's status shows it as voted). */
-export async function hasVotedVerifiable(database: Database, positionId: string, voterId: string): Promise<boolean> {
-  const [r] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM participations WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
-  return Number(r.n) > 0;
 }
 
 // ---- the count

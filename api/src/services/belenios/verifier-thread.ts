@@ -1,26 +1,33 @@
 /**
- * The ballot verifier's thread: a ballot's proofs take some 100 modular exponentiations, so they
- * are checked here, off the event loop that answers every other request.
+ * The ballot verifier's thread: a ballot's proofs take some 100 modular exponentiations, and an
+ * uploaded public credential's membership test one more, so they are checked here, off the
+ * event loop that answers every other request.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { G, parseElection, precomputeBase, verifyBallot, type BallotCheck } from "@evoting/shared/belenios";
+import { G, isPublicCredential, parseElection, precomputeBase, verifyBallot, type BallotCheck } from "@evoting/shared/belenios";
 import { useNativeModPow } from "./modpow.ts";
 
 export const VERIFIER_THREAD = "evoting-belenios-verifier";
 
-export interface VerifyRequest {
-  id: number;
-  electionJson: string;
-  fingerprint: string;
-  ballot: string;
-}
+export type VerifyQuestion = { kind: "ballot"; electionJson: string; fingerprint: string; ballot: string } | { kind: "credentials"; credentials: string[] };
+
+export type VerifyRequest = VerifyQuestion & { id: number };
 
 /** What the caller needs of a check: the ballot's credential and tracker, or why it is refused. */
 export type BallotVerdict = { ok: true; credential: string; tracker: string } | Extract<BallotCheck, { ok: false }>;
 
-export interface VerifyAnswer {
-  id: number;
-  check: BallotVerdict;
+export type VerifyAnswer = { id: number; kind: "ballot"; check: BallotVerdict } | { id: number; kind: "credentials"; allValid: boolean };
+
+function checkBallot(req: Extract<VerifyQuestion, { kind: "ballot" }>): BallotVerdict {
+  let check: BallotCheck;
+  try {
+    const election = parseElection(req.electionJson);
+    precomputeBase(election.publicKey);
+    check = verifyBallot(req.ballot, election, req.fingerprint);
+  } catch (e) {
+    check = { ok: false, reason: "format", message: e instanceof Error ? e.message : "The ballot cannot be read" };
+  }
+  return check.ok ? { ok: true, credential: check.credential, tracker: check.tracker } : check;
 }
 
 if (parentPort && workerData === VERIFIER_THREAD) {
@@ -31,15 +38,10 @@ if (parentPort && workerData === VERIFIER_THREAD) {
   precomputeBase(G);
   const port = parentPort;
   port.on("message", (req: VerifyRequest) => {
-    let check: BallotCheck;
-    try {
-      const election = parseElection(req.electionJson);
-      precomputeBase(election.publicKey);
-      check = verifyBallot(req.ballot, election, req.fingerprint);
-    } catch (e) {
-      check = { ok: false, reason: "format", message: e instanceof Error ? e.message : "The ballot cannot be read" };
-    }
-    const answer: VerifyAnswer = { id: req.id, check: check.ok ? { ok: true, credential: check.credential, tracker: check.tracker } : check };
+    const answer: VerifyAnswer =
+      req.kind === "ballot"
+        ? { id: req.id, kind: "ballot", check: checkBallot(req) }
+        : { id: req.id, kind: "credentials", allValid: req.credentials.every(isPublicCredential) };
     port.postMessage(answer);
   });
 }

@@ -252,5 +252,9 @@ describe("a verifiable position at a polling station", () => {
     expect(JSON.stringify(sealed.sealed).length).toBeGreaterThan(64 * 1024);
     const answer = (await (await deliver(s, sealed)).json()) as StationBallotAnswer;
     expect(answer.outcomes.map((o) => o.counted)).toEqual([true, false]);
+    // Past the sealed ballot's own limit: 413, nothing read.
+    const huge = { ...sealed.sealed, data: "A".repeat(1_100_000) };
+    const res = await t.request("/station/ballots", { method: "POST", token: s.session.token, json: huge, headers: { "idempotency-key": sealed.ballotId } });
+    expect(res.status).toBe(413);
   });
 });

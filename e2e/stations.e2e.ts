@@ -9,12 +9,19 @@
  * officer (not of this station) signs in first and delivers nothing, the ballots staying on
  * the device with the reason; then the station's officer signs in and everything is delivered:
  * exactly one ballot per voter and position, and the one refusal (voter and position, never a
- * choice).
+ * choice). One position is verifiable: the booth voter types their credential at the
+ * confirmation, offline, the device encrypts that ballot and shows its tracker; once delivered,
+ * the tracker is on the public board, once, and `belenios-tool election verify` accepts the archive.
  *
  * Runs its own server (fresh database) so it can count ballots exactly.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { generateCredential, publicCredential } from "@evoting/shared/belenios";
+import { toolVerifies } from "../shared/src/belenios/belenios-tool.test-support";
 import { ADMIN } from "./support/accounts";
 import { audit, openBrowser, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
@@ -26,6 +33,9 @@ const OFFICER = { name: "Femi Officer", matric: "2019/5570777", password: "offic
 const OTHER_OFFICER = { name: "Gbenga Officer", matric: "2019/5570778", password: "other-e2e-pass" };
 const PHONE_VOTER = { name: "Zainab Musa", matric: "2021/5570301", dob: "20030101" };
 const BOOTH_VOTER = { name: "Emeka Obi", matric: "2021/5570302", dob: "20020202" };
+/** The booth voter's slip for the verifiable position (the credential authority's job, done through HTTP). */
+const BOOTH_CREDENTIAL = generateCredential();
+const HOUR = 3_600_000;
 
 let server: RunningServer;
 /** The station's Wi-Fi: its browser reaches the server only through this relay. */
@@ -45,21 +55,31 @@ async function takeBack(page: Page) {
   await form.getByRole("button", { name: "Take the device back" }).click();
 }
 
-/** The officer looks the voter up, starts the ballot, the voter chooses and confirms, the officer takes the device back. */
-async function voteAtStation(page: Page, voter: { name: string; matric: string }, picks: Record<string, string>) {
+/**
+ * The officer looks the voter up, starts the ballot, the voter chooses and confirms (typing
+ * their credential when a verifiable position is chosen), the officer takes the device back.
+ * Returns the trackers the voter was shown.
+ */
+async function voteAtStation(page: Page, voter: { name: string; matric: string }, picks: Record<string, string>, credential?: string): Promise<string[]> {
   await page.getByLabel("Matric number or name").fill(voter.matric.replace("/", "-"));
   await page.getByRole("button", { name: `Start ballot for ${voter.name}` }).click();
   for (const [position, candidate] of Object.entries(picks)) {
     await card(page, position).getByRole("radio", { name: candidate }).check();
   }
   await page.getByRole("button", { name: "Confirm ballot" }).click();
+  if (credential) await page.getByLabel("Credential").fill(credential);
   await page.getByRole("button", { name: "Submit ballot" }).click();
-  await page.getByRole("heading", { name: "Ballot submitted" }).waitFor();
-  // Nothing of the choices is on the screen the officer is handed back.
+  await page.getByRole("heading", { name: "Ballot submitted" }).waitFor({ timeout: 30_000 });
+  const trackers = await page.getByTestId("station-tracker").locator("code").allTextContents();
+  // Nothing of the choices is on the screen the officer is handed back; nor the credential.
   for (const candidate of Object.values(picks)) await expect(page.getByText(candidate).count()).resolves.toBe(0);
+  if (credential) await expect(page.getByText(credential).count()).resolves.toBe(0);
   await takeBack(page);
   await page.getByTestId("station-notice").getByText(`Ballot taken for ${voter.name}`).waitFor();
   for (const candidate of Object.values(picks)) await expect(page.getByText(candidate).count()).resolves.toBe(0);
+  // The take-back forgets the trackers.
+  await expect(page.getByTestId("station-tracker").count()).resolves.toBe(0);
+  return trackers;
 }
 
 beforeAll(async () => {
@@ -81,6 +101,19 @@ beforeAll(async () => {
   ids.tunde = await api.createCandidate(adminToken, "Tunde Bakare", ids.President, [217, 119, 6]);
   await api.createCandidate(adminToken, "Kemi Ade", ids.Secretary, [22, 163, 74]);
   await api.createCandidate(adminToken, "Obi Nnamdi", ids.Secretary, [190, 24, 93]);
+  // Treasurer is verifiable: the server its trustee, the booth voter's credential among others, locked.
+  const window = { startTime: new Date(Date.now() - HOUR).toISOString(), endTime: new Date(Date.now() + 3 * HOUR).toISOString() };
+  const treasurer = await api.post<{ _id: string; belenios: { uuid: string } }>("/admin/positions", { title: "Treasurer", verifiable: true, ...window }, adminToken);
+  expect(treasurer.status).toBe(201);
+  ids.Treasurer = treasurer.body._id;
+  ids.treasurerUuid = treasurer.body.belenios.uuid;
+  await api.createCandidate(adminToken, "Ngozi Eze", ids.Treasurer, [14, 116, 144]);
+  await api.createCandidate(adminToken, "Bola Ade", ids.Treasurer, [161, 98, 7]);
+  expect((await api.post("/admin/trustees", { name: "Server", server: true }, adminToken)).status).toBe(201);
+  const publicCredentials = [BOOTH_CREDENTIAL, generateCredential(), generateCredential()].map((c) => publicCredential(c, ids.treasurerUuid));
+  expect((await api.call(`/admin/positions/${ids.Treasurer}/credentials`, { method: "PUT", token: adminToken, body: JSON.stringify({ publicCredentials }) })).status).toBe(200);
+  // Started an hour ago: it may have locked itself once trustees and credentials were in.
+  expect([200, 409]).toContain((await api.post(`/admin/positions/${ids.Treasurer}/lock`, {}, adminToken)).status);
   wifi = await startNetworkSwitch(server.baseURL);
   station = await openBrowser(wifi.url);
   admin = await openBrowser(server.baseURL);
@@ -150,7 +183,8 @@ describe("polling station", () => {
     const unlock = page.getByRole("form", { name: "Unlock the station" });
     await unlock.getByLabel("Officer password").fill(OFFICER.password);
     await unlock.getByRole("button", { name: "Unlock" }).click();
-    await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 15_000 });
+    // Ready again offline: the verifiable ballot's encryption worker comes from the device.
+    await page.getByTestId("station-readiness").getByText("Ready for offline use").waitFor({ timeout: 30_000 });
 
     // The next voter holds the device: only the ballot shows, no Logout; cancelling hands it back to the officer.
     await page.getByLabel("Matric number or name").fill(BOOTH_VOTER.matric.slice(-7));
@@ -167,7 +201,20 @@ describe("polling station", () => {
     await takeBack(page);
     await page.getByTestId("station-notice").getByText(`Ballot cancelled for ${BOOTH_VOTER.name}`).waitFor();
 
-    await voteAtStation(page, BOOTH_VOTER, { President: "Amaka Nwosu", Secretary: "Obi Nnamdi" });
+    // The booth voter also votes for the verifiable Treasurer: a mistyped credential is refused at the booth, nothing saved.
+    await page.getByLabel("Matric number or name").fill(BOOTH_VOTER.matric.replace("/", "-"));
+    await page.getByRole("button", { name: `Start ballot for ${BOOTH_VOTER.name}` }).click();
+    await card(page, "Treasurer").getByRole("radio", { name: "Bola Ade" }).check();
+    await page.getByRole("button", { name: "Confirm ballot" }).click();
+    await page.getByLabel("Credential").fill(BOOTH_CREDENTIAL.slice(0, -1) + (BOOTH_CREDENTIAL.endsWith("2") ? "3" : "2"));
+    await page.getByRole("button", { name: "Submit ballot" }).click();
+    await page.getByText("This credential is not valid").waitFor();
+    await page.getByRole("button", { name: "Cancel ballot" }).click();
+    await takeBack(page);
+    await page.getByTestId("station-queue").getByText("1 ballot waiting to be delivered.").waitFor();
+    const trackers = await voteAtStation(page, BOOTH_VOTER, { President: "Amaka Nwosu", Secretary: "Obi Nnamdi", Treasurer: "Bola Ade" }, BOOTH_CREDENTIAL);
+    expect(trackers).toHaveLength(1);
+    expect(trackers[0]).toMatch(/^[A-Za-z0-9+/]{43}$/);
     await page.getByTestId("station-queue").getByText("2 ballots waiting to be delivered.").waitFor();
     // Never the same voter twice on this device.
     await page.getByLabel("Matric number or name").fill(BOOTH_VOTER.matric);
@@ -198,7 +245,7 @@ describe("polling station", () => {
 
     // The server: one ballot per voter and position, the phone's choice kept. Ballots reach
     // the tallies through the mixer (a fraction of a second), hence the poll.
-    await expect.poll(async () => (await api.call<{ totalVotesCast: number; results: { totalVotes: number }[] }>("/vote/results", { token: adminToken })).body.results.map((r) => r.totalVotes), { timeout: 10_000 }).toEqual([2, 2]);
+    await expect.poll(async () => (await api.call<{ totalVotesCast: number; results: { totalVotes: number }[] }>("/vote/results", { token: adminToken })).body.results.map((r) => r.totalVotes), { timeout: 10_000 }).toEqual([2, 2, 1]);
     const results = await api.call<{ results: { positionId: string; totalVotes: number; breakdown: { candidateId: string; votes: number }[] }[] }>("/vote/results", { token: adminToken });
     const president = results.body.results.find((r) => r.positionId === ids.President)!;
     const secretary = results.body.results.find((r) => r.positionId === ids.Secretary)!;
@@ -207,6 +254,22 @@ describe("polling station", () => {
     expect(secretary.totalVotes).toBe(2);
     const tally = await api.call<{ total: number }>("/admin/stations/ballots", { token: adminToken });
     expect(tally.body.total).toBe(2);
+
+    // The verifiable ballot the booth encrypted offline: on the public board once, under the
+    // tracker the voter was shown, and the archive passes belenios-tool.
+    const board = await api.call<{ trackers: string[] }>(`/positions/${ids.Treasurer}/board`);
+    expect(board.body.trackers).toEqual(trackers);
+    const archive = await fetch(`${server.baseURL}/api/positions/${ids.Treasurer}/archive.bel`);
+    expect(archive.status).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), "station-e2e-"));
+    try {
+      writeFileSync(join(dir, `${ids.treasurerUuid}.bel`), new Uint8Array(await archive.arrayBuffer()));
+      const verdict = toolVerifies(dir);
+      expect(verdict.output).toContain("all checks passed");
+      expect(verdict.ok).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the results screen shows ballots per station to the admin", async () => {

@@ -32,14 +32,16 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   const steps = apiMiddleware(
     deps.log,
     // Candidate create and edit (PATCH) and an application to stand carry a photo, the roll
-    // import a CSV file, a station's ballot file its sealed queue, a verifiable position's public
-    // credentials one per voter: they set their own, larger limits.
+    // import a CSV file, a station's ballot file its sealed queue, a station ballot its verifiable
+    // positions' encrypted ballots, a verifiable position's public credentials one per voter:
+    // they set their own, larger limits.
     (c) =>
       (c.req.method === "PUT" && /^\/api\/admin\/positions\/[^/]+\/credentials$/.test(c.req.path)) ||
       (c.req.path.startsWith("/api/admin/candidates") && (c.req.method === "POST" || c.req.method === "PATCH")) ||
       (c.req.path === "/api/nominations" && c.req.method === "POST") ||
       (c.req.path === "/api/admin/voters/import" && c.req.method === "POST") ||
-      (c.req.path === "/api/admin/stations/import" && c.req.method === "POST"),
+      (c.req.path === "/api/admin/stations/import" && c.req.method === "POST") ||
+      (c.req.path === "/api/station/ballots" && c.req.method === "POST"),
   );
   app.use("*", steps.requestLog);
   app.use("*", steps.securityHeaders);

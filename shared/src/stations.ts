@@ -36,12 +36,23 @@ export const openStationSchema = z.object({
   password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(128),
 });
 
+/**
+ * A verifiable position's Belenios ballot in a station ballot, at most: the vote page's own
+ * limit (schemas.ts). One with 5 candidates is some 12 KB, with 20 some 36 KB.
+ */
+export const MAX_STATION_VERIFIABLE_BALLOT = 200_000;
+
+/**
+ * The sealed data at most (base64url). Ordinary choices make a few kilobytes; each verifiable
+ * position adds its encrypted ballot, so a ballot of several large verifiable positions fits.
+ */
+export const MAX_SEALED_STATION_BALLOT = 1_000_000;
+
 /** A ballot as the device sends it: the session it was cast in, the IV and ciphertext+tag (base64url). */
 export const sealedStationBallotSchema = z.object({
   sessionId: z.string().min(1).max(64),
   iv: z.string().min(16).max(16),
-  // The padded plaintext is at most a few kilobytes; anything larger is not ours.
-  data: z.string().min(1).max(16_384),
+  data: z.string().min(1).max(MAX_SEALED_STATION_BALLOT),
 });
 export type SealedStationBallot = z.infer<typeof sealedStationBallotSchema>;
 
@@ -52,11 +63,17 @@ export const STATION_BALLOT_BLOCK = 1024;
 
 export const stationChoiceSchema = z.object({
   positionId: z.string().min(1).max(64),
-  /** 'yes', 'multi' and 'ranked' are the ballot methods' (ballot-methods.ts). */
-  kind: z.enum(["candidate", "no", "abstain", "yes", "multi", "ranked"]),
+  /**
+   * 'yes', 'multi' and 'ranked' are the ballot methods' (ballot-methods.ts). 'belenios': a
+   * verifiable position's ballot, encrypted on the device with the voter's credential
+   * (docs/verifiable.md): the envelope never holds that position's choice in the clear.
+   */
+  kind: z.enum(["candidate", "no", "abstain", "yes", "multi", "ranked", "belenios"]),
   candidateId: z.string().min(1).max(64).optional(),
   /** multi and ranked: the marks, in the voter's order */
   candidateIds: z.array(z.string().min(1).max(64)).max(MAX_MARKS).optional(),
+  /** belenios: the ballot as `belenios-tool election generate-ballot` prints it */
+  ballot: z.string().min(1).max(MAX_STATION_VERIFIABLE_BALLOT).optional(),
 });
 export type StationChoice = z.infer<typeof stationChoiceSchema>;
 

@@ -240,7 +240,7 @@ describe("station ballots", () => {
     expect(String(refusals.rows[0].summary)).not.toMatch(/Ada|Grace/);
   });
 
-  it("marks a verifiable position in the package and refuses a station's choice for it: the voter votes there on their own phone", async () => {
+  it("marks a verifiable position in the package and refuses a plain choice for it: only a ballot encrypted with the voter's credential goes in", async () => {
     const s = await setUp();
     const now = t.clock.now();
     const created = await t.request("/admin/positions", {
@@ -260,7 +260,7 @@ describe("station ballots", () => {
     const answer = (await res.json()) as StationBallotAnswer;
     expect(answer.outcomes).toEqual([
       { positionId: s.position._id, positionTitle: "President", counted: true, message: messages.stationBallotCounted },
-      { positionId: treasurer._id, positionTitle: "Treasurer", counted: false, message: verifiableMessages.stationOwnPhone },
+      { positionId: treasurer._id, positionTitle: "Treasurer", counted: false, message: verifiableMessages.stationNeedsBallot },
     ]);
     expect(await count("SELECT COUNT(*) AS n FROM participations WHERE position_id = ?", [treasurer._id])).toBe(0);
   });

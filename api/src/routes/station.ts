@@ -6,10 +6,12 @@
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { bodyLimit } from "hono/body-limit";
 import {
   isStaff,
   closeStationSchema,
   markYesNo,
+  MAX_SEALED_STATION_BALLOT,
   messages,
   openStationSchema,
   sealedStationBallotSchema,
@@ -40,6 +42,9 @@ import {
   stationSessionKey,
   stationsOf,
 } from "../services/stations/stations.ts";
+
+/** A sealed ballot at its largest (shared stations.ts) and the rest of its JSON. */
+const STATION_BALLOT_BODY_LIMIT = MAX_SEALED_STATION_BALLOT + 4 * 1024;
 
 /** Most voters a look-up answers with: the officer narrows the query instead. */
 const LOOKUP_LIMIT = 20;
@@ -176,22 +181,27 @@ export function stationRoutes(deps: Deps) {
       return c.json(await searchRoll(database, query, LOOKUP_LIMIT));
     })
 
-    .post("/ballots", jsonBody(sealedStationBallotSchema), async (c) => {
-      // A device's token delivers the ballots its own session sealed, never another session's.
-      if (c.var.stationSessionId && c.req.valid("json").sessionId !== c.var.stationSessionId) fail(403, messages.stationSessionEnded);
-      const result = await deliverStationBallot(deps, {
-        sealed: c.req.valid("json"),
-        idempotencyKey: c.req.header("idempotency-key")?.trim(),
-        officerId: c.var.user.id,
-        now: clock.now(),
-        graceMs: deps.config.voteGraceMs,
-      });
-      if (result.kind === "refused") {
-        // An envelope that can never open is the one refusal a device lets go: it is audited, as every refusal is.
-        if (result.final) await auditUnreadable(deps, c, c.req.valid("json").sessionId, result.message);
-        fail(result.status, result.message);
-      }
-      if (result.fresh) await auditStationAnswer(deps, c, result.station, result.answer, result.held);
-      return c.json(result.answer);
-    });
+    .post(
+      "/ballots",
+      bodyLimit({ maxSize: STATION_BALLOT_BODY_LIMIT, onError: () => fail(413, messages.bodyTooLarge) }),
+      jsonBody(sealedStationBallotSchema),
+      async (c) => {
+        // A device's token delivers the ballots its own session sealed, never another session's.
+        if (c.var.stationSessionId && c.req.valid("json").sessionId !== c.var.stationSessionId) fail(403, messages.stationSessionEnded);
+        const result = await deliverStationBallot(deps, {
+          sealed: c.req.valid("json"),
+          idempotencyKey: c.req.header("idempotency-key")?.trim(),
+          officerId: c.var.user.id,
+          now: clock.now(),
+          graceMs: deps.config.voteGraceMs,
+        });
+        if (result.kind === "refused") {
+          // An envelope that can never open is the one refusal a device lets go: it is audited, as every refusal is.
+          if (result.final) await auditUnreadable(deps, c, c.req.valid("json").sessionId, result.message);
+          fail(result.status, result.message);
+        }
+        if (result.fresh) await auditStationAnswer(deps, c, result.station, result.answer, result.held);
+        return c.json(result.answer);
+      },
+    );
 }

@@ -17,6 +17,8 @@ interface CredentialPanelProps {
   /** While another is being typed: back to the kept one. */
   onKeep?: () => void;
   inputRef?: React.Ref<HTMLInputElement>;
+  /** The field's hint, where the device does not keep the credential (a polling station's booth). */
+  hint?: string;
 }
 
 /** The BarcodeDetector API where the browser has it (Chromium on Android and desktop, not Firefox or Safari yet). */
@@ -28,7 +30,7 @@ const barcodeDetector = (): BarcodeDetectorCtor | null =>
   typeof window !== "undefined" && "BarcodeDetector" in window ? (window as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector : null;
 
 /** A verifiable position's credential on its card: the field (typed or scanned) until the device keeps one. */
-export function CredentialPanel({ credential, typed, onType, error, encrypting, disabled, onChange, onKeep, inputRef }: CredentialPanelProps) {
+export function CredentialPanel({ credential, typed, onType, error, encrypting, disabled, onChange, onKeep, inputRef, hint = verifiableText.credentialHint }: CredentialPanelProps) {
   const [scanning, setScanning] = useState(false);
   const [scanError, setScanError] = useState<string | null>(null);
   const canScan = barcodeDetector() !== null;
@@ -50,7 +52,7 @@ export function CredentialPanel({ credential, typed, onType, error, encrypting, 
   if (disabled) return null;
   return (
     <div className="space-y-2">
-      <FieldShell label={verifiableText.credentialLabel} hint={verifiableText.credentialHint} error={error ?? scanError ?? undefined}>
+      <FieldShell label={verifiableText.credentialLabel} hint={hint} error={error ?? scanError ?? undefined}>
         {(ids) => (
           <input
             ref={inputRef}

@@ -15,8 +15,6 @@ export const verifiableText = {
   encrypting: "Encrypting your ballot on this device...",
   trackerLabel: "Your ballot tracker",
   trackerHelp: "Find it on the Ballot Box page: if it is there, your ballot was recorded as your device encrypted it. It does not show your choice. Note it down: this device forgets it when you log out.",
-  stationOwnPhone: "Vote for this position on your own phone",
-  stationOwnPhoneWhy: "This position's ballot is verifiable: it is encrypted with your personal credential on your own device, which this station does not do.",
 };
 
 /** Finds a credential in what a QR code holds (the bare credential, or a text or link containing it). */

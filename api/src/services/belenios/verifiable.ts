@@ -72,7 +72,8 @@ export const verifiableMessages = {
   oneTrusteePerObserver: "You are already a trustee: an observer registers one key.",
   needsBallotOrChoice: "Send either a Belenios ballot or a choice, not both.",
   needsBallot: "This position is verifiable: send the Belenios ballot built on your device.",
-  stationOwnPhone: "Vote for this position on your own phone: its ballot is encrypted with your credential on your own device.",
+  stationNeedsBallot: "Not counted: this position is verifiable, so its ballot must be encrypted with the voter's credential, and this station sent a plain choice.",
+  ballotBoxClosed: "This verifiable position's ballot box is closed: its encrypted tally is already computed.",
 } as const;
 
 export type BeleniosState = "setup" | "open" | "tallying" | "decrypted";
@@ -456,7 +457,13 @@ async function lockIfDue(database: Database, v: VerifiableRow, p: PositionInfo, 
 
 // ---- ballots
 
-/** The checks and the write of one verifiable ballot; the caller has checked the voter may vote here now. */
+const notOpen = (state: BeleniosState | undefined) => (state === "tallying" || state === "decrypted" ? verifiableMessages.ballotBoxClosed : verifiableMessages.notLocked);
+
+/**
+ * The checks and the write of one verifiable ballot; the caller has checked the voter may vote
+ * here now. `stationId`: the polling station whose device encrypted it (on the participation
+ * only, as for every station vote).
+ */
 export async function castVerifiableBallot(
   database: Database,
   keys: Keys,
@@ -464,12 +471,13 @@ export async function castVerifiableBallot(
   voterId: string,
   ballot: string,
   now: number,
+  stationId: string | null = null,
 ): Promise<{ tracker: string; replay?: boolean }> {
   let v = await getVerifiable(database, positionId);
   if (!v) fail(400, verifiableMessages.notVerifiable);
   const p = (await positionInfo(database, positionId))!;
   v = await lockIfDue(database, v, p, now);
-  if (v.state === "setup" || !v.electionJson) fail(409, verifiableMessages.notLocked);
+  if (v.state !== "open" || !v.electionJson) fail(409, notOpen(v.state));
   const electionJson = v.electionJson;
   const fingerprint = electionFingerprint(electionJson);
   const verdict = await ballotVerifier().verify(electionJson, fingerprint, ballot);
@@ -478,7 +486,7 @@ export async function castVerifiableBallot(
   if (Number(known.n) === 0) fail(403, verifiableMessages.unknownCredential);
   return onBoard(positionId, async () => {
     const state = await getVerifiable(database, positionId);
-    if (state?.state !== "open") fail(409, verifiableMessages.notLocked);
+    if (state?.state !== "open") fail(409, notOpen(state?.state));
     const [voted] = await rows<{ n: number }>(database, "SELECT count(*) AS n FROM participations WHERE position_id = ? AND voter_id = ?", [positionId, voterId]);
     if (Number(voted.n) > 0) {
       // The same ballot again (an outbox retry whose answer was lost): the same answer. A ballot
@@ -494,8 +502,8 @@ export async function castVerifiableBallot(
     // sealed at every participation's one length, and holds no time (docs/security.md).
     await append(database, positionId, "Ballot", [ballot], [
       {
-        sql: "INSERT INTO participations (voter_id, position_id, sealed_choice) VALUES (?, ?, ?)",
-        args: [voterId, positionId, sealVerifiableParticipation(keys, voterId, positionId)],
+        sql: "INSERT INTO participations (voter_id, position_id, sealed_choice, station_id) VALUES (?, ?, ?, ?)",
+        args: [voterId, positionId, sealVerifiableParticipation(keys, voterId, positionId), stationId],
       },
       { sql: "INSERT INTO belenios_ballots (position_id, credential, tracker) VALUES (?, ?, ?)", args: [positionId, verdict.credential, verdict.tracker] },
       // The turnout chart's hourly total, as every vote keeps it: it names no voter.

@@ -12,6 +12,7 @@
  *      id and the station's counter moves, in one write, only for the delivery that stored it.
  */
 import { createDecipheriv } from "node:crypto";
+import { HTTPException } from "hono/http-exception";
 import {
   canVote,
   choiceProblem,
@@ -38,7 +39,7 @@ import { CURRENT_ELECTION_SQL } from "../../db/elections.ts";
 import { listPositions } from "../election/catalog.ts";
 import { findRollEntry, findStation, findStationSession, isAssigned, sessionEnd, stationSessionKey } from "./stations.ts";
 import { castVote, type VoteChoice } from "../votes/cast.ts";
-import { isVerifiablePosition, verifiableMessages } from "../belenios/verifiable.ts";
+import { castVerifiableBallot, isVerifiablePosition, verifiableMessages } from "../belenios/verifiable.ts";
 import { methodVoteChoice } from "../votes/ballot-rules.ts";
 
 /** How far the device's corrected clock may run ahead of the server's. */
@@ -83,7 +84,7 @@ export interface DeliverInput {
   graceMs: number;
 }
 
-export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">, input: DeliverInput): Promise<StationDelivery> {
+export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings" | "results" | "hub">, input: DeliverInput): Promise<StationDelivery> {
   const { database, keys } = deps;
   const { sealed, officerId, now } = input;
   const session = await findStationSession(database, sealed.sessionId);
@@ -140,10 +141,16 @@ export async function deliverStationBallot(deps: Pick<Deps, "database" | "keys" 
       outcomes.push(refusal(choice.positionId, messages.positionNotFound));
       continue;
     }
-    // A verifiable position's ballot is encrypted with the voter's own credential on their own
-    // device (docs/verifiable.md); a station's plain choice cannot go in its ballot box.
-    if (await isVerifiablePosition(database, position._id)) {
-      outcomes.push(refusal(position._id, verifiableMessages.stationOwnPhone));
+    // A verifiable position takes only a Belenios ballot, encrypted on the station device with
+    // the voter's credential (docs/verifiable.md); a plain choice cannot go in its ballot box.
+    const verifiable = await isVerifiablePosition(database, position._id);
+    if (verifiable || choice.kind === "belenios") {
+      const problem = !verifiable
+        ? verifiableMessages.notVerifiable
+        : choice.kind !== "belenios" || !choice.ballot
+          ? verifiableMessages.stationNeedsBallot
+          : choiceRefusal(voter.role, voter.groups, { ...position, unopposed }, null, castAt, now, input.graceMs);
+      outcomes.push(problem ? refusal(position._id, problem) : await castVerifiable(deps, position, voter._id, choice.ballot!, station.id, now));
       continue;
     }
     const problem = choiceRefusal(voter.role, voter.groups, { ...position, unopposed }, choice, castAt, now, input.graceMs);
@@ -208,7 +215,7 @@ async function hold(
  * settled as refused. Either way its sealed copy is deleted with the decision.
  */
 export async function decideHeld(
-  deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings">,
+  deps: Pick<Deps, "database" | "keys" | "mixer" | "electionSettings" | "results" | "hub">,
   sessionId: string,
   accept: boolean,
   now: number,
@@ -261,12 +268,48 @@ async function storedAnswer(database: Database, ballotId: string): Promise<Stati
   return row ? (JSON.parse(row.answer) as StationBallotAnswer) : null;
 }
 
-/** Why this position's choice is refused (the vote page's rules, at the device's cast instant), or null. */
+/**
+ * A verifiable position's ballot from a station: the same checks and refusals as a voter's own
+ * device gets (services/belenios/verifiable.ts: a ballot that does not verify or is for another
+ * position, a credential not on the list, a second ballot by a credential or a voter), each an
+ * outcome with its message; nothing stored for a refused one. A replay of the same ballot (a
+ * delivery whose answer was lost before it was stored) counts once.
+ */
+async function castVerifiable(
+  deps: Pick<Deps, "database" | "keys" | "results" | "hub">,
+  position: Position,
+  voterId: string,
+  ballot: string,
+  stationId: string,
+  now: number,
+): Promise<StationOutcome> {
+  try {
+    const { replay } = await castVerifiableBallot(deps.database, deps.keys, position._id, voterId, ballot, now, stationId);
+    if (!replay) {
+      deps.results.changed();
+      deps.hub.resultsChanged();
+    }
+    return { positionId: position._id, positionTitle: position.title, counted: true, message: messages.stationBallotCounted };
+  } catch (error) {
+    // Only a refusal of this ballot settles it; anything else (the database busy) leaves the
+    // whole delivery unanswered, so the device keeps the ballot and sends it again.
+    if (!(error instanceof HTTPException) || error.status >= 500) throw error;
+    const { message } = (await error.getResponse().json()) as { message: string };
+    // Phrased as the station phrases a voter who voted first elsewhere.
+    const shown = message === verifiableMessages.alreadyVoted ? messages.stationVotedElsewhere : message;
+    return { positionId: position._id, positionTitle: position.title, counted: false, message: shown };
+  }
+}
+
+/**
+ * Why this position's choice is refused (the vote page's rules, at the device's cast instant),
+ * or null. `choice` null: only who may vote and when (a verifiable ballot checks its own content).
+ */
 function choiceRefusal(
   role: string,
   groups: string[],
   position: Position & { unopposed: UnopposedMode },
-  choice: StationChoice,
+  choice: StationChoice | null,
   castAt: number,
   now: number,
   graceMs: number,
@@ -275,6 +318,9 @@ function choiceRefusal(
   if (!isEligible(position.eligibleGroups ?? [], groups)) return messages.notEligible;
   const timing = stationTimingProblem(castAt, now, { startTime: Date.parse(position.startTime), endTime: Date.parse(position.endTime) }, graceMs);
   if (timing) return timing;
+  if (!choice) return null;
+  // Settled before this check by the caller: a Belenios ballot is only for a verifiable position.
+  if (choice.kind === "belenios") return verifiableMessages.notVerifiable;
   const method = methodVoteChoice(methodRules(position), stationVoteFields(choice));
   if (typeof method === "string") return method;
   if (method) return null;
@@ -295,7 +341,7 @@ function stationVoteFields(choice: StationChoice): VoteChoiceFields {
   if (choice.kind === "multi") return { candidateIds: choice.candidateIds ?? [] };
   if (choice.kind === "ranked") return { ranking: choice.candidateIds ?? [] };
   if (choice.kind === "candidate") return { candidateId: choice.candidateId ?? "" };
-  return { choice: choice.kind };
+  return choice.kind === "belenios" ? {} : { choice: choice.kind };
 }
 
 const methodRules = (position: Position): MethodBallotRules => ({

@@ -1,11 +1,36 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, test, vi } from "vitest";
-import { messages, seededBallotOrder, type BallotPosition, type ElectionSettings, type RollEntry } from "@evoting/shared";
+import { messages, seededBallotOrder, type BallotPosition, type ElectionSettings, type RollEntry, type StationChoice } from "@evoting/shared";
+import {
+  ballotTracker,
+  computePartialDecryption,
+  computeResult,
+  electionFingerprint,
+  encryptedTally,
+  generateCredential,
+  generateTrusteeKey,
+  parseBallot,
+  parseElection,
+  parsePrivateKey,
+  parseTrusteeKey,
+  serializeElection,
+  verifyBallot,
+} from "@evoting/shared/belenios";
 import type { DevicePackage } from "../../station/station-api";
 import { ballotFor, ballotOrderSeedOf } from "../../station/station-device";
-import { StationBallot } from "./StationBallot";
+import { verifiableText } from "../../verifiable/messages";
+import { StationBallot, type BoothTracker } from "./StationBallot";
 import { StationLookup } from "./StationLookup";
+import { BoothTrackers } from "./BoothTrackers";
+import { boothText } from "./booth-text";
+
+// The station's worker runs the phone's own code; here it runs in this thread.
+vi.mock("../../verifiable/encrypt", () => ({
+  prewarmBallotWorker: () => undefined,
+  encryptBallot: async (election: string, credential: string, choice: unknown) =>
+    (await import("../../verifiable/ballot-worker")).buildBallot({ election, credential, choice: choice as never }),
+}));
 
 const NOW = Date.parse("2026-03-10T12:00:00.000Z");
 const candidate = (id: string, name: string, positionId: string) => ({
@@ -26,21 +51,6 @@ const voter: RollEntry = { _id: "v1", matricNumber: "2021/5570301", name: "Zaina
 const other: RollEntry = { _id: "v2", matricNumber: "2021/5570302", name: "Emeka Obi", groups: ["300L"], voted: [] };
 
 describe("station ballot", () => {
-  test("a verifiable position sends the voter to their own phone: no choice for it here", async () => {
-    const onSubmit = vi.fn(async () => undefined);
-    const verifiable = positions.map((p) => (p._id === "secretary" ? { ...p, belenios: { uuid: "AbCdEfGhJkLmNp", state: "open" as const } } : p));
-    render(<StationBallot voter={other} positions={ballotFor(other, verifiable, NOW).slice(0, 2)} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
-    const own = screen.getByTestId("station-own-phone");
-    expect(within(own).getByText("Vote for this position on your own phone")).toBeInTheDocument();
-    expect(within(own).getByText("Secretary")).toBeInTheDocument();
-    expect(screen.queryByRole("radio", { name: "Kemi Ade" })).toBeNull();
-    const user = userEvent.setup();
-    await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));
-    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
-    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
-    expect(onSubmit).toHaveBeenCalledWith([{ positionId: "president", kind: "candidate", candidateId: "c2" }]);
-  });
-
   test("offers only what the voter may still vote for here", () => {
     expect(ballotFor(voter, positions, NOW).map((p) => p._id)).toEqual(["president"]);
     expect(ballotFor(other, positions, NOW).map((p) => p._id)).toEqual(["president", "secretary", "year-rep"]);
@@ -60,7 +70,7 @@ describe("station ballot", () => {
     expect(onSubmit).toHaveBeenCalledWith([
       { positionId: "president", kind: "candidate", candidateId: "c2" },
       { positionId: "secretary", kind: "candidate", candidateId: "c4" },
-    ]);
+    ], []);
   });
 
   test("Yes/No on an unopposed position and Abstain where allowed, as on the vote page", async () => {
@@ -79,7 +89,7 @@ describe("station ballot", () => {
     expect(onSubmit).toHaveBeenCalledWith([
       { positionId: "treasurer", kind: "no" },
       { positionId: "president", kind: "abstain" },
-    ]);
+    ], []);
   });
 
   test("ranked, several-seat and referendum positions: their own controls, each listed at the confirmation, sealed as their kind", async () => {
@@ -108,7 +118,7 @@ describe("station ballot", () => {
       { positionId: "chair", kind: "ranked", candidateIds: ["chair-2", "chair-0"] },
       { positionId: "reps", kind: "multi", candidateIds: ["reps-1", "reps-0"] },
       { positionId: "amend", kind: "no" },
-    ]);
+    ], []);
   });
 
   test("a chosen card says 'Selected', never that the vote is recorded, and can be changed or cleared until the ballot is confirmed", async () => {
@@ -140,7 +150,7 @@ describe("station ballot", () => {
     expect(onSubmit).toHaveBeenCalledWith([
       { positionId: "treasurer", kind: "no" },
       { positionId: "president", kind: "abstain" },
-    ]);
+    ], []);
   });
 
   test("'random' ballot order: each voter sees their own stable order, from the package's seed; 'fixed' keeps creation order", () => {
@@ -177,5 +187,97 @@ describe("station ballot", () => {
     expect(screen.getByText("Already voted: Secretary")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Start ballot for Zainab Musa" }));
     expect(onStart).toHaveBeenCalledWith(voter);
+  });
+});
+
+describe("a verifiable position at the booth", () => {
+  /** Secretary made verifiable and locked: the election as the station's package holds it (answers in the server's order). */
+  function verifiableBallot() {
+    const key = generateTrusteeKey();
+    const election = serializeElection({
+      uuid: "AbCdEfGhJkLmNp",
+      name: "Secretary",
+      description: "",
+      publicKey: parseTrusteeKey(key.publicKey).publicKey,
+      question: { answers: ["Obi Nnamdi", "Kemi Ade"], blank: false, min: 1, max: 1, question: "Secretary" },
+    });
+    const list = positions.map((p) =>
+      p._id === "secretary" ? { ...p, belenios: { uuid: "AbCdEfGhJkLmNp", state: "open" as const, election, answerIds: ["c4", "c3"] } } : p,
+    );
+    return { election, key, list: ballotFor(other, list, NOW).slice(0, 2) };
+  }
+
+  test("the credential typed at the confirmation encrypts that choice here: a mistyped one is refused and nothing is saved; only the ballot goes, with its tracker", async () => {
+    const { election, key, list } = verifiableBallot();
+    const onSubmit = vi.fn<(choices: StationChoice[], trackers: BoothTracker[]) => Promise<void>>(async () => undefined);
+    render(<StationBallot voter={other} positions={list} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    const secretary = screen.getByRole("form", { name: "Secretary" });
+    expect(within(secretary).getByText(boothText.verifiableNote)).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "Tunde Bakare" }));
+    await user.click(within(secretary).getByRole("radio", { name: "Kemi Ade" }));
+    // No credential asked before the confirmation, nor kept anywhere on the cards.
+    expect(screen.queryByLabelText(verifiableText.credentialLabel)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    const field = screen.getByLabelText(verifiableText.credentialLabel);
+    expect(field).toHaveFocus();
+    expect(screen.getByText(boothText.credentialHint)).toBeInTheDocument();
+
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(await screen.findByText(verifiableText.credentialMissing)).toBeInTheDocument();
+    const credential = generateCredential();
+    await user.type(field, `${credential.slice(0, -1)}${credential.endsWith("2") ? "3" : "2"}`);
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(await screen.findByText(verifiableText.credentialInvalid)).toBeInTheDocument();
+    expect(onSubmit).not.toHaveBeenCalled();
+
+    await user.clear(field);
+    await user.type(field, credential.replace(/-/g, ""));
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    const [choices, trackers] = onSubmit.mock.calls[0];
+    expect(choices[0]).toEqual({ positionId: "president", kind: "candidate", candidateId: "c2" });
+    // The verifiable choice leaves only as its encrypted ballot: no candidate id, no credential.
+    expect(Object.keys(choices[1]).sort()).toEqual(["ballot", "kind", "positionId"]);
+    expect(choices[1]).toMatchObject({ positionId: "secretary", kind: "belenios" });
+    expect(JSON.stringify(choices)).not.toMatch(/c3|c4|Kemi/);
+    expect(JSON.stringify(choices)).not.toContain(credential);
+    const ballot = choices[1].ballot!;
+    const verdict = verifyBallot(ballot, parseElection(election), electionFingerprint(election));
+    expect(verdict.ok).toBe(true);
+    expect(trackers).toEqual([{ positionId: "secretary", title: "Secretary", tracker: ballotTracker(ballot) }]);
+    // Decrypted with the trustee's key, it says Kemi Ade: the locked ballot's second answer.
+    const fingerprint = electionFingerprint(election);
+    const tally = encryptedTally([parseBallot(ballot)], 2);
+    const partial = computePartialDecryption(fingerprint, parsePrivateKey(key.privateKey), parseTrusteeKey(key.publicKey).publicKey, tally);
+    expect(computeResult(tally, [partial], 1)).toEqual([0, 1]);
+    // The typed credential is cleared once the ballot is made.
+    expect(screen.getByLabelText(verifiableText.credentialLabel)).toHaveValue("");
+  });
+
+  test("a ballot of ordinary choices asks for no credential", async () => {
+    const { list } = verifiableBallot();
+    const onSubmit = vi.fn(async () => undefined);
+    render(<StationBallot voter={other} positions={list} alreadyVoted={[]} now={NOW} onSubmit={onSubmit} onCancel={() => undefined} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("radio", { name: "Amaka Nwosu" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    expect(screen.queryByLabelText(verifiableText.credentialLabel)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(onSubmit).toHaveBeenCalledWith([{ positionId: "president", kind: "candidate", candidateId: "c1" }], []);
+  });
+
+  test("a verifiable position the station's data holds unlocked says so and offers no choice", () => {
+    const list = positions.map((p) => (p._id === "secretary" ? { ...p, belenios: { uuid: "AbCdEfGhJkLmNp", state: "setup" as const } } : p));
+    render(<StationBallot voter={other} positions={ballotFor(other, list, NOW).slice(0, 2)} alreadyVoted={[]} now={NOW} onSubmit={vi.fn()} onCancel={() => undefined} />);
+    expect(within(screen.getByTestId("station-verifiable-not-ready")).getByText(boothText.notReady)).toBeInTheDocument();
+    expect(screen.queryByRole("radio", { name: "Kemi Ade" })).toBeNull();
+  });
+
+  test("the trackers are shown to the voter to note, with no link away from the booth", () => {
+    render(<BoothTrackers trackers={[{ positionId: "secretary", title: "Secretary", tracker: "abcDEF123+/xyz" }]} />);
+    expect(screen.getByRole("heading", { name: boothText.trackersTitle })).toBeInTheDocument();
+    expect(screen.getByTestId("station-tracker")).toHaveTextContent("Secretary: abcDEF123+/xyz");
+    expect(screen.queryByRole("link")).toBeNull();
   });
 });

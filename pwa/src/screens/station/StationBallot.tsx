@@ -1,10 +1,22 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { messages, type BallotPosition, type MyVote, type RollEntry, type StationChoice } from "@evoting/shared";
+import { normalizeCredential } from "@evoting/shared/belenios";
 import { VoteCard } from "../../components/vote/VoteCard";
 import { Button } from "../../components/ui/Button";
 import { Card } from "../../components/ui/Card";
 import { recordedVote, voteLabel, type ChoiceFields } from "../../lib/vote-body";
+import { CredentialPanel } from "../../verifiable/CredentialPanel";
+import { beleniosChoice } from "../../verifiable/choice";
+import { encryptBallot, prewarmBallotWorker } from "../../verifiable/encrypt";
 import { verifiableText } from "../../verifiable/messages";
+import { boothText } from "./booth-text";
+
+/** A verifiable position's tracker, shown to the voter once the ballot is saved (and then forgotten). */
+export interface BoothTracker {
+  positionId: string;
+  title: string;
+  tracker: string;
+}
 
 interface StationBallotProps {
   voter: RollEntry;
@@ -12,9 +24,13 @@ interface StationBallotProps {
   /** Titles of the positions the station knows this voter has voted for already. */
   alreadyVoted: string[];
   now: number;
-  onSubmit: (choices: StationChoice[]) => Promise<void>;
+  /** The choices, a verifiable position's as its encrypted ballot, and those ballots' trackers. */
+  onSubmit: (choices: StationChoice[], trackers: BoothTracker[]) => Promise<void>;
   onCancel: () => void;
 }
+
+/** A verifiable position this device can encrypt for: locked, its election in the station's package. */
+const encryptable = (p: BallotPosition) => p.belenios?.state === "open" && Boolean(p.belenios.election);
 
 const NOT_VOTED = { kind: "not-voted" } as const;
 
@@ -29,11 +45,28 @@ function toStationChoice(positionId: string, c: ChoiceFields): StationChoice {
 /**
  * The voter's private ballot: the vote page's cards, then one confirmation. The choices live in
  * this component's state only; submitting or cancelling unmounts it, and with it the choices.
+ * A verifiable position's choice is encrypted here with the credential the voter types at the
+ * confirmation (verifiable/, the phone's own code, in its worker): only that ballot is saved, the
+ * credential is dropped once it is made, and nothing of it outlives this voter's ballot.
  */
 export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, onCancel }: StationBallotProps) {
   const [chosen, setChosen] = useState<ReadonlyMap<string, ChoiceFields>>(new Map());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [typed, setTyped] = useState("");
+  const [credentialError, setCredentialError] = useState<string | null>(null);
+  const [encrypting, setEncrypting] = useState(false);
+  const credentialInput = useRef<HTMLInputElement>(null);
+  const anyVerifiable = positions.some(encryptable);
+  const verifiableChosen = positions.some((p) => encryptable(p) && chosen.has(p._id));
+
+  useEffect(() => {
+    if (anyVerifiable) prewarmBallotWorker();
+  }, [anyVerifiable]);
+  // The confirmation asks for the credential first when the ballot holds a verifiable choice.
+  useEffect(() => {
+    if (confirming && verifiableChosen) credentialInput.current?.focus();
+  }, [confirming, verifiableChosen]);
 
   // A selection, not a recorded vote: the card says 'Selected' until the ballot is confirmed.
   const selectionOf = (positionId: string): MyVote | null => {
@@ -47,10 +80,48 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
       return next;
     });
 
+  /** Every choice as the sealed queue carries it, a verifiable one encrypted; null when that failed (the panel says why). */
+  const sealable = async (): Promise<{ choices: StationChoice[]; trackers: BoothTracker[] } | null> => {
+    let credential: string | null = null;
+    if (verifiableChosen) {
+      credential = normalizeCredential(typed);
+      if (!credential) {
+        setCredentialError(typed.trim() ? verifiableText.credentialInvalid : verifiableText.credentialMissing);
+        credentialInput.current?.focus();
+        return null;
+      }
+    }
+    const choices: StationChoice[] = [];
+    const trackers: BoothTracker[] = [];
+    setCredentialError(null);
+    setEncrypting(verifiableChosen);
+    try {
+      for (const [positionId, c] of chosen) {
+        const position = positions.find((p) => p._id === positionId);
+        if (!position?.belenios) {
+          choices.push(toStationChoice(positionId, c));
+          continue;
+        }
+        const { ballot, tracker } = await encryptBallot(position.belenios.election!, credential!, beleniosChoice(position, c));
+        choices.push({ positionId: position._id, kind: "belenios", ballot });
+        trackers.push({ positionId: position._id, title: position.title, tracker });
+      }
+    } catch (e) {
+      setCredentialError(e instanceof Error ? e.message : "The ballot could not be encrypted on this device.");
+      return null;
+    } finally {
+      setEncrypting(false);
+    }
+    // The credential has done its work: it goes before the ballot is saved.
+    setTyped("");
+    return { choices, trackers };
+  };
+
   const submit = async () => {
     setBusy(true);
     try {
-      await onSubmit([...chosen].map(([positionId, c]) => toStationChoice(positionId, c)));
+      const ready = await sealable();
+      if (ready) await onSubmit(ready.choices, ready.trackers);
     } finally {
       setBusy(false);
     }
@@ -70,8 +141,8 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
         <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">Already voted: {alreadyVoted.join(", ")}</p>
       )}
       {positions.map((position) =>
-        position.belenios ? (
-          <OwnPhoneCard key={position._id} title={position.title} />
+        position.belenios && !encryptable(position) ? (
+          <NotReadyCard key={position._id} title={position.title} />
         ) : (
           <VoteCard
             key={position._id}
@@ -80,6 +151,7 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
             now={now}
             onCast={(choice) => setChosen((prev) => new Map(prev).set(position._id, choice))}
             selecting={{ chosen: selectionOf(position._id), onClear: () => clear(position._id) }}
+            verifiable={position.belenios ? <p className="rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">{boothText.verifiableNote}</p> : undefined}
           />
         ),
       )}
@@ -102,8 +174,29 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
                   </li>
                 ))}
             </ul>
+            {verifiableChosen && (
+              <CredentialPanel
+                credential={null}
+                typed={typed}
+                onType={(value) => {
+                  setTyped(value);
+                  setCredentialError(null);
+                }}
+                error={credentialError}
+                encrypting={encrypting}
+                disabled={false}
+                onChange={() => undefined}
+                inputRef={credentialInput}
+                hint={boothText.credentialHint}
+              />
+            )}
+            {!verifiableChosen && credentialError && (
+              <p className="text-sm font-medium text-red-700" role="alert">
+                {credentialError}
+              </p>
+            )}
             <div className="flex flex-wrap gap-2">
-              <Button onClick={() => void submit()} disabled={busy} autoFocus>
+              <Button onClick={() => void submit()} disabled={busy} autoFocus={!verifiableChosen}>
                 {busy ? "Submitting..." : "Submit ballot"}
               </Button>
               <Button variant="secondary" onClick={() => setConfirming(false)} disabled={busy}>
@@ -118,13 +211,12 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
   );
 }
 
-/** A verifiable position: its ballot is encrypted with the voter's own credential on their own device, not here. */
-function OwnPhoneCard({ title }: { title: string }) {
+/** A verifiable position the station's data holds no locked election for: nothing can be encrypted for it here yet. */
+function NotReadyCard({ title }: { title: string }) {
   return (
-    <Card className="space-y-2 px-5 py-4" data-testid="station-own-phone">
+    <Card className="space-y-2 px-5 py-4" data-testid="station-verifiable-not-ready">
       <h3 className="text-lg font-semibold text-slate-900">{title}</h3>
-      <p className="rounded-lg bg-amber-50 px-3 py-2.5 font-medium text-amber-900">{verifiableText.stationOwnPhone}</p>
-      <p className="text-sm text-slate-700">{verifiableText.stationOwnPhoneWhy}</p>
+      <p className="rounded-lg bg-slate-100 px-3 py-2.5 text-sm text-slate-800">{boothText.notReady}</p>
     </Card>
   );
 }

@@ -23,7 +23,9 @@ import { checkLink, stationLink } from "../../station/station-link";
 import { flushStationQueue, watchQueue, watchRefusals, watchServed } from "../../station/station-sync";
 import { StationSetup } from "./StationSetup";
 import { StationLookup } from "./StationLookup";
-import { StationBallot } from "./StationBallot";
+import { StationBallot, type BoothTracker } from "./StationBallot";
+import { BoothTrackers } from "./BoothTrackers";
+import { verifiableReady } from "./verifiable-ready";
 import { StationRefusals } from "./StationRefusals";
 import { StationQueue } from "./StationQueue";
 import { OfficerPasswordForm } from "./OfficerPasswordForm";
@@ -36,9 +38,20 @@ const NONE: ReadonlySet<string> = new Set<string>();
 const NO_QUEUE: QueuedBallot[] = [];
 
 /** Where the device is between voters: the officer's look-up, a voter's ballot, or waiting for the officer. */
-type Stage = { kind: "lookup" } | { kind: "ballot"; voter: RollEntry } | { kind: "handback"; voter: RollEntry; ballotId: string | null };
+type Stage =
+  | { kind: "lookup" }
+  | { kind: "ballot"; voter: RollEntry }
+  // A verifiable position's trackers, for the voter to note before handing back: gone at the take-back.
+  | { kind: "handback"; voter: RollEntry; ballotId: string | null; trackers: BoothTracker[] };
 
 const wrongPassword = (e: unknown) => (e instanceof WrongPasswordError ? new Error(`Wrong password. ${stationSession.triesLeft()} tries left before the station must be opened again online.`) : e);
+
+/** Why the station is not ready for offline use yet. */
+function notReadyReason(missing: number | null, canEncrypt: boolean | null): string {
+  if (missing !== 0) return `Not ready for offline use: ${missing ?? "?"} candidate photos not stored yet`;
+  if (canEncrypt === false) return "Not ready for offline use: this device could not load the encryption of verifiable ballots; reload the page while online";
+  return "Not ready for offline use: loading the encryption of verifiable ballots";
+}
 
 export function StationPage() {
   useSyncExternalStore(stationSession.subscribe, stationSession.version);
@@ -49,6 +62,8 @@ export function StationPage() {
   const deviceNow = useNow(15_000);
   const [pkg, setPkg] = useState<StoredPackage | null>(null);
   const [missing, setMissing] = useState<number | null>(null);
+  /** Whether a ballot for each locked verifiable position can be encrypted here (null: being checked). */
+  const [canEncrypt, setCanEncrypt] = useState<boolean | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: "lookup" });
   const [notice, setNotice] = useState<{ text: string; ballotId: string | null } | null>(null);
   const queue = useObservable<QueuedBallot[]>(() => watchQueue(), NO_QUEUE);
@@ -79,6 +94,19 @@ export function StationPage() {
       current = false;
     };
   }, [live]);
+
+  // A verifiable position's ballot is encrypted here: the worker must have run once while online.
+  useEffect(() => {
+    if (!pkg) return setCanEncrypt(null);
+    let current = true;
+    setCanEncrypt(null);
+    void verifiableReady(pkg.data.positions).then((ok) => {
+      if (current) setCanEncrypt(ok);
+    });
+    return () => {
+      current = false;
+    };
+  }, [pkg]);
 
   // The service worker stores a photo just after answering for it: look again until all are in.
   useEffect(() => {
@@ -126,10 +154,10 @@ export function StationPage() {
     setMissing(left);
   };
 
-  const submit = async (choices: StationChoice[]) => {
+  const submit = async (choices: StationChoice[], trackers: BoothTracker[]) => {
     if (stage.kind !== "ballot") return;
     const ballotId = await castStationBallot(stage.voter, choices);
-    setStage({ kind: "handback", voter: stage.voter, ballotId }); // the ballot unmounts: its choices go with it
+    setStage({ kind: "handback", voter: stage.voter, ballotId, trackers }); // the ballot unmounts: its choices go with it
   };
 
   const takeBack = async (password: string) => {
@@ -151,7 +179,7 @@ export function StationPage() {
   };
 
   const now = stationSession.now(deviceNow);
-  const ready = Boolean(live && pkg && missing === 0);
+  const ready = Boolean(live && pkg && missing === 0 && canEncrypt);
   const stillQueued = notice?.ballotId ? queue.some((q) => q.ballotId === notice.ballotId) : false;
 
   if (live && pkg && stage.kind === "ballot") {
@@ -164,7 +192,7 @@ export function StationPage() {
           alreadyVoted={pkg.data.positions.filter((p) => stage.voter.voted.includes(p._id)).map((p) => p.title)}
           now={now}
           onSubmit={submit}
-          onCancel={() => setStage({ kind: "handback", voter: stage.voter, ballotId: null })}
+          onCancel={() => setStage({ kind: "handback", voter: stage.voter, ballotId: null, trackers: [] })}
         />
       </div>
     );
@@ -174,6 +202,7 @@ export function StationPage() {
       <div className="mx-auto max-w-xl px-4 py-6">
         <Card>
           <CardHeader title={stage.ballotId ? "Ballot submitted" : "Ballot cancelled"} description="Please hand the device back to the officer." />
+          {stage.trackers.length > 0 && <BoothTrackers trackers={stage.trackers} />}
           <OfficerPasswordForm title="Take the device back" submitLabel="Take the device back" busyLabel="Checking..." onSubmit={takeBack} />
         </Card>
       </div>
@@ -211,7 +240,7 @@ export function StationPage() {
         {link.ended && !live && <p className="font-medium text-red-800">This device is no longer a polling station: {link.ended.message}</p>}
         {live && pkg && (
           <p data-testid="station-readiness" className={ready ? "font-semibold text-green-800" : "text-amber-900"}>
-            {ready ? messages.stationReady : `Not ready for offline use: ${missing ?? "?"} candidate photos not stored yet`}
+            {ready ? messages.stationReady : notReadyReason(missing, canEncrypt)}
             {` · station data from ${formatClock(pkg.savedAt)}`}
           </p>
         )}

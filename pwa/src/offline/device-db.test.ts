@@ -169,7 +169,10 @@ describe("the device database (Dexie)", () => {
     const page = new EventTarget();
     const stop = closeWhileHidden(db, page as unknown as Window);
     const hidden = (persisted: boolean) => Object.assign(new Event("pagehide"), { persisted });
-    const item = (key: string) => ({ key, userId: "u1", positionId: key, candidateId: "c1", candidateName: "Ada", status: "queued" as const, attempts: 0, createdAt: 1, updatedAt: 1 });
+    const item = (key: string): OutboxItem => ({
+      key, userId: "u1", positionId: key, candidateId: "c1", candidateName: "Ada", status: "queued",
+      attempts: 0, queuedAt: 1, nextAttemptAt: 0, serverHold: false, lastError: null, leaseOwner: null, leaseUntil: 0,
+    });
     const leaveDuring = (persisted: boolean) =>
       db.transaction("rw", db.outbox, async () => {
         await db.outbox.add(item(`first-${persisted}`));

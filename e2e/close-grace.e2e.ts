@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
-import { PHONE, audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { PHONE, audit, openBrowser, settled, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { serverApi } from "./support/server-api";
 
@@ -71,8 +71,9 @@ describe("the close and the grace, said plainly", () => {
     const nominations = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/nominations");
     await page.goto("/");
     await page.getByRole("heading", { name: "SUG Elections 2026" }).waitFor();
-    await nominations;
-    await page.waitForTimeout(500);
+    await (await nominations).finished();
+    // The answer is in; the frames after it are drawn with whatever it shows.
+    await settled(page);
     await expect(page.getByRole("link", { name: "Apply to stand" }).count()).resolves.toBe(0);
     await expect(page.getByText(/Nominations are open/).count()).resolves.toBe(0);
   });

@@ -7,7 +7,7 @@
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ADMIN } from "./support/accounts";
-import { DESKTOP, PHONE, audit, openBrowser, signIn, type Browser } from "./support/browser";
+import { DESKTOP, PHONE, audit, openBrowser, settled, signIn, type Browser } from "./support/browser";
 import { startServer, type RunningServer } from "./support/global-setup";
 import { serverApi } from "./support/server-api";
 import { testPhoto } from "./support/png";
@@ -184,7 +184,7 @@ describe("polish at 390 and 1280 px", () => {
       await audit(page, `polish-login-checking-${name}`);
       answer();
       await page.getByLabel("Date of Birth").waitFor();
-      await page.waitForTimeout(200);
+      await settled(page);
       const after = await box(heading);
       expect(Math.abs(after.y - before.y), "the form moved when the date of birth field appeared").toBeLessThanOrEqual(1);
       await audit(page, `polish-login-dob-${name}`);

@@ -13,6 +13,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // No `root` here: the root vitest config extends this file from the repository root, and
 // `npm run build -w pwa` runs in pwa/, so Vite's default root (the cwd) is right for both.
 // Plugin paths are absolute for the same reason.
+/** V8's explicit compile hint, put before each script after minification (see `postBanner` below). */
+const COMPILE_HINT = "//# allFunctionsCalledOnLoad";
+
 export default defineConfig({
   plugins: [
     // Must run before react(): it generates the route tree and splits each route's
@@ -77,6 +80,9 @@ export default defineConfig({
   server: {
     proxy: { "/api": "http://127.0.0.1:3000" },
   },
+  // The Web Workers (the ballot's encryption, the Credential Authority's) are bundled on their
+  // own; each runs its whole script as it starts, so it carries the same compile hint.
+  worker: { rolldownOptions: { output: { postBanner: COMPILE_HINT } } },
   build: {
     target: "es2022",
     sourcemap: false,
@@ -95,7 +101,7 @@ export default defineConfig({
         // are compiled on the thread that streams the script in, not on the main thread the
         // first time each is called. Nearly every function of a chunk the app loads runs while
         // the page starts. After minification, which would strip it as a comment.
-        postBanner: "//# allFunctionsCalledOnLoad",
+        postBanner: COMPILE_HINT,
         codeSplitting: {
           // src/main.tsx with everything it imports statically is one chunk, as when it was the
           // entry (src/boot.ts imports it after the first paint): the routes share its modules.

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
@@ -20,8 +21,24 @@ declare module "vitest" {
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * The address the server names in its "listening on" line, once it listens (it was given port 0:
- * any free one); fails as soon as it exits or after a minute.
+ * A port free now. The server is given one rather than port 0, as the links in its messages
+ * (APP_URL by default) name the port it was given.
+ */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The address the server names in its "listening on" line, once it listens; fails as soon as it
+ * exits or after a minute.
  */
 function listeningAddress(child: ChildProcess, log: () => string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -60,7 +77,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     cwd: repo,
     env: {
       ...process.env,
-      PORT: "0",
+      PORT: String(await freePort()),
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${join(dir, "e2e.db")}`,
       ADMIN_MATRIC: ADMIN.matric,

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { messages, type Position, type UserProfile } from "@evoting/shared";
 import { json, mockFetch } from "../../../test/fetch-mock";
 import { renderRoute } from "../../../test/render";
+import { captureDownloads } from "../../../test/downloads";
 import { session } from "../../../auth/session";
 import { navFor } from "../../../components/layout/nav";
 import { observerMayOpen, requireAdmin } from "../../../auth/guards";
@@ -24,18 +25,7 @@ const validateSearch = (s: Record<string, unknown>) => (typeof s.position === "s
 
 let saved: Map<string, Blob>;
 beforeEach(() => {
-  saved = new Map();
-  const blobs = new Map<string, Blob>();
-  let n = 0;
-  URL.createObjectURL = (b: Blob | MediaSource) => {
-    const url = `blob:test/${++n}`;
-    blobs.set(url, b as Blob);
-    return url;
-  };
-  URL.revokeObjectURL = () => {};
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    saved.set(this.download, blobs.get(this.getAttribute("href")!)!);
-  });
+  saved = captureDownloads();
 });
 afterEach(() => {
   session.clear();

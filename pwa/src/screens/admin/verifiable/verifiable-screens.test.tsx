@@ -34,6 +34,7 @@ import {
 } from "@evoting/shared/belenios";
 import { json, mockFetch } from "../../../test/fetch-mock";
 import { renderRoute } from "../../../test/render";
+import { captureDownloads } from "../../../test/downloads";
 import { session } from "../../../auth/session";
 import { CreatePositionPage } from "../CreatePositionPage";
 import { ManagePositionsPage } from "../ManagePositionsPage";
@@ -53,18 +54,7 @@ const wait = { timeout: 8000 };
 /** What saveFile handed the browser, by file name. */
 let saved: Map<string, Blob>;
 beforeEach(() => {
-  saved = new Map();
-  const blobs = new Map<string, Blob>();
-  let n = 0;
-  URL.createObjectURL = (b: Blob | MediaSource) => {
-    const url = `blob:test/${++n}`;
-    blobs.set(url, b as Blob);
-    return url;
-  };
-  URL.revokeObjectURL = () => {};
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    saved.set(this.download, blobs.get(this.getAttribute("href")!)!);
-  });
+  saved = captureDownloads();
 });
 afterEach(() => {
   session.clear();

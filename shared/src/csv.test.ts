@@ -51,6 +51,26 @@ describe("resultsCsv", () => {
     const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 3, breakdown: [entry("c1", "U", 1)], noVotes: 2, yesNo: true }] });
     expect(csv).toContain("T,Yes: U,c1,1,33.33,not elected");
   });
+  it("adds the verification column only when a position is verifiable, on every row of the election", () => {
+    const ordinary = { positionId: "q", positionTitle: "PRO", totalVotes: 1, breakdown: [entry("c2", "Ife", 1)] };
+    const verifiable = (verified: boolean) => ({
+      positionId: "p",
+      positionTitle: "President",
+      totalVotes: 2,
+      breakdown: [entry("c1", "Ada", verified ? 2 : 0)],
+      belenios: { state: verified ? ("decrypted" as const) : ("open" as const), verified, fingerprint: verified ? "f1nger" : null },
+    });
+    expect(resultsCsv({ results: [ordinary] }).split("\r\n")[0]).toBe("position,choice,candidateId,votes,percentage,outcome");
+    expect(resultsCsv({ results: [verifiable(true), ordinary] }).split("\r\n")).toEqual([
+      "position,choice,candidateId,votes,percentage,outcome,verification",
+      "President,Ada,c1,2,100.00,elected,Verified with Belenios; final fingerprint f1nger",
+      "PRO,Ife,c2,1,100.00,elected,",
+      "",
+    ]);
+    const provisional = resultsCsv({ results: [verifiable(false)], provisional: true }).split("\r\n");
+    expect(provisional[1]).toBe("President,Ada,c1,0,0.00,,Encrypted: counted when the trustees decrypt");
+    expect(provisional[2].split(",")).toHaveLength(7);
+  });
   it("a lone candidate without the yes-no setting (docs/product.md) is an ordinary row", () => {
     const csv = resultsCsv({ results: [{ positionId: "p", positionTitle: "T", totalVotes: 2, breakdown: [entry("c1", "U", 2)] }] });
     expect(csv.split("\r\n")[1]).toBe("T,U,c1,2,100.00,elected");

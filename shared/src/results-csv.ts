@@ -10,6 +10,23 @@ import type { PositionResult, Results } from "./types.ts";
 
 export const RESULTS_CSV_HEADER = ["position", "choice", "candidateId", "votes", "percentage", "outcome"];
 
+/** A verifiable position's word on its counts, on the results screens, the sheet and the CSV (docs/verifiable.md). */
+export const VERIFIED_MARK = "Verified with Belenios";
+export const ENCRYPTED_MARK = "Encrypted: counted when the trustees decrypt";
+
+/**
+ * The column an export gets only when the election has a verifiable position, so that an
+ * installation without one keeps the six columns above byte for byte: each row of a verifiable
+ * position carries the mark, with the final ballot box fingerprint a reader checks against the
+ * Ballot Box page once the trustees have decrypted.
+ */
+const VERIFICATION_COLUMN = "verification";
+
+function verification(r: PositionResult): string {
+  if (!r.belenios) return "";
+  return r.belenios.verified ? `${VERIFIED_MARK}; final fingerprint ${r.belenios.fingerprint ?? ""}` : ENCRYPTED_MARK;
+}
+
 /**
  * Until the declaration nobody is elected and nothing has passed: the outcome column says who
  * is ahead ('leading', 'yes ahead', 'passing so far'). From the declaration, the words below.
@@ -111,10 +128,17 @@ function decidedCsvRows(r: PositionResult): (string | number)[][] {
 /**
  * The whole export. Deterministic: the same results always give the same bytes (no timestamp).
  * Provisional results (before the declaration) use the provisional words and end with a line
- * saying so; a declared election's export is unchanged by that.
+ * saying so; a declared election's export is unchanged by that. A verifiable position's rows say
+ * whether the trustees' decryption verified them (the 'verification' column, only when there is one).
  */
 export function resultsCsv(results: Pick<Results, "results" | "provisional">): string {
   const provisional = results.provisional === true;
-  const rows = results.results.flatMap((r) => resultsCsvRows(r, provisional));
-  return toCsv(RESULTS_CSV_HEADER, provisional ? [...rows, [PROVISIONAL_CSV_NOTE, "", "", "", "", ""]] : rows);
+  const verifiable = results.results.some((r) => r.belenios);
+  const rows = results.results.flatMap((r) => {
+    const own = resultsCsvRows(r, provisional);
+    return verifiable ? own.map((row) => [...row, verification(r)]) : own;
+  });
+  const header = verifiable ? [...RESULTS_CSV_HEADER, VERIFICATION_COLUMN] : RESULTS_CSV_HEADER;
+  const note = [PROVISIONAL_CSV_NOTE, ...Array<string>(header.length - 1).fill("")];
+  return toCsv(header, provisional ? [...rows, note] : rows);
 }

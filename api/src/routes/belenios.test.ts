@@ -286,6 +286,10 @@ describe("verifiable positions", () => {
     expect(live.totalVotes).toBe(3);
     expect(live.breakdown.map((b) => b.votes)).toEqual([0, 0, 0]);
     expect(live.belenios).toMatchObject({ state: "open", verified: false });
+    const liveCsv = (await (await t.request("/admin/results.csv", { token: admin })).text()).split("\r\n");
+    expect(liveCsv[0]).toBe("position,choice,candidateId,votes,percentage,outcome,verification");
+    expect(liveCsv.filter((l) => l.startsWith("President,"))).toHaveLength(3);
+    for (const line of liveCsv.filter((l) => l.startsWith("President,"))) expect(line).toMatch(/,Encrypted: counted when the trustees decrypt$/);
     expect(checkArchiveChain(new Uint8Array(readFileSync(join(duringDir, `${uuid}.bel`)))).fingerprint).toBe(board.fingerprint);
 
     // A stored ballot changed in the database: the chain check names it, the tool refuses it.
@@ -331,6 +335,8 @@ describe("verifiable positions", () => {
     expect(Object.fromEntries(final.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ada: 0, Bo: 2, Cy: 0 });
     expect(final).toMatchObject({ totalVotes: 3, abstentions: 1, belenios: { state: "decrypted", verified: true, fingerprint: checkArchiveChain(new Uint8Array(readFileSync(join(finalDir, `${uuid}.bel`)))).fingerprint } });
     expect(sha256Hex(result.content)).toHaveLength(64);
+    const finalCsv = await (await t.request("/admin/results.csv", { token: admin })).text();
+    expect(finalCsv).toContain(`President,Bo,${final.breakdown.find((b) => b.name === "Bo")!.candidateId},2,100.00,leading,Verified with Belenios; final fingerprint ${final.belenios!.fingerprint}\r\n`);
 
     // Declared: the archive keeps the position's final fingerprint and its .bel, which Past
     // Elections serves as it was, for the tool, and refuses once the board was changed.

@@ -1,4 +1,4 @@
-import type { PositionResult } from "@evoting/shared";
+import { ENCRYPTED_MARK, VERIFIED_MARK, type PositionResult } from "@evoting/shared";
 import { Badge } from "../ui/Badge";
 
 /**
@@ -9,9 +9,9 @@ import { Badge } from "../ui/Badge";
 export function VerifiedMark({ result }: { result: PositionResult }) {
   if (!result.belenios) return null;
   return result.belenios.verified ? (
-    <Badge tone="green">Verified with Belenios</Badge>
+    <Badge tone="green">{VERIFIED_MARK}</Badge>
   ) : (
-    <Badge tone="gray">Encrypted: counted when the trustees decrypt</Badge>
+    <Badge tone="gray">{ENCRYPTED_MARK}</Badge>
   );
 }
 
@@ -21,7 +21,7 @@ export function VerifiedLine({ result }: { result: PositionResult }) {
   if (!b) return null;
   return b.verified ? (
     <p className="mb-2 text-sm text-slate-700">
-      Verified with Belenios. Final fingerprint of the ballot box: <code className="break-all font-mono">{b.fingerprint}</code>
+      {VERIFIED_MARK}. Final fingerprint of the ballot box: <code className="break-all font-mono">{b.fingerprint}</code>
     </p>
   ) : (
     <p className="mb-2 text-sm text-slate-700">Encrypted ballots: the counts come when every trustee has decrypted.</p>

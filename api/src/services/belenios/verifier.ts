@@ -1,52 +1,69 @@
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { beleniosVerifierUrl } from "../../paths.ts";
 import { VERIFIER_THREAD, type BallotVerdict, type VerifyAnswer, type VerifyQuestion, type VerifyRequest } from "./verifier-thread.ts";
 
 /**
- * Public credentials go to the thread this many at a time (some 0.3 ms of work each there), so
+ * Public credentials go to a thread this many at a time (some 0.3 ms of work each there), so
  * that ballots sent meanwhile wait for one slice, not for a whole roll's upload.
  */
 const CREDENTIAL_SLICE = 250;
 
 type Pending = { resolve: (a: VerifyAnswer) => void; reject: (e: Error) => void };
+type Thread = { worker: Worker; waiting: Map<number, Pending> };
 
 /**
- * Checks ballots and public credentials in one worker thread, in the order they come. The thread
- * is started on the first check and keeps the process alive only while a check waits.
+ * Checks ballots and public credentials in worker threads, one per core. A thread starts on the
+ * first check that finds every running thread busy, so a quiet election runs one; in the first
+ * minutes' rush both cores check ballots. The threads run at a lower priority than the event loop
+ * (verifier-thread.ts), which keeps answering every other request first. A thread keeps the
+ * process alive only while a check waits on it.
  */
 export class BallotVerifier {
-  private worker: Worker | null = null;
+  private readonly threads: Thread[] = [];
   private nextId = 1;
-  private readonly waiting = new Map<number, Pending>();
 
-  private start(): Worker {
-    const w = new Worker(beleniosVerifierUrl, { workerData: VERIFIER_THREAD });
-    w.on("message", (answer: VerifyAnswer) => {
-      const pending = this.waiting.get(answer.id);
-      this.waiting.delete(answer.id);
-      if (this.waiting.size === 0) w.unref();
+  constructor(private readonly maxThreads = availableParallelism()) {}
+
+  private start(): Thread {
+    const thread: Thread = { worker: new Worker(beleniosVerifierUrl, { workerData: VERIFIER_THREAD }), waiting: new Map() };
+    const { worker, waiting } = thread;
+    worker.on("message", (answer: VerifyAnswer) => {
+      const pending = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      if (waiting.size === 0) worker.unref();
       pending?.resolve(answer);
     });
     const failAll = (err: Error) => {
-      for (const p of this.waiting.values()) p.reject(err);
-      this.waiting.clear();
-      this.worker = null;
+      for (const p of waiting.values()) p.reject(err);
+      waiting.clear();
+      const at = this.threads.indexOf(thread);
+      if (at >= 0) this.threads.splice(at, 1);
     };
-    w.on("error", failAll);
-    w.on("exit", () => failAll(new Error("The ballot verifier stopped")));
+    worker.on("error", failAll);
+    worker.on("exit", () => failAll(new Error("The ballot verifier stopped")));
     // After the listeners: adding the "message" one holds the process again.
-    w.unref();
-    return w;
+    worker.unref();
+    this.threads.push(thread);
+    return thread;
+  }
+
+  /** An idle thread, else a new one while under the limit, else the one with the fewest checks waiting. */
+  private pick(): Thread {
+    const idle = this.threads.find((t) => t.waiting.size === 0);
+    if (idle) return idle;
+    if (this.threads.length < this.maxThreads) return this.start();
+    return this.threads.reduce((a, b) => (b.waiting.size < a.waiting.size ? b : a));
   }
 
   private ask(question: VerifyQuestion): Promise<VerifyAnswer> {
-    this.worker ??= this.start();
+    const { worker, waiting } = this.pick();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      waiting.set(id, { resolve, reject });
       const req: VerifyRequest = { ...question, id };
-      this.worker!.postMessage(req);
-      this.worker!.ref(); // until the answer comes
+      worker.postMessage(req);
+      worker.ref(); // until the answer comes
     });
   }
 
@@ -66,10 +83,14 @@ export class BallotVerifier {
     return true;
   }
 
+  /** How many threads are running (tests and the bench). */
+  get running(): number {
+    return this.threads.length;
+  }
+
   async stop(): Promise<void> {
-    const w = this.worker;
-    this.worker = null;
-    if (w) await w.terminate();
+    const threads = this.threads.splice(0);
+    await Promise.all(threads.map((t) => t.worker.terminate()));
   }
 }
 

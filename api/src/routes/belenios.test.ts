@@ -9,7 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  buildArchive,
   checkArchiveChain,
+  concatBytes,
+  eventRecords,
   computePartialDecryption,
   decryptOutput,
   electionFingerprint,
@@ -32,7 +35,7 @@ import type { ElectionArchive, PositionResult } from "@evoting/shared";
 import { createHash } from "node:crypto";
 import { tool, toolVerifies } from "../../../shared/src/belenios/belenios-tool.test-support.ts";
 import { createTestApp, type TestApp } from "../test/harness.ts";
-import { verifiableMessages } from "../services/belenios/verifiable.ts";
+import { archiveStream, verifiableMessages } from "../services/belenios/verifiable.ts";
 import { ballotVerifier } from "../services/belenios/verifier.ts";
 
 let t: TestApp;
@@ -156,6 +159,78 @@ describe("verifiable positions", () => {
       expect((await res.json()).message).toBe(verifiableMessages.badCredentials);
     }
     expect(await stored()).toEqual([...roll].sort());
+  });
+
+  it("serve a large ballot box a page of records at a time, the event loop free between pages, as stored when the download starts", async () => {
+    const position = (await (await createPosition({ verifiable: true, startTime: new Date(t.clock.now() + 60_000).toISOString() })).json()) as {
+      _id: string;
+      belenios: { uuid: string };
+    };
+    for (const name of ["Ada", "Bo"]) await t.createCandidate(admin, position._id, name);
+    expect((await t.request("/admin/trustees", { method: "POST", token: admin, json: { name: "Server", server: true } })).status).toBe(201);
+    const publicCredentials = [generateCredential(), generateCredential()].map((c) => publicCredential(c, position.belenios.uuid));
+    expect((await t.request(`/admin/positions/${position._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials } })).status).toBe(200);
+    expect((await t.request(`/admin/positions/${position._id}/lock`, { method: "POST", token: admin })).status).toBe(200);
+
+    // A board of 1,200 more events (2,400 records), each a payload and its event, chained as the server chains them.
+    const lastEvent = async () => {
+      const r = await t.database.client.execute({ sql: "SELECT seq, hash, content FROM belenios_records WHERE position_id = ? ORDER BY seq DESC LIMIT 1", args: [position._id] });
+      return { seq: Number(r.rows[0].seq), hash: String(r.rows[0].hash), height: (JSON.parse(String(r.rows[0].content)) as { height: number }).height };
+    };
+    const appendEvents = async (count: number) => {
+      let last = await lastEvent();
+      const inserts = [];
+      for (let i = 0; i < count; i++) {
+        const records = eventRecords(last, "Ballot", [JSON.stringify({ filler: i, pad: "x".repeat(2_000) })]);
+        for (const r of records) inserts.push({ sql: "INSERT INTO belenios_records (position_id, seq, kind, hash, content) VALUES (?, ?, ?, ?, ?)", args: [position._id, ++last.seq, r.kind, r.hash, r.content] });
+        last = { seq: last.seq, hash: records[records.length - 1].hash, height: last.height + 1 };
+      }
+      await t.database.client.batch(inserts, "write");
+    };
+    await appendEvents(1_200);
+    const stored = await t.database.client.execute({ sql: "SELECT kind, hash, content FROM belenios_records WHERE position_id = ? ORDER BY seq", args: [position._id] });
+    const storedRecords = stored.rows.map((r) => ({ kind: r.kind as "data" | "event", hash: String(r.hash), content: String(r.content) }));
+
+    // The stream the route serves: a page of at most 250 records per chunk, read after a turn of
+    // the event loop (a macrotask counter moves between pages), so nothing holds the loop for long.
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const reader = (await archiveStream(t.database, position._id))!.getReader();
+    const pages: Uint8Array[] = [];
+    for (let before = turns; ; before = turns) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (pages.length > 0) expect(turns - before, `a turn of the loop before page ${pages.length}`).toBeGreaterThan(0);
+      pages.push(value);
+    }
+    counting = false;
+    expect(pages.length).toBe(1 + Math.ceil(storedRecords.length / 250));
+    expect(pages.slice(1).map((p) => readArchive(p).length)).toEqual(pages.slice(1).map((_, i) => Math.min(250, storedRecords.length - 250 * i)));
+
+    // Over HTTP: the board as stored when the download started; ballots that land while it is
+    // read are the next download's.
+    const res = await t.request(`/positions/${position._id}/archive.bel`);
+    expect(res.status).toBe(200);
+    const body = res.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      const { done, value } = await body.read();
+      if (done) break;
+      chunks.push(value);
+      if (chunks.length === 2) await appendEvents(3);
+    }
+    const served = concatBytes(chunks);
+    const startedAt = Number(/"timestamp":"(\d+)"/.exec(readArchive(served)[0].content)![1]);
+    const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+    expect(digest(served)).toBe(digest(buildArchive(startedAt, storedRecords)));
+    expect(checkArchiveChain(served).fingerprint).toBe(storedRecords[storedRecords.length - 1].hash);
+    const next = new Uint8Array(await (await t.request(`/positions/${position._id}/archive.bel`)).arrayBuffer());
+    expect(readArchive(next)).toHaveLength(readArchive(served).length + 6);
   });
 
   it("run a whole election that belenios-tool verifies at every step", async () => {

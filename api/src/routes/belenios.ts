@@ -13,7 +13,7 @@ import { audit } from "../http/audit.ts";
 import {
   addTrustee,
   advanceCount,
-  archiveBytes,
+  archiveStream,
   board,
   getVerifiable,
   listTrustees,
@@ -94,9 +94,9 @@ export function beleniosPublicRoutes(deps: Deps) {
       await advanceCount(database, keys, id, clock.now(), deps.config.voteGraceMs);
       const v = await getVerifiable(database, id);
       if (!v) fail(404, messages.positionNotFound);
-      const bytes = await archiveBytes(database, id);
-      if (!bytes) fail(404, "This verifiable position is not locked yet: its ballot box opens at the lock.");
-      return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      const archive = await archiveStream(database, id);
+      if (!archive) fail(404, "This verifiable position is not locked yet: its ballot box opens at the lock.");
+      return c.body(archive, 200, {
         "Content-Type": "application/x-tar",
         "Content-Disposition": `attachment; filename="${v.uuid}.bel"`,
       });

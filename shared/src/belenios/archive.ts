@@ -65,24 +65,48 @@ function octal(value: number, width: number): string {
   return value.toString(8).padStart(width, "0");
 }
 
-/** One tar member exactly as the tool writes it: a v7 header and the body padded to 512 bytes. */
-export function tarMember(name: string, content: string, timestamp: number): Uint8Array {
-  const body = encoder.encode(content);
-  const padded = Math.ceil(body.length / BLOCK) * BLOCK;
-  const out = new Uint8Array(BLOCK + padded);
-  const put = (offset: number, text: string) => out.set(encoder.encode(text), offset);
-  put(0, name);
+/** The header fields every member of one archive shares: mode, owner, group, time and type. */
+function headerTemplate(timestamp: number): Uint8Array {
+  const header = new Uint8Array(BLOCK);
+  const put = (offset: number, text: string) => encoder.encodeInto(text, header.subarray(offset));
   put(100, "0000644");
   put(108, "0000000");
   put(116, "0000000");
-  put(124, octal(body.length, 11));
   put(136, octal(timestamp, 11));
-  put(148, "        ");
   put(156, "0");
+  return header;
+}
+
+/** A member's size in the archive: its header and its body padded to 512 bytes. */
+function memberSize(body: Uint8Array): number {
+  return BLOCK + Math.ceil(body.length / BLOCK) * BLOCK;
+}
+
+/**
+ * Writes one member at `offset` of a zero-filled buffer, as the tool writes it: a v7 header (name,
+ * size, the template's fields, then the checksum of the header with spaces in its place) and the
+ * body, whose padding is the buffer's zeros. Returns where the next member starts.
+ */
+function writeMember(out: Uint8Array, offset: number, template: Uint8Array, name: string, body: Uint8Array): number {
+  const header = out.subarray(offset, offset + BLOCK);
+  header.set(template);
+  encoder.encodeInto(name, header.subarray(0, 100));
+  encoder.encodeInto(octal(body.length, 11), header.subarray(124));
+  header.fill(32, 148, 156);
   let sum = 0;
-  for (let i = 0; i < BLOCK; i++) sum += out[i];
-  put(148, `${octal(sum, 6)}\0 `);
-  out.set(body, BLOCK);
+  for (let i = 0; i < BLOCK; i++) sum += header[i];
+  encoder.encodeInto(`${octal(sum, 6)}\0 `, header.subarray(148));
+  out.set(body, offset + BLOCK);
+  return offset + memberSize(body);
+}
+
+/** Members exactly as the tool writes them, in order, in one buffer: each body encoded once and copied once. */
+export function tarMembers(members: readonly { name: string; content: string }[], timestamp: number): Uint8Array {
+  const bodies = members.map((m) => encoder.encode(m.content));
+  const out = new Uint8Array(bodies.reduce((n, b) => n + memberSize(b), 0));
+  const template = headerTemplate(timestamp);
+  let offset = 0;
+  members.forEach((m, i) => (offset = writeMember(out, offset, template, m.name, bodies[i])));
   return out;
 }
 
@@ -90,12 +114,22 @@ export function recordName(r: ArchiveRecord): string {
   return `${r.hash}.${r.kind}.json`;
 }
 
+/** The archive's first member, BELENIOS: its version and start time. */
+export function archiveHeader(startTimestamp: number): Uint8Array {
+  return tarMembers([{ name: "BELENIOS", content: JSON.stringify({ version: 1, timestamp: String(startTimestamp) }) }], startTimestamp);
+}
+
+/** Records as the archive's members, in board order (a whole board, or the next of its pages). */
+export function recordMembers(records: readonly ArchiveRecord[], startTimestamp: number): Uint8Array {
+  return tarMembers(records.map((r) => ({ name: recordName(r), content: r.content })), startTimestamp);
+}
+
 /** The whole `.bel` file: the header, then every record in board order. */
 export function buildArchive(startTimestamp: number, records: readonly ArchiveRecord[]): Uint8Array {
-  const parts = [
-    tarMember("BELENIOS", JSON.stringify({ version: 1, timestamp: String(startTimestamp) }), startTimestamp),
-    ...records.map((r) => tarMember(recordName(r), r.content, startTimestamp)),
-  ];
+  return concatBytes([archiveHeader(startTimestamp), recordMembers(records, startTimestamp)]);
+}
+
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) {

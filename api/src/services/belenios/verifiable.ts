@@ -4,12 +4,13 @@
  * one writer at a time per position), ballots, and the count (EndBallots, EncryptedTally, the
  * trustees' partial decryptions, Result). Every rule is checked here, on the server.
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import {
   buildArchive,
   combineKeys,
   computePartialDecryption,
   computeResult,
+  CREDENTIAL_ENTRY_BYTES,
   decryptOutput,
   electionFingerprint,
   encryptedTally,
@@ -20,6 +21,7 @@ import {
   parseEncryptedTally,
   parsePartialDecryption,
   parseTrusteeKey,
+  packCredentialList,
   proveKnowledge,
   Q,
   serializeElection,
@@ -330,6 +332,25 @@ export async function putCredentials(database: Database, positionId: string, cre
 async function credentialList(database: Database, positionId: string): Promise<string[]> {
   const list = await rows<{ credential: string }>(database, "SELECT credential FROM belenios_credentials WHERE position_id = ? ORDER BY credential", [positionId]);
   return list.map((r) => r.credential);
+}
+
+/**
+ * Per locked verifiable position, its public credentials' list for a polling station's booth
+ * (shared credential.ts): frozen from the lock, and public like the archive that holds them.
+ */
+export async function stationCredentialLists(database: Database): Promise<Record<string, string>> {
+  const list = await rows<{ position_id: string; credential: string }>(
+    database,
+    "SELECT c.position_id, c.credential FROM belenios_credentials c JOIN belenios_positions b ON b.position_id = c.position_id WHERE b.state <> 'setup'",
+  );
+  const entries = new Map<string, string[]>();
+  for (const r of list) {
+    const entry = createHash("sha256").update(r.credential).digest().subarray(0, CREDENTIAL_ENTRY_BYTES).toString("hex");
+    const of = entries.get(r.position_id);
+    if (of) of.push(entry);
+    else entries.set(r.position_id, [entry]);
+  }
+  return Object.fromEntries([...entries].map(([positionId, e]) => [positionId, packCredentialList(e)]));
 }
 
 // ---- the board

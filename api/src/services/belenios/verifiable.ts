@@ -4,7 +4,7 @@
  * one writer at a time per position), ballots, and the count (EndBallots, EncryptedTally, the
  * trustees' partial decryptions, Result). Every rule is checked here, on the server.
  */
-import { createHash, createHmac } from "node:crypto";
+import { createHmac, hash } from "node:crypto";
 import {
   buildArchive,
   combineKeys,
@@ -334,23 +334,38 @@ async function credentialList(database: Database, positionId: string): Promise<s
   return list.map((r) => r.credential);
 }
 
+const listCache = new WeakMap<Database, Map<string, Promise<string>>>();
+
+/** One position's list: all of its public credentials read (some 6 MB for 10,000) and hashed. */
+async function credentialListOf(database: Database, positionId: string): Promise<string> {
+  const list = await rows<{ credential: string }>(database, "SELECT credential FROM belenios_credentials WHERE position_id = ?", [positionId]);
+  // The one-shot hash costs least per call.
+  return packCredentialList(list.map((r) => hash("sha256", r.credential, "hex").slice(0, 2 * CREDENTIAL_ENTRY_BYTES)));
+}
+
 /**
  * Per locked verifiable position, its public credentials' list for a polling station's booth
- * (shared credential.ts): frozen from the lock, and public like the archive that holds them.
+ * (shared credential.ts), public like the archive that holds them. The credentials are frozen
+ * from the lock, so each list is made once per process: making one holds the event loop some
+ * 85 ms for 10,000 voters (docs/performance.md), and every station's package carries it.
  */
 export async function stationCredentialLists(database: Database): Promise<Record<string, string>> {
-  const list = await rows<{ position_id: string; credential: string }>(
-    database,
-    "SELECT c.position_id, c.credential FROM belenios_credentials c JOIN belenios_positions b ON b.position_id = c.position_id WHERE b.state <> 'setup'",
-  );
-  const entries = new Map<string, string[]>();
-  for (const r of list) {
-    const entry = createHash("sha256").update(r.credential).digest().subarray(0, CREDENTIAL_ENTRY_BYTES).toString("hex");
-    const of = entries.get(r.position_id);
-    if (of) of.push(entry);
-    else entries.set(r.position_id, [entry]);
+  const locked = await rows<{ position_id: string }>(database, "SELECT position_id FROM belenios_positions WHERE state <> 'setup'");
+  let made = listCache.get(database);
+  if (!made) listCache.set(database, (made = new Map()));
+  const lists: Record<string, string> = {};
+  for (const { position_id: positionId } of locked) {
+    let list = made.get(positionId);
+    if (!list) {
+      const making = credentialListOf(database, positionId);
+      made.set(positionId, making);
+      making.catch(() => made.delete(positionId));
+      list = making;
+    }
+    const text = await list;
+    if (text) lists[positionId] = text;
   }
-  return Object.fromEntries([...entries].map(([positionId, e]) => [positionId, packCredentialList(e)]));
+  return lists;
 }
 
 // ---- the board

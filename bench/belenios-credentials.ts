@@ -35,7 +35,7 @@ export async function credentialUpload(count: number): Promise<void> {
   precomputeBase(G);
   const roll = Array.from({ length: count }, () => powm(G, randomZq()).toString());
   const sample = roll.slice(0, 200);
-  let t = performance.now();
+  const t = performance.now();
   if (!sample.every(isPublicCredential)) throw new Error("a credential is not a member");
   const onLoopMs = (performance.now() - t) / sample.length;
 

@@ -347,7 +347,7 @@ async function credentialListOf(database: Database, positionId: string): Promise
  * Per locked verifiable position, its public credentials' list for a polling station's booth
  * (shared credential.ts), public like the archive that holds them. The credentials are frozen
  * from the lock, so each list is made once per process: making one holds the event loop some
- * 85 ms for 10,000 voters (docs/performance.md), and every station's package carries it.
+ * 50-90 ms for 10,000 voters (docs/performance.md), and every station's package carries it.
  */
 export async function stationCredentialLists(database: Database): Promise<Record<string, string>> {
   const locked = await rows<{ position_id: string }>(database, "SELECT position_id FROM belenios_positions WHERE state <> 'setup'");

@@ -1,5 +1,6 @@
 /**
- * The event loop while a roll of public credentials is uploaded (part of `npm run bench:belenios`;
+ * The event loop while a roll of public credentials is uploaded, then while a polling station
+ * takes its package with the locked position's list of them (part of `npm run bench:belenios`;
  * alone: `node --import tsx bench/belenios-credentials.ts [--count=10000]`).
  */
 import { randomBytes } from "node:crypto";
@@ -8,6 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
 import { bigintModPow, G, isPublicCredential, powm, precomputeBase, randomZq, setModPow } from "@evoting/shared/belenios";
 import { createApp } from "../api/src/app.ts";
 import { ensureAdmin } from "../api/src/bootstrap.ts";
@@ -21,7 +23,11 @@ import { intArg, parseArgs } from "./lib/args.ts";
  * `PUT /admin/positions/:id/credentials` with a roll of 10,000 public credentials, through the
  * real app in this process: the event loop's longest block meanwhile (its delay histogram's
  * maximum, and a 10 ms timer's worst lateness), against what checking them on the loop costs
- * (a sample of 200 with BigInt, as the event loop would do them).
+ * (a sample of 200 with BigInt, as the event loop would do them). Then the position is locked and
+ * a station's device takes its package (`GET /api/station/package`), which carries the list of
+ * those credentials (shared belenios/credential.ts): the loop's longest block (the histogram's
+ * maximum or the timer's lateness, whichever is more) the first time, when the list is made, and
+ * the next, and the list's size.
  */
 export async function credentialUpload(count: number): Promise<void> {
   // The event loop's own exponentiation, as the server's main thread has it.
@@ -29,7 +35,7 @@ export async function credentialUpload(count: number): Promise<void> {
   precomputeBase(G);
   const roll = Array.from({ length: count }, () => powm(G, randomZq()).toString());
   const sample = roll.slice(0, 200);
-  let t = performance.now();
+  const t = performance.now();
   if (!sample.every(isPublicCredential)) throw new Error("a credential is not a member");
   const onLoopMs = (performance.now() - t) / sample.length;
 
@@ -57,23 +63,57 @@ export async function credentialUpload(count: number): Promise<void> {
     const upload = () => call(`/admin/positions/${String(position._id)}/credentials`, { method: "PUT", token, json: { publicCredentials: roll } });
     await upload(); // the verifier thread started, the code warm
 
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    let lateness = 0;
-    let expected = performance.now() + 10;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      lateness = Math.max(lateness, now - expected);
-      expected = now + 10;
-    }, 10);
-    delay.enable();
-    t = performance.now();
-    const answer = await upload();
-    const wallMs = performance.now() - t;
-    delay.disable();
-    clearInterval(timer);
-    if (answer.count !== count) throw new Error(`stored ${String(answer.count)} credentials`);
+    const watched = async <T>(work: () => Promise<T>) => {
+      const delay = monitorEventLoopDelay({ resolution: 5 });
+      let lateness = 0;
+      let expected = performance.now() + 10;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        lateness = Math.max(lateness, now - expected);
+        expected = now + 10;
+      }, 10);
+      delay.enable();
+      const start = performance.now();
+      const value = await work();
+      const wallMs = performance.now() - start;
+      // A block with no turn of the loop inside it shows only when the timers next run.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      delay.disable();
+      clearInterval(timer);
+      return { value, wallMs, blockMs: delay.max / 1e6, lateness };
+    };
+    const put = await watched(upload);
+    if (put.value.count !== count) throw new Error(`stored ${String(put.value.count)} credentials`);
     console.log(
-      `public credentials: PUT of ${count.toLocaleString("en")} checked in the verifier thread  ${(wallMs / 1000).toFixed(1)} s; event loop's longest block ${(delay.max / 1e6).toFixed(0)} ms (a 10 ms timer at most ${lateness.toFixed(0)} ms late); on the loop they would hold it ${((onLoopMs * count) / 1000).toFixed(1)} s (${onLoopMs.toFixed(2)} ms each)`,
+      `public credentials: PUT of ${count.toLocaleString("en")} checked in the verifier thread  ${(put.wallMs / 1000).toFixed(1)} s; event loop's longest block ${put.blockMs.toFixed(0)} ms (a 10 ms timer at most ${put.lateness.toFixed(0)} ms late); on the loop they would hold it ${((onLoopMs * count) / 1000).toFixed(1)} s (${onLoopMs.toFixed(2)} ms each)`,
+    );
+
+    // Locked, then a station's device takes its package with the list.
+    const positionId = String(position._id);
+    for (const name of ["Ngozi", "Bola"]) {
+      const form = new FormData();
+      form.set("name", name);
+      form.set("positionId", positionId);
+      const res = await app.request("/api/admin/candidates", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+      if (res.status !== 201) throw new Error(`candidate: ${res.status} ${await res.text()}`);
+    }
+    await call("/admin/trustees", { method: "POST", token, json: { name: "Server", server: true } });
+    await call(`/admin/positions/${positionId}/lock`, { method: "POST", token });
+    const station = await call("/admin/stations", { method: "POST", token, json: { name: "Library Hall 1" } });
+    await call(`/admin/stations/${String(station._id)}/officers`, { method: "POST", token, json: { matricNumber: admin.matricNumber } });
+    const session = await call("/station/sessions", { method: "POST", token, json: { stationId: station._id, password: admin.password } });
+    const fetchPackage = async () => {
+      const res = await app.request(`/api/station/package?session=${String(session.sessionId)}`, { headers: { authorization: `Bearer ${String(session.token)}` } });
+      if (res.status !== 200) throw new Error(`package: ${res.status} ${await res.text()}`);
+      return res.text();
+    };
+    // The first package makes the list (once per process: the credentials are frozen), the next reuse it.
+    const first = await watched(fetchPackage);
+    const next = await watched(fetchPackage);
+    const list = (JSON.parse(next.value) as { credentialLists: Record<string, string> }).credentialLists[positionId];
+    const seen = (w: typeof first) => `${w.wallMs.toFixed(0)} ms, the event loop held at most ${Math.max(w.blockMs, w.lateness).toFixed(0)} ms`;
+    console.log(
+      `station package with the list of ${count.toLocaleString("en")} (${list.length.toLocaleString("en")} characters, ${(gzipSync(list).length / 1024).toFixed(0)} KB gzip, of a ${(next.value.length / 1024).toFixed(0)} KB package): the first  ${seen(first)}; the next  ${seen(next)}`,
     );
   } finally {
     await closeDeps(deps);

@@ -10,7 +10,8 @@
  * the device with the reason; then the station's officer signs in and everything is delivered:
  * exactly one ballot per voter and position, and the one refusal (voter and position, never a
  * choice). One position is verifiable: the booth voter types their credential at the
- * confirmation, offline, the device encrypts that ballot and shows its tracker; once delivered,
+ * confirmation, offline (a mistyped one, then one not on the position's list, refused right
+ * there), the device encrypts that ballot and shows its tracker; once delivered,
  * the tracker is on the public board, once, and `belenios-tool election verify` accepts the archive.
  *
  * Runs its own server (fresh database) so it can count ballots exactly.
@@ -35,6 +36,8 @@ const PHONE_VOTER = { name: "Zainab Musa", matric: "2021/5570301", dob: "2003010
 const BOOTH_VOTER = { name: "Emeka Obi", matric: "2021/5570302", dob: "20020202" };
 /** The booth voter's slip for the verifiable position (the credential authority's job, done through HTTP). */
 const BOOTH_CREDENTIAL = generateCredential();
+/** A slip made for another election: well-formed, but not on Treasurer's list. */
+const OTHER_ELECTION_CREDENTIAL = generateCredential();
 const HOUR = 3_600_000;
 
 let server: RunningServer;
@@ -201,7 +204,7 @@ describe("polling station", () => {
     await takeBack(page);
     await page.getByTestId("station-notice").getByText(`Ballot cancelled for ${BOOTH_VOTER.name}`).waitFor();
 
-    // The booth voter also votes for the verifiable Treasurer: a mistyped credential is refused at the booth, nothing saved.
+    // The booth voter also votes for the verifiable Treasurer: a mistyped credential, then an unlisted one, are refused at the booth, nothing saved.
     await page.getByLabel("Matric number or name").fill(BOOTH_VOTER.matric.replace("/", "-"));
     await page.getByRole("button", { name: `Start ballot for ${BOOTH_VOTER.name}` }).click();
     await card(page, "Treasurer").getByRole("radio", { name: "Bola Ade" }).check();
@@ -209,6 +212,11 @@ describe("polling station", () => {
     await page.getByLabel("Credential").fill(BOOTH_CREDENTIAL.slice(0, -1) + (BOOTH_CREDENTIAL.endsWith("2") ? "3" : "2"));
     await page.getByRole("button", { name: "Submit ballot" }).click();
     await page.getByText("This credential is not valid").waitFor();
+    // A well-formed credential from another election's slip: the station's copy of Treasurer's list refuses it here, offline.
+    await page.getByLabel("Credential").fill(OTHER_ELECTION_CREDENTIAL);
+    await page.getByRole("button", { name: "Submit ballot" }).click();
+    await page.getByText("This credential is not on the list for Treasurer").waitFor();
+    await expect(page.getByLabel("Credential").evaluate((field) => field === document.activeElement)).resolves.toBe(true);
     await page.getByRole("button", { name: "Cancel ballot" }).click();
     await takeBack(page);
     await page.getByTestId("station-queue").getByText("1 ballot waiting to be delivered.").waitFor();

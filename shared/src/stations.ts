@@ -169,6 +169,12 @@ export interface StationPackage<P = unknown, E = unknown> {
    */
   ballotOrderSeed: string;
   roll: RollEntry[];
+  /**
+   * Per locked verifiable position id, its public credentials' list (belenios/credential.ts), so
+   * the booth refuses a credential that is not on it, offline too. A package stored before this
+   * field has none: the booth then leaves that refusal to the delivery.
+   */
+  credentialLists?: Record<string, string>;
   generatedAt: string;
 }
 

@@ -14,6 +14,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   ballotTracker,
+  credentialEntry,
+  credentialListHas,
   electionFingerprint,
   generateBallot,
   generateCredential,
@@ -87,7 +89,7 @@ async function setUp(credentials: string[]) {
   expect(opened.status).toBe(201);
   const session = (await opened.json()) as StationSessionInfo;
   const pkg = (await (await t.request(`/station/package?session=${session.sessionId}`, { token: session.token })).json()) as StationPackage<Position & { belenios?: { uuid: string; state: string; election?: string; answerIds?: string[] } }>;
-  return { president, candidates, treasurer, uuid: treasurer.belenios.uuid, stationId: station._id, session, pkg };
+  return { president, candidates, treasurer, uuid: treasurer.belenios.uuid, stationId: station._id, session, pkg, publicCredentials };
 }
 
 type Setup = Awaited<ReturnType<typeof setUp>>;
@@ -167,6 +169,46 @@ describe("a verifiable position at a polling station", () => {
     const treasurer = results.results.find((r) => r.positionId === s.treasurer._id)!;
     expect(Object.fromEntries(treasurer.breakdown.map((b) => [b.name, b.votes]))).toEqual({ Ngozi: 0, Bola: 1 });
     expect(treasurer.belenios?.verified).toBe(true);
+  });
+
+  it("gives the station each locked position's list of its public credentials, for the booth to refuse an unlisted one offline", async () => {
+    const credentials = [generateCredential(), generateCredential(), generateCredential()];
+    // A second verifiable position, its credentials in but not locked: they may still change, so no list.
+    const s = await setUp(credentials);
+    const now = t.clock.now();
+    const draft = (await (
+      await t.request("/admin/positions", {
+        method: "POST",
+        token: admin,
+        json: { title: "Auditor", verifiable: true, startTime: new Date(now + HOUR).toISOString(), endTime: new Date(now + 2 * HOUR).toISOString() },
+      })
+    ).json()) as { _id: string; belenios: { uuid: string } };
+    const draftCredentials = [publicCredential(generateCredential(), draft.belenios.uuid)];
+    expect((await t.request(`/admin/positions/${draft._id}/credentials`, { method: "PUT", token: admin, json: { publicCredentials: draftCredentials } })).status).toBe(200);
+    const url = `/station/package?session=${s.session.sessionId}`;
+    const res = await t.request(url, { token: s.session.token });
+    expect(res.status).toBe(200);
+    const { credentialLists } = (await res.json()) as StationPackage;
+    expect(Object.keys(credentialLists!)).toEqual([s.treasurer._id]);
+    const list = credentialLists![s.treasurer._id];
+    // Each uploaded public credential as the archive writes it, hashed on the device's side (the shared code), sorted.
+    expect(list).toBe(s.publicCredentials.map(credentialEntry).sort().join(""));
+    expect(list).toMatch(/^[0-9a-f]{48}$/);
+    for (const c of credentials) expect(credentialListHas(list, credentialEntry(publicCredential(c, s.uuid)))).toBe(true);
+    // A well-formed credential made for another election, or for another position, is not on it.
+    expect(credentialListHas(list, credentialEntry(publicCredential(generateCredential(), s.uuid)))).toBe(false);
+    expect(credentialListHas(list, credentialEntry(publicCredential(credentials[0], draft.belenios.uuid)))).toBe(false);
+    // The archive anyone may download holds the same credentials: the list reveals nothing new.
+    const archive = new TextDecoder().decode(await (await t.request(`/positions/${s.treasurer._id}/archive.bel`)).arrayBuffer());
+    for (const c of s.publicCredentials) expect(archive).toContain(c);
+
+    // Only the station's own session: no sign-in, a voter, an admin who staffs no station, are refused.
+    expect((await t.request(url)).status).toBe(401);
+    const voter = await voterOnRoll();
+    expect((await t.request(url, { token: voter.token })).status).toBe(403);
+    const refused = await t.request(url, { token: admin });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain(list.slice(0, 16));
   });
 
   it("refuses, per position, what a voter's own device would be refused, and stores nothing for it", async () => {

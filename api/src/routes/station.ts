@@ -28,7 +28,7 @@ import { jsonBody } from "../http/validate.ts";
 import { fingerprint } from "../security/keys.ts";
 import { audit } from "../http/audit.ts";
 import { listPositions } from "../services/election/catalog.ts";
-import { verifiableStates, withBelenios } from "../services/belenios/verifiable.ts";
+import { stationCredentialLists, verifiableStates, withBelenios } from "../services/belenios/verifiable.ts";
 import { deliverStationBallot } from "../services/stations/station-ballots.ts";
 import { auditStationAnswer, auditUnreadable } from "./station-audit.ts";
 import {
@@ -154,11 +154,12 @@ export function stationRoutes(deps: Deps) {
 
     .get("/package", async (c) => {
       const { station } = await liveSession(c, c.req.query("session"));
-      const [positions, roll, election, verifiable] = await Promise.all([
+      const [positions, roll, election, verifiable, credentialLists] = await Promise.all([
         listPositions(database.db),
         stationRoll(database),
         deps.electionSettings.get(),
         verifiableStates(database),
+        stationCredentialLists(database),
       ]);
       return c.json({
         station: { _id: station.id, name: station.name },
@@ -170,6 +171,7 @@ export function stationRoutes(deps: Deps) {
         // it can never spell a word the package must not hold.
         ballotOrderSeed: Buffer.from(fingerprint(keys, "station-ballot-order"), "base64url").toString("hex"),
         roll,
+        credentialLists,
         generatedAt: new Date(clock.now()).toISOString(),
       } satisfies StationPackage);
     })

@@ -3,11 +3,11 @@
  * own file that the service worker keeps for offline use; the page never loads the crypto.
  */
 import type { Choice } from "@evoting/shared/belenios";
-import type { BallotAnswer, BallotRequest } from "./ballot-worker";
+import type { BallotAnswer, BallotRequest, ListedRequest, WorkerRequest } from "./ballot-worker";
 
 let worker: Worker | null = null;
 let nextId = 1;
-const waiting = new Map<number, { resolve: (v: { ballot: string; tracker: string }) => void; reject: (e: Error) => void }>();
+const waiting = new Map<number, { resolve: (v: BallotAnswer) => void; reject: (e: Error) => void }>();
 
 function ballotWorker(): Worker {
   if (worker) return worker;
@@ -18,7 +18,7 @@ function ballotWorker(): Worker {
     if (!pending) return;
     waiting.delete(answer.id);
     if ("error" in answer) pending.reject(new Error(answer.error));
-    else pending.resolve({ ballot: answer.ballot, tracker: answer.tracker });
+    else pending.resolve(answer);
   });
   created.addEventListener("error", (event) => {
     // The worker's script could not load (offline before the service worker kept it).
@@ -44,12 +44,27 @@ export function prewarmBallotWorker(): void {
   }
 }
 
-/** The ballot text and its tracker, as `belenios-tool election generate-ballot` and `sha256-b64` would print them. */
-export function encryptBallot(election: string, credential: string, choice: Choice): Promise<{ ballot: string; tracker: string }> {
+function ask(request: Omit<BallotRequest, "id"> | Omit<ListedRequest, "id">): Promise<BallotAnswer> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     waiting.set(id, { resolve, reject });
-    const request: BallotRequest = { id, election, credential, choice };
-    ballotWorker().postMessage(request);
+    ballotWorker().postMessage({ id, ...request } as WorkerRequest);
   });
+}
+
+/** The ballot text and its tracker, as `belenios-tool election generate-ballot` and `sha256-b64` would print them. */
+export async function encryptBallot(election: string, credential: string, choice: Choice): Promise<{ ballot: string; tracker: string }> {
+  const answer = await ask({ election, credential, choice });
+  if (!("ballot" in answer)) throw new Error("The ballot could not be encrypted on this device.");
+  return { ballot: answer.ballot, tracker: answer.tracker };
+}
+
+/**
+ * Whether a well-formed credential is on a position's list of public credentials (a polling
+ * station's copy, shared credential.ts), for election `uuid`: derived in the worker, like a ballot.
+ */
+export async function credentialListed(credential: string, uuid: string, list: string): Promise<boolean> {
+  const answer = await ask({ credential, uuid, list });
+  if (!("listed" in answer)) throw new Error("The credential could not be checked on this device.");
+  return answer.listed;
 }

@@ -5,6 +5,7 @@ import { messages, seededBallotOrder, type BallotPosition, type ElectionSettings
 import {
   ballotTracker,
   computePartialDecryption,
+  credentialEntry,
   computeResult,
   electionFingerprint,
   encryptedTally,
@@ -14,6 +15,7 @@ import {
   parseElection,
   parsePrivateKey,
   parseTrusteeKey,
+  publicCredential,
   serializeElection,
   verifyBallot,
 } from "@evoting/shared/belenios";
@@ -30,6 +32,7 @@ vi.mock("../../verifiable/encrypt", () => ({
   prewarmBallotWorker: () => undefined,
   encryptBallot: async (election: string, credential: string, choice: unknown) =>
     (await import("../../verifiable/ballot-worker")).buildBallot({ election, credential, choice: choice as never }),
+  credentialListed: async (credential: string, uuid: string, list: string) => (await import("../../verifiable/ballot-worker")).isListed({ credential, uuid, list }),
 }));
 
 const NOW = Date.parse("2026-03-10T12:00:00.000Z");
@@ -253,6 +256,37 @@ describe("a verifiable position at the booth", () => {
     expect(computeResult(tally, [partial], 1)).toEqual([0, 1]);
     // The typed credential is cleared once the ballot is made.
     expect(screen.getByLabelText(verifiableText.credentialLabel)).toHaveValue("");
+  });
+
+  test("a well-formed credential that is not on the position's list is refused at the booth, nothing submitted; the voter's own is then taken", async () => {
+    const { election, list } = verifiableBallot();
+    const own = generateCredential();
+    // The station's copy of Secretary's list: the voter's public credential among others, as the server packs it.
+    const listed = [own, generateCredential(), generateCredential()].map((c) => credentialEntry(publicCredential(c, "AbCdEfGhJkLmNp")));
+    const onSubmit = vi.fn<(choices: StationChoice[], trackers: BoothTracker[]) => Promise<void>>(async () => undefined);
+    render(
+      <StationBallot voter={other} positions={list} alreadyVoted={[]} now={NOW} credentialLists={{ secretary: listed.sort().join("") }} onSubmit={onSubmit} onCancel={() => undefined} />,
+    );
+    const user = userEvent.setup();
+    await user.click(within(screen.getByRole("form", { name: "Secretary" })).getByRole("radio", { name: "Kemi Ade" }));
+    await user.click(screen.getByRole("button", { name: "Confirm ballot" }));
+    const field = screen.getByLabelText(verifiableText.credentialLabel);
+    // A slip from another election: well-formed (its checksum holds), not on this list.
+    await user.type(field, generateCredential());
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    expect(await screen.findByText(boothText.credentialUnlisted("Secretary"), {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    await waitFor(() => expect(field).toHaveFocus());
+    expect(onSubmit).not.toHaveBeenCalled();
+    // Still at the confirmation, the choice kept: the voter types the credential from their own slip.
+    await user.clear(field);
+    expect(screen.queryByText(boothText.credentialUnlisted("Secretary"))).toBeNull();
+    await user.type(field, own);
+    await user.click(screen.getByRole("button", { name: "Submit ballot" }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1), { timeout: 10_000 });
+    const [choices] = onSubmit.mock.calls[0];
+    expect(choices).toHaveLength(1);
+    expect(verifyBallot(choices[0].ballot!, parseElection(election), electionFingerprint(election)).ok).toBe(true);
   });
 
   test("a ballot of ordinary choices asks for no credential", async () => {

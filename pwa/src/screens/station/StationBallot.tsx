@@ -7,7 +7,7 @@ import { Card } from "../../components/ui/Card";
 import { recordedVote, voteLabel, type ChoiceFields } from "../../lib/vote-body";
 import { CredentialPanel } from "../../verifiable/CredentialPanel";
 import { beleniosChoice } from "../../verifiable/choice";
-import { encryptBallot, prewarmBallotWorker } from "../../verifiable/encrypt";
+import { credentialListed, encryptBallot, prewarmBallotWorker } from "../../verifiable/encrypt";
 import { verifiableText } from "../../verifiable/messages";
 import { boothText } from "./booth-text";
 
@@ -24,6 +24,12 @@ interface StationBallotProps {
   /** Titles of the positions the station knows this voter has voted for already. */
   alreadyVoted: string[];
   now: number;
+  /**
+   * Per locked verifiable position, the list of its public credentials from the station's data
+   * (StationPackage.credentialLists); a position without one (data stored before it existed) is
+   * checked on delivery only.
+   */
+  credentialLists?: Readonly<Record<string, string>>;
   /** The choices, a verifiable position's as its encrypted ballot, and those ballots' trackers. */
   onSubmit: (choices: StationChoice[], trackers: BoothTracker[]) => Promise<void>;
   onCancel: () => void;
@@ -49,7 +55,7 @@ function toStationChoice(positionId: string, c: ChoiceFields): StationChoice {
  * confirmation (verifiable/, the phone's own code, in its worker): only that ballot is saved, the
  * credential is dropped once it is made, and nothing of it outlives this voter's ballot.
  */
-export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, onCancel }: StationBallotProps) {
+export function StationBallot({ voter, positions, alreadyVoted, now, credentialLists, onSubmit, onCancel }: StationBallotProps) {
   const [chosen, setChosen] = useState<ReadonlyMap<string, ChoiceFields>>(new Map());
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -96,6 +102,18 @@ export function StationBallot({ voter, positions, alreadyVoted, now, onSubmit, o
     setCredentialError(null);
     setEncrypting(verifiableChosen);
     try {
+      // A well-formed credential that is not on a position's list (a slip from another election,
+      // or credentials made again after printing) would be refused on delivery, once the voter
+      // has left: it is refused here, before anything is made or saved.
+      for (const position of positions) {
+        const list = credentialLists?.[position._id];
+        if (!list || !chosen.has(position._id) || !encryptable(position)) continue;
+        if (!(await credentialListed(credential!, position.belenios!.uuid, list))) {
+          setCredentialError(boothText.credentialUnlisted(position.title));
+          credentialInput.current?.focus();
+          return null;
+        }
+      }
       for (const [positionId, c] of chosen) {
         const position = positions.find((p) => p._id === positionId);
         if (!position?.belenios) {

@@ -191,6 +191,7 @@ export function StationPage() {
           positions={ballotFor(stage.voter, pkg.data.positions, now, ballotOrderSeedOf(pkg.data))}
           alreadyVoted={pkg.data.positions.filter((p) => stage.voter.voted.includes(p._id)).map((p) => p.title)}
           now={now}
+          credentialLists={pkg.data.credentialLists}
           onSubmit={submit}
           onCancel={() => setStage({ kind: "handback", voter: stage.voter, ballotId: null, trackers: [] })}
         />

@@ -10,7 +10,8 @@
  * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts), count (the ranked count of 20,000
  * ballots: bench/count.ts in-process, then bench/count-server.ts on a real server: no request waits on it),
  * belenios (verifiable positions: the ballot build, the server's verifier rate, the credential
- * upload and the 10,000-ballot archive: bench/belenios.ts, as `npm run bench:belenios` prints them),
+ * upload and the 10,000-ballot archive: bench/belenios.ts, as `npm run bench:belenios` prints them;
+ * then the archive served by the real server: bench/belenios-archive.ts),
  * ballot-phone (the PWA's ballot worker builds a verifiable ballot in Debian's Chromium at 1x and at
  * a 4x CPU slowdown: bench/ballot-phone.ts, `--runs=N`, builds the PWA if needed). Each other part
  * starts its own server on a temp database and drives it from a separate process (loopback only).
@@ -27,6 +28,7 @@ import { benchCount } from "./count.ts";
 import { benchCountServer } from "./count-server.ts";
 import { benchVotesWithVerifiable } from "./votes-verifiable.ts";
 import { benchBelenios } from "./belenios.ts";
+import { servedArchive } from "./belenios-archive.ts";
 import { benchBallotPhone, phoneVerdict } from "./ballot-phone.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
@@ -115,7 +117,12 @@ if (only.has("belenios")) {
     b.oneThread >= 100,
     `the server's verifier checks ≥ 100 verifiable ballots/s off the event loop on this 2-core machine (issue 48): ${b.oneThread.toFixed(0)} ballots/s in its one verifier thread (${b.twoThreads.toFixed(0)}/s in two; ${b.cpuMs.toFixed(1)} ms of CPU a check, ${(1000 / b.cpuMs).toFixed(0)}/s per core)`,
   );
-  check(b.archiveMs < 1000, `a 10,000-ballot archive < 1 s (issue 48): ${(b.archiveBytes / 1e6).toFixed(1)} MB written from its records in ${b.archiveMs.toFixed(0)} ms (the database read and the sending are not in this figure)`);
+  const a = await servedArchive();
+  const served = [...a.ms].sort((x, y) => x - y)[a.ms.length >> 1]!;
+  check(
+    served < 1000,
+    `a 10,000-ballot archive served < 1 s (issue 48): GET archive.bel from the real server, request to last byte, median ${served.toFixed(0)} ms (${a.ms.map((t) => t.toFixed(0)).join(", ")}; ${(a.bytes / 1e6).toFixed(1)} MB); written from its records in memory alone ${b.archiveMs.toFixed(0)} ms; /api/health waited up to ${a.healthMaxMs.toFixed(0)} ms meanwhile`,
+  );
 }
 if (only.has("ballot-phone")) {
   const p = await benchBallotPhone({ runs: intArg(args, "runs", 8), blank: args.has("blank") });

@@ -8,8 +8,13 @@
  * Parts: ceiling, votes, votes-stored (votes with 500,000 ballots already stored), votes-verifiable
  * (ordinary votes while verifiable ballots are being checked: bench/votes-verifiable.ts), results,
  * bundle, sse, pages (50 phones open the built app at once: bench/pages.ts), count (the ranked count of 20,000
- * ballots: bench/count.ts in-process, then bench/count-server.ts on a real server: no request waits on it). Each other part starts its own server on a temp
- * database and drives it from a separate process (loopback only).
+ * ballots: bench/count.ts in-process, then bench/count-server.ts on a real server: no request waits on it),
+ * belenios (verifiable positions: the ballot build, the server's verifier rate, the credential
+ * upload and the 10,000-ballot archive: bench/belenios.ts, as `npm run bench:belenios` prints them;
+ * then the archive served by the real server: bench/belenios-archive.ts),
+ * ballot-phone (the PWA's ballot worker builds a verifiable ballot in Debian's Chromium at 1x and at
+ * a 4x CPU slowdown: bench/ballot-phone.ts, `--runs=N`, builds the PWA if needed). Each other part
+ * starts its own server on a temp database and drives it from a separate process (loopback only).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -22,11 +27,14 @@ import { benchPages } from "./pages.ts";
 import { benchCount } from "./count.ts";
 import { benchCountServer } from "./count-server.ts";
 import { benchVotesWithVerifiable } from "./votes-verifiable.ts";
+import { benchBelenios } from "./belenios.ts";
+import { servedArchive } from "./belenios-archive.ts";
+import { benchBallotPhone, phoneVerdict } from "./ballot-phone.ts";
 import type { CannonResult } from "./lib/cannon.ts";
 import { fmt } from "./lib/stats.ts";
 
 const args = parseArgs();
-const ALL = ["ceiling", "votes", "votes-stored", "votes-verifiable", "results", "bundle", "sse", "pages", "count"];
+const ALL = ["ceiling", "votes", "votes-stored", "votes-verifiable", "results", "bundle", "sse", "pages", "count", "belenios", "ballot-phone"];
 const only = new Set((args.get("only") ?? ALL.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
 for (const part of only) if (!ALL.includes(part)) throw new Error(`unknown part '${part}'; parts are ${ALL.join(", ")}`);
 
@@ -102,5 +110,22 @@ if (only.has("count")) {
   const s = await benchCountServer(undefined, undefined, undefined, undefined, opts.cpuProfDir);
   const waited = Math.max(s.recountMaxMs, s.bltMaxMs);
   check(waited <= 50, `no request waits more than 50 ms on a ranked count or a BLT export (20,000 ballots, 64 candidates): slowest /api/health ${s.recountMaxMs.toFixed(1)} ms while recounting, ${s.bltMaxMs.toFixed(1)} ms while exporting (${s.quietMaxMs.toFixed(1)} ms with nothing counted)`);
+}
+if (only.has("belenios")) {
+  const b = await benchBelenios();
+  check(
+    b.twoThreads >= 100,
+    `the server's verifier checks ≥ 100 verifiable ballots/s off the event loop on this 2-core machine (issue 48): ${b.twoThreads.toFixed(0)} ballots/s in its two verifier threads (${b.oneThread.toFixed(0)}/s in one; ${b.cpuMs.toFixed(1)} ms of CPU a check, ${(1000 / b.cpuMs).toFixed(0)}/s per core)`,
+  );
+  const a = await servedArchive();
+  const served = [...a.ms].sort((x, y) => x - y)[a.ms.length >> 1]!;
+  check(
+    served < 1000,
+    `a 10,000-ballot archive served < 1 s (issue 48): GET archive.bel from the real server, request to last byte, median ${served.toFixed(0)} ms (${a.ms.map((t) => t.toFixed(0)).join(", ")}; ${(a.bytes / 1e6).toFixed(1)} MB); written from its records in memory alone ${b.archiveMs.toFixed(0)} ms; /api/health waited up to ${a.healthMaxMs.toFixed(0)} ms meanwhile`,
+  );
+}
+if (only.has("ballot-phone")) {
+  const p = await benchBallotPhone({ runs: intArg(args, "runs", 8), blank: args.has("blank") });
+  check(p.met, phoneVerdict(p));
 }
 if (verdicts.length) console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);

@@ -100,7 +100,7 @@ describe("tallies move in groups of the batch", () => {
       expect(csv.split("\n").filter((line) => line.includes("Ada") || line.includes("Grace")).every((line) => !/,[1-9]\d*,/.test(line))).toBe(true);
       const sheet = (await (await t.request("/admin/results/sheet", { token: admin })).json()) as ResultsSheet;
       expect(sheet.results.results[0]).toMatchObject({ totalVotes: 0, waiting: 9 });
-      await stream.waitFor(() => stream.of("new-vote").length > 0, 3_000, "a new-vote event");
+      await stream.waitFor(() => stream.of("new-vote").length > 0, 10_000, "a new-vote event");
       for (const e of [...stream.of("snapshot"), ...stream.of("new-vote")]) {
         expect((JSON.parse(e.data) as Results).results[0].totalVotes).toBe(0);
       }
@@ -114,7 +114,7 @@ describe("tallies move in groups of the batch", () => {
         expect(seen.results[0].totalVotes).toBe(10);
         expect(seen.results[0]).not.toHaveProperty("waiting");
       }
-      await stream.waitFor(() => stream.of("new-vote").some((e) => (JSON.parse(e.data) as Results).results[0].totalVotes === 10), 3_000, "the group on the stream");
+      await stream.waitFor(() => stream.of("new-vote").some((e) => (JSON.parse(e.data) as Results).results[0].totalVotes === 10), 10_000, "the group on the stream");
       const totals = stream.of("new-vote").map((e) => (JSON.parse(e.data) as Results).results[0].totalVotes);
       expect(totals.every((n) => n === 0 || n === 10)).toBe(true);
     } finally {

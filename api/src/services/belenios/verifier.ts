@@ -13,7 +13,15 @@ type Pending = { resolve: (a: VerifyAnswer) => void; reject: (e: Error) => void 
 type Thread = { worker: Worker; waiting: Map<number, Pending> };
 
 /**
- * Checks ballots and public credentials in worker threads, one per core. A thread starts on the
+ * At most this many threads: four check some 120 ballots/s (about 30 each, docs/performance.md),
+ * above the 100/s the issue asks of polling day. More would only cost memory (each keeps some
+ * 10 MB of tables) and, in a container whose CPU quota is below its host's core count (which
+ * `availableParallelism()` reports), turns on cores it does not have.
+ */
+const MAX_THREADS = 4;
+
+/**
+ * Checks ballots and public credentials in worker threads, one per core (up to MAX_THREADS). A thread starts on the
  * first check that finds every running thread busy, so a quiet election runs one; in the first
  * minutes' rush both cores check ballots. The threads run at a lower priority than the event loop
  * (verifier-thread.ts), which keeps answering every other request first. A thread keeps the
@@ -23,7 +31,7 @@ export class BallotVerifier {
   private readonly threads: Thread[] = [];
   private nextId = 1;
 
-  constructor(private readonly maxThreads = availableParallelism()) {}
+  constructor(private readonly maxThreads = Math.min(availableParallelism(), MAX_THREADS)) {}
 
   private start(): Thread {
     const thread: Thread = { worker: new Worker(beleniosVerifierUrl, { workerData: VERIFIER_THREAD }), waiting: new Map() };

@@ -12,14 +12,14 @@
 import { get } from "node:http";
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";
-import { electionFingerprint, eventRecords, G, generateBallot, generateCredential, parseElection, precomputeBase, publicCredential } from "@evoting/shared/belenios";
+import { electionFingerprint, eventRecords, G, generateBallot, generateCredential, parseElection, precomputeBase } from "@evoting/shared/belenios";
 import { openDatabase } from "../api/src/db/client.ts";
 import { useNativeModPow } from "../api/src/services/belenios/modpow.ts";
 import { intArg, parseArgs } from "./lib/args.ts";
 import { tempDir } from "./lib/seed.ts";
-import { ADMIN_MATRIC, ADMIN_PASSWORD, startServer } from "./lib/server.ts";
+import { startServer } from "./lib/server.ts";
+import { lockedVerifiablePosition } from "./lib/verifiable.ts";
 
-const HOUR = 3_600_000;
 const DISTINCT = 20;
 
 export interface ServedArchive {
@@ -27,41 +27,10 @@ export interface ServedArchive {
   bytes: number;
   /** Each request's time from sending it to the last byte read. */
   ms: number[];
-  /** The same to the answer's headers (the server builds the whole archive before it answers). */
+  /** The same to the answer's headers (the archive is streamed: they come before its first page). */
   headersMs: number[];
   /** The slowest /api/health answer while the archive was served. */
   healthMaxMs: number;
-}
-
-/** Makes and locks a verifiable position; answers its id. */
-async function lockedPosition(url: string, credentials: string[]): Promise<string> {
-  const api = async (path: string, init: { method?: string; token?: string; json?: unknown; form?: FormData } = {}) => {
-    const headers: Record<string, string> = {};
-    if (init.token) headers.authorization = `Bearer ${init.token}`;
-    if (init.json !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(`${url}/api${path}`, { method: init.method ?? "GET", headers, body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)) });
-    if (res.status >= 300) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown>;
-  };
-  const admin = String((await api("/auth/login", { method: "POST", json: { matricNumber: ADMIN_MATRIC, password: ADMIN_PASSWORD } })).token);
-  const now = Date.now();
-  const position = await api("/admin/positions", {
-    method: "POST",
-    token: admin,
-    json: { title: "President", verifiable: true, startTime: new Date(now - HOUR).toISOString(), endTime: new Date(now + 24 * HOUR).toISOString() },
-  });
-  const positionId = String(position._id);
-  const uuid = (position.belenios as { uuid: string }).uuid;
-  for (const name of ["A", "B", "C", "D", "E"]) {
-    const form = new FormData();
-    form.set("name", name);
-    form.set("positionId", positionId);
-    await api("/admin/candidates", { method: "POST", token: admin, form });
-  }
-  await api("/admin/trustees", { method: "POST", token: admin, json: { name: "Server", server: true } });
-  await api(`/admin/positions/${positionId}/credentials`, { method: "PUT", token: admin, json: { publicCredentials: credentials.map((c) => publicCredential(c, uuid)) } });
-  await api(`/admin/positions/${positionId}/lock`, { method: "POST", token: admin });
-  return positionId;
 }
 
 /** Appends `count` Ballot events to the position's board, chained to its last event, as the server appends them. */
@@ -118,7 +87,7 @@ export async function servedArchive(count = 10_000, requests = 3, cpuProfDir?: s
     let server = await startServer({ dbPath: scratch.dbPath });
     let positionId: string;
     try {
-      positionId = await lockedPosition(server.url, credentials);
+      positionId = await lockedVerifiablePosition(server.url, credentials);
     } finally {
       await server.stop();
     }

@@ -18,16 +18,15 @@ import {
   generateCredential,
   parseElection,
   precomputeBase,
-  publicCredential,
 } from "@evoting/shared/belenios";
 import { useNativeModPow } from "../api/src/services/belenios/modpow.ts";
 import { runCannon, type CannonResult } from "./lib/cannon.ts";
-import { ADMIN_MATRIC, ADMIN_PASSWORD, startServer } from "./lib/server.ts";
+import { startServer } from "./lib/server.ts";
+import { lockedVerifiablePosition } from "./lib/verifiable.ts";
 import { seed, tempDir, tokenOf } from "./lib/seed.ts";
 import { fmt, ms } from "./lib/stats.ts";
 import type { ThroughputOptions } from "./throughput.ts";
 
-const HOUR = 3_600_000;
 /** Verifiable ballots in flight at once: enough that the verifier thread always has the next one. */
 const IN_FLIGHT = 4;
 /** Ballots built per second of a run with the stream: above what one verifier thread checks. */
@@ -62,44 +61,13 @@ export async function benchVotesWithVerifiable(o: ThroughputOptions, rounds = 2)
     }
     const server = await startServer({ dbPath: scratch.dbPath, env: { DB_SYNCHRONOUS: o.synchronous } });
     try {
-      const api = async (path: string, init: { method?: string; token?: string; json?: unknown; form?: FormData } = {}) => {
-        const headers: Record<string, string> = {};
-        if (init.token) headers.authorization = `Bearer ${init.token}`;
-        if (init.json !== undefined) headers["content-type"] = "application/json";
-        const res = await fetch(`${server.url}/api${path}`, {
-          method: init.method ?? "GET",
-          headers,
-          body: init.form ?? (init.json === undefined ? undefined : JSON.stringify(init.json)),
-        });
-        if (res.status >= 300) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-        return (await res.json()) as Record<string, unknown>;
-      };
-
       // A verifiable position with 5 candidates, the server as its trustee, one credential per
-      // voter of the stream; locked, so it takes ballots.
-      const admin = String((await api("/auth/login", { method: "POST", json: { matricNumber: ADMIN_MATRIC, password: ADMIN_PASSWORD } })).token);
-      const now = Date.now();
-      const position = await api("/admin/positions", {
-        method: "POST",
-        token: admin,
-        json: { title: "Verified", verifiable: true, startTime: new Date(now - HOUR).toISOString(), endTime: new Date(now + 24 * HOUR).toISOString() },
-      });
-      const positionId = String(position._id);
-      const uuid = (position.belenios as { uuid: string }).uuid;
-      for (const name of ["A", "B", "C", "D", "E"]) {
-        const form = new FormData();
-        form.set("name", name);
-        form.set("positionId", positionId);
-        await api("/admin/candidates", { method: "POST", token: admin, form });
-      }
-      await api("/admin/trustees", { method: "POST", token: admin, json: { name: "Server", server: true } });
-      // The ballots are built here as a phone would, with OpenSSL's exponentiation to save the
-      // bench's time (the same numbers as BigInt's).
+      // voter of the stream; locked, so it takes ballots. The ballots are built here as a phone
+      // would, with OpenSSL's exponentiation to save the bench's time (the same numbers as BigInt's).
       useNativeModPow();
       precomputeBase(G);
       const credentials = Array.from({ length: ballotCount }, () => generateCredential());
-      await api(`/admin/positions/${positionId}/credentials`, { method: "PUT", token: admin, json: { publicCredentials: credentials.map((c) => publicCredential(c, uuid)) } });
-      await api(`/admin/positions/${positionId}/lock`, { method: "POST", token: admin });
+      const positionId = await lockedVerifiablePosition(server.url, credentials, "Verified");
       const streamVoter = (k: number) => tokenOf(ordinaryVoters + 1 + k);
       const listed = (await (await fetch(`${server.url}/api/vote/positions`, { headers: { authorization: `Bearer ${streamVoter(0)}` } })).json()) as {
         _id: string;
